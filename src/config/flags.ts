@@ -1,0 +1,80 @@
+/**
+ * The command-line flags: one table that both the parser and `--help` read, so help can never
+ * drift from what is accepted. Flags are Go-style (`-data DIR`), and `--data DIR`,
+ * `-data=DIR` are accepted too; no well-kept parser takes single-dash long flags without
+ * treating them as bundles of short ones, hence this small hand-written one.
+ */
+
+export type FlagSpec = {
+  name: string;
+  /** Placeholder shown in help; absent for boolean flags. */
+  value?: string;
+  env?: string;
+  default: string;
+  help: string;
+};
+
+export const FLAGS: readonly FlagSpec[] = [
+  { name: "data", value: "DIR", env: "HOMED_DATA", default: "$XDG_DATA_HOME/homed (~/.local/share/homed)", help: "data folder: database, logs, admin token, models (created if missing)" },
+  { name: "addr", value: "HOST:PORT", env: "HOMED_ADDR", default: "127.0.0.1:8080", help: "address the console and API listen on (port 0 picks a free port)" },
+  { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or libsql:// / https:// URL of a libSQL server (sqld, Turso)" },
+  { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
+  { name: "help", default: "", help: "show this help and exit" },
+  { name: "version", default: "", help: "print the version and exit" },
+];
+
+/** Environment variables read that belong to no flag. */
+export const EXTRA_ENV: readonly { name: string; help: string }[] = [
+  { name: "HOMED_DB_AUTH_TOKEN", help: "auth token for a remote libSQL server given with -db" },
+  { name: "XDG_DATA_HOME", help: "base of the default data folder" },
+];
+
+export class UsageError extends Error {
+  readonly code = "usage";
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export type ParsedArgs = {
+  /** Words that are not flags (the command and its arguments). */
+  positionals: string[];
+  flags: Map<string, string | true>;
+};
+
+const ALIASES: Record<string, string> = { h: "help", v: "version" };
+
+export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[] = FLAGS): ParsedArgs {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
+    }
+    const body = arg.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const rawName = eq === -1 ? body : body.slice(0, eq);
+    const name = ALIASES[rawName] ?? rawName;
+    const spec = byName.get(name);
+    if (!spec) throw new UsageError(`unknown flag ${arg} (see homed --help)`);
+    if (!spec.value) {
+      if (eq !== -1) throw new UsageError(`flag -${name} takes no value`);
+      flags.set(name, true);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = body.slice(eq + 1);
+    else value = argv[++i];
+    if (value === undefined) throw new UsageError(`flag -${name} needs a value: -${name} ${spec.value}`);
+    flags.set(name, value);
+  }
+  return { positionals, flags };
+}

@@ -1,0 +1,32 @@
+import { EXTRA_ENV, FLAGS } from "./flags.ts";
+
+const COMMANDS: readonly [string, string][] = [
+  ["(none)", "run the daemon: console and API on -addr, memory in -data"],
+  ["doctor", "check the database, migrations, vector and full-text search, jieba, ONNX Runtime, data folder"],
+  ["version", "print the version"],
+  ["help", "show this help"],
+];
+
+export function helpText(version: string): string {
+  const lines = [
+    `homed ${version} — a self-hosted agent kernel with long-term memory`,
+    "",
+    "Usage: homed [command] [flags]",
+    "",
+    "Commands:",
+    ...COMMANDS.map(([name, help]) => `  ${name.padEnd(10)} ${help}`),
+    "",
+    "Flags (also --flag and -flag=value):",
+  ];
+  for (const f of FLAGS) {
+    const head = `  -${f.name}${f.value ? ` ${f.value}` : ""}`;
+    lines.push(`${head.padEnd(24)} ${f.help}`);
+    const extras = [f.default ? `default: ${f.default}` : "", f.env ? `env: ${f.env}` : ""].filter(Boolean);
+    if (extras.length) lines.push(`${"".padEnd(24)} ${extras.join("; ")}`);
+  }
+  lines.push("", "Environment:");
+  for (const f of FLAGS) if (f.env) lines.push(`  ${f.env.padEnd(22)} same as -${f.name}`);
+  for (const e of EXTRA_ENV) lines.push(`  ${e.name.padEnd(22)} ${e.help}`);
+  lines.push("", "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,4 @@
+export { FLAGS, EXTRA_ENV, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from "./flags.ts";
+export { resolveSettings, defaultDataDir, SettingsSchema, type Settings, type Environment } from "./settings.ts";
+export { helpText } from "./help.ts";
+export { ensureWritableDir, DataDirError } from "./data-dir.ts";

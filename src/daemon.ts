@@ -1,0 +1,57 @@
+/**
+ * The daemon: data folder, log, store (migrated), HTTP server, and an orderly stop on
+ * SIGTERM/SIGINT — stop accepting, let in-flight requests finish, close the database.
+ */
+import { join } from "node:path";
+import { ensureWritableDir, type Settings } from "./config/index.ts";
+import { createLogger, type Logger } from "./log/index.ts";
+import { serve } from "./runtime/index.ts";
+import { createApp } from "./server/index.ts";
+import { openStore } from "./store/index.ts";
+import { VERSION } from "./version.ts";
+
+/** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
+const SHUTDOWN_GRACE_MS = 4000;
+
+function redactDbUrl(url: string): string {
+  return url.replace(/(authToken=)[^&]+/i, "$1…");
+}
+
+function waitForStopSignal(log: Logger): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      log.info(`${signal} received: stopping`);
+      resolve(signal);
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/** Runs until a stop signal; resolves with the exit code. Start-up failures throw. */
+export async function runDaemon(settings: Settings): Promise<number> {
+  ensureWritableDir(settings.dataDir);
+  const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
+  try {
+    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+    try {
+      const app = createApp({ version: VERSION, store, log });
+      const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
+      const stopped = waitForStopSignal(log);
+      log.info(
+        `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +
+          `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`,
+      );
+      await stopped;
+      await server.stop(SHUTDOWN_GRACE_MS);
+      log.info("stopped cleanly");
+      return 0;
+    } finally {
+      store.close();
+    }
+  } finally {
+    log.close();
+  }
+}

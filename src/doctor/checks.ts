@@ -1,0 +1,162 @@
+/**
+ * `homed doctor`: real checks, each doing the thing it vouches for (open, query, segment, run a
+ * model, write a file) rather than looking for files. Probes that write to the database do so
+ * inside a transaction that is rolled back, so doctor leaves no trace in the user's memory.
+ */
+import type { Client, Transaction } from "@libsql/client";
+import { ensureWritableDir } from "../config/index.ts";
+import { runTinyModel, TINY_EXPECTED } from "../embed/index.ts";
+import { migrationStatus, openStore, VECTOR_DIM, type Store } from "../store/index.ts";
+import { segment, segmentForSearch } from "../text/index.ts";
+
+export type CheckResult = { name: string; ok: boolean; detail: string };
+
+export type DoctorOptions = { dataDir: string; dbUrl: string; dbAuthToken?: string };
+
+type Check = { name: string; run: () => Promise<string> };
+
+/** Runs a probe in a write transaction and always rolls it back. */
+async function probeInRollback<T>(client: Client, probe: (tx: Transaction) => Promise<T>): Promise<T> {
+  const tx = await client.transaction("write");
+  try {
+    return await probe(tx);
+  } finally {
+    await tx.rollback();
+    tx.close();
+  }
+}
+
+function unitVector(hot: number): string {
+  const v = new Array<number>(VECTOR_DIM).fill(0);
+  v[hot] = 1;
+  return JSON.stringify(v);
+}
+
+function storeChecks(store: () => Store): Check[] {
+  return [
+    {
+      name: "database integrity",
+      run: async () => {
+        const rows = await store().client.execute("PRAGMA integrity_check");
+        const verdict = String(rows.rows[0]?.[0]);
+        if (verdict !== "ok") throw new Error(`integrity_check says: ${verdict}`);
+        return "PRAGMA integrity_check ok";
+      },
+    },
+    {
+      name: "migrations current",
+      run: async () => {
+        const status = await migrationStatus(store().client);
+        if (status.pending > 0) throw new Error(`${status.pending} of ${status.known} migrations not applied`);
+        return `${status.applied}/${status.known} applied`;
+      },
+    },
+    {
+      name: "vector search",
+      run: () =>
+        probeInRollback(store().client, async (tx) => {
+          const now = Date.now();
+          for (const [id, hot] of [["doctor-a", 1], ["doctor-b", 2]] as const) {
+            await tx.execute({
+              sql: `INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embedding)
+                    VALUES (?, 'doctor', 'doctor', 'L2', 0, ?, '[]', '', 0, ?, vector32(?))`,
+              args: [id, now, now, unitVector(hot)],
+            });
+          }
+          const rows = await tx.execute({
+            sql: "SELECT e.id FROM vector_top_k('events_embedding_idx', vector32(?), 1) AS k JOIN events e ON e.rowid = k.id",
+            args: [unitVector(2)],
+          });
+          const top = rows.rows[0]?.id;
+          if (top !== "doctor-b") throw new Error(`top-1 should be doctor-b, got ${String(top)}`);
+          return `top-k over events_embedding_idx (F32_BLOB(${VECTOR_DIM})) found the nearest`;
+        }),
+    },
+    {
+      name: "full-text search",
+      run: () =>
+        probeInRollback(store().client, async (tx) => {
+          await tx.execute("INSERT INTO memory_words (doc_id, layer, words) VALUES ('doctor', 'L2', '天安门 广场 flag ceremony')");
+          await tx.execute("INSERT INTO memory_grams (doc_id, layer, text) VALUES ('doctor', 'L2', '北京天安门广场')");
+          const words = await tx.execute("SELECT doc_id, bm25(memory_words) AS score FROM memory_words WHERE memory_words MATCH '广场'");
+          const grams = await tx.execute("SELECT doc_id FROM memory_grams WHERE memory_grams MATCH '安门广'");
+          if (words.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 word search found nothing");
+          if (grams.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 trigram search found nothing");
+          return "FTS5 BM25 (words) and trigram answer";
+        }),
+    },
+  ];
+}
+
+function standaloneChecks(): Check[] {
+  return [
+    {
+      name: "jieba",
+      run: async () => {
+        const sentence = "我们在北京天安门广场看升旗仪式";
+        const precise = await segment(sentence);
+        if (precise.join("") !== sentence || precise.length < 4) {
+          throw new Error(`bad segmentation: ${precise.join("/")}`);
+        }
+        const search = await segmentForSearch(sentence);
+        const missing = ["北京", "天安门", "广场", "升旗"].filter((w) => !search.includes(w));
+        if (missing.length) throw new Error(`search mode misses ${missing.join(", ")}: ${search.join("/")}`);
+        return precise.join("/");
+      },
+    },
+    {
+      name: "onnx runtime",
+      run: async () => {
+        const out = await runTinyModel();
+        const close = out.length === TINY_EXPECTED.length && out.every((v, i) => Math.abs(v - TINY_EXPECTED[i]!) < 1e-5);
+        if (!close) throw new Error(`expected [${TINY_EXPECTED}], got [${out.map((v) => v.toFixed(4))}]`);
+        return `wasm backend computed [${out.map((v) => v.toFixed(2)).join(", ")}]`;
+      },
+    },
+  ];
+}
+
+export async function runDoctor(options: DoctorOptions, report: (result: CheckResult) => void): Promise<boolean> {
+  let allOk = true;
+  const record = (name: string, ok: boolean, detail: string) => {
+    allOk &&= ok;
+    report({ name, ok, detail });
+  };
+  const attempt = async (check: Check) => {
+    try {
+      record(check.name, true, await check.run());
+    } catch (error) {
+      record(check.name, false, (error as Error).message);
+    }
+  };
+
+  await attempt({
+    name: "data folder writable",
+    run: async () => {
+      ensureWritableDir(options.dataDir);
+      return options.dataDir;
+    },
+  });
+
+  let store: Store | undefined;
+  try {
+    store = await openStore({ url: options.dbUrl, authToken: options.dbAuthToken });
+    record("database opens", true, options.dbUrl);
+  } catch (error) {
+    record("database opens", false, (error as Error).message);
+  }
+  try {
+    for (const check of storeChecks(() => store!)) {
+      if (store) await attempt(check);
+      else record(check.name, false, "skipped: the database did not open");
+    }
+  } finally {
+    store?.close();
+  }
+  for (const check of standaloneChecks()) await attempt(check);
+  return allOk;
+}
+
+export function formatResult(result: CheckResult): string {
+  return `${result.ok ? "ok  " : "FAIL"} ${result.name.padEnd(22)} ${result.detail}`;
+}

@@ -1,0 +1,1 @@
+export { runDoctor, formatResult, type CheckResult, type DoctorOptions } from "./checks.ts";

@@ -1,0 +1,1 @@
+export { createLogger, logFileStamp, LOG_LEVELS, type Logger, type LogLevel, type LoggerOptions } from "./logger.ts";

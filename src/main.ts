@@ -1,0 +1,46 @@
+/** The `homed` command line: daemon by default, plus doctor, version and help. */
+import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
+import { formatResult, runDoctor } from "./doctor/index.ts";
+import { runDaemon } from "./daemon.ts";
+import { VERSION } from "./version.ts";
+
+type Command = (args: ParsedArgs) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: async (args) => runDaemon(resolveSettings(args, process.env)),
+  doctor: async (args) => {
+    const settings = resolveSettings(args, process.env);
+    const ok = await runDoctor(settings, (result) => console.log(formatResult(result)));
+    return ok ? 0 : 1;
+  },
+  version: async () => {
+    console.log(`homed ${VERSION}`);
+    return 0;
+  },
+  help: async () => {
+    console.log(helpText(VERSION));
+    return 0;
+  },
+};
+
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args.flags.has("help")) return await COMMANDS.help!(args);
+    if (args.flags.has("version")) return await COMMANDS.version!(args);
+    const [name = "serve", ...rest] = args.positionals;
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command "${name}" (see homed --help)`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" for ${name}`);
+    return await command(args);
+  } catch (error) {
+    // One clear line for the person at the terminal; the stack only for real bugs.
+    const known = error instanceof Error && "code" in error && typeof error.code === "string";
+    console.error(`homed: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (import.meta.main) {
+  process.exit(await main(process.argv.slice(2)));
+}

@@ -1,0 +1,3 @@
+/** The only door to runtime-specific code (Bun today; Deno 2 later). */
+export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./assets.ts";
+export { serve, ListenError, type FetchHandler, type RunningServer } from "./serve.ts";

@@ -1,0 +1,63 @@
+/** HTTP serving behind one small interface, so the server code never touches `Bun.serve`. */
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export interface RunningServer {
+  /** The port actually bound (useful with port 0). */
+  readonly port: number;
+  readonly hostname: string;
+  /**
+   * Stops accepting new connections and resolves when in-flight requests have finished,
+   * or forcibly closes what is left after `graceMs`.
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Thrown when the address cannot be bound; `code` says why (e.g. EADDRINUSE). */
+export class ListenError extends Error {
+  constructor(
+    readonly address: string,
+    readonly code: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Cannot listen on ${address}: ${describeListenCode(code)}`, options);
+    this.name = "ListenError";
+  }
+}
+
+function describeListenCode(code: string): string {
+  switch (code) {
+    case "EADDRINUSE":
+      return "address already in use (is another homed running? pick another with -addr)";
+    case "EACCES":
+      return "permission denied (ports below 1024 need privileges)";
+    case "EADDRNOTAVAIL":
+      return "address not available on this machine";
+    default:
+      return code;
+  }
+}
+
+export function serve(hostname: string, port: number, fetch: FetchHandler): RunningServer {
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({ hostname, port, fetch, idleTimeout: 120 });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new ListenError(`${hostname}:${port}`, code, { cause: error });
+  }
+  return {
+    port: server.port ?? port,
+    hostname,
+    async stop(graceMs: number) {
+      const graceful = server.stop(false);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), graceMs);
+      });
+      const outcome = await Promise.race([graceful.then(() => "done" as const), deadline]);
+      clearTimeout(timer);
+      if (outcome === "timeout") await server.stop(true);
+    },
+  };
+}

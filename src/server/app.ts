@@ -1,0 +1,28 @@
+/** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
+import { Hono } from "hono";
+import type { Logger } from "../log/index.ts";
+import type { Store } from "../store/index.ts";
+import { ApiError, errorBody } from "./errors.ts";
+import { consoleRoutes } from "./static.ts";
+
+export type AppDeps = { version: string; store: Store; log: Logger };
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+
+  app.get("/healthz", async (c) => {
+    // Healthy means the store answers, not merely that the process is up.
+    await deps.store.client.execute("SELECT 1");
+    return c.json({ ok: true, version: deps.version });
+  });
+
+  app.route("/", consoleRoutes());
+
+  app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(errorBody(error.error, error.message), error.status);
+    deps.log.error(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error.message}`);
+    return c.json(errorBody("internal", "The server failed to handle this request; see the log."), 500);
+  });
+  return app;
+}

@@ -1,0 +1,28 @@
+/** Serves the web console's files, which are embedded in the binary. */
+import { Hono } from "hono";
+import { readAsset, WEB_ASSETS, type WebAssetName } from "../runtime/index.ts";
+
+const CONTENT_TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+};
+
+const isWebAsset = (name: string): name is WebAssetName => (WEB_ASSETS as readonly string[]).includes(name);
+
+async function assetResponse(name: WebAssetName): Promise<Response> {
+  const bytes = await readAsset(name);
+  const type = CONTENT_TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream";
+  return new Response(bytes, { headers: { "content-type": type, "cache-control": "no-cache" } });
+}
+
+export function consoleRoutes(): Hono {
+  const app = new Hono();
+  app.get("/", () => assetResponse("index.html"));
+  app.get("/assets/:name", (c) => {
+    const name = c.req.param("name");
+    if (name === "index.html" || !isWebAsset(name)) return c.notFound();
+    return assetResponse(name);
+  });
+  return app;
+}

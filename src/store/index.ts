@@ -1,0 +1,5 @@
+export { openStore, isEmbeddedUrl, type Store, type StoreOptions, type Db } from "./open.ts";
+export { migrate, migrationStatus, SchemaMismatchError, type Migration, type MigrationStatus } from "./migrate.ts";
+export { MIGRATIONS } from "./migrations/index.ts";
+export { VECTOR_DIM } from "./vector.ts";
+export * as schema from "./schema.ts";

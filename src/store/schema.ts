@@ -1,0 +1,199 @@
+/**
+ * The stored shape of homed's memory (DESIGN §3). drizzle-kit generates the migrations from
+ * this file (`make migrations`); FTS5 tables and vector indexes live in a hand-written
+ * migration because drizzle-kit cannot express them.
+ */
+import { sql } from "drizzle-orm";
+import { blob, check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { f32Blob } from "./vector.ts";
+
+export const LAYERS = ["L1", "L2", "L3"] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** A conversation with one partner on one channel. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    channel: text("channel").notNull(),
+    partner: text("partner").notNull(),
+    title: text("title"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("sessions_channel_partner").on(t.channel, t.partner)],
+);
+
+/**
+ * One turn unit: a message group `[user?, assistant(tool_calls), tool, …]` or a plain message.
+ * `layer` says where it lives: L1 (live context), L2 (cold), L3 (distilled; kept for provenance).
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id").notNull(),
+    /** Scope key for recall filters: a conversation, project or partner id. */
+    conversation: text("conversation").notNull(),
+    scope: text("scope", { enum: ["user", "conversation", "project"] }).notNull().default("conversation"),
+    layer: text("layer", { enum: LAYERS }).notNull(),
+    /** Chronological order within the session. */
+    seq: integer("seq").notNull(),
+    time: integer("time").notNull(),
+    speaker: text("speaker"),
+    role: text("role"),
+    /** Id the event had where it came from (an imported message id); unique per conversation. */
+    sourceId: text("source_id"),
+    /** OpenAI-format messages of the group, as JSON. */
+    messages: text("messages").notNull(),
+    /** Plain text of the group, for search and scoring. */
+    text: text("text").notNull(),
+    tokens: integer("tokens").notNull(),
+    accessCount: integer("access_count").notNull().default(0),
+    lastAccess: integer("last_access"),
+    sceneId: text("scene_id"),
+    embedModel: text("embed_model"),
+    embedding: f32Blob("embedding"),
+    /** Sparse TF-IDF word vector `{term: weight}` as JSON: the fallback when no dense vector exists. */
+    tfidf: text("tfidf"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("events_session_seq").on(t.sessionId, t.seq),
+    index("events_layer_time").on(t.layer, t.time),
+    index("events_conversation_time").on(t.conversation, t.time),
+    uniqueIndex("events_conversation_source").on(t.conversation, t.sourceId),
+    check("events_layer_valid", sql`${t.layer} IN ('L1', 'L2', 'L3')`),
+  ],
+);
+
+/**
+ * A unit of content with a stable id. Exactly one holder at any time: the `holder` column is
+ * single-valued and NOT NULL, so a block can never be in two layers or in none. Moving a block
+ * between layers is an UPDATE of `holder`, never a copy.
+ */
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id").references(() => events.id),
+    kind: text("kind", { enum: ["text", "image", "audio", "page", "file"] }).notNull(),
+    holder: text("holder", { enum: LAYERS }).notNull(),
+    content: text("content"),
+    /** Byte size of the payload in block_data, when there is one. */
+    size: integer("size"),
+    mime: text("mime"),
+    sha256: text("sha256"),
+    embedModel: text("embed_model"),
+    embedding: f32Blob("embedding"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("blocks_event").on(t.eventId),
+    index("blocks_holder").on(t.holder),
+    check("blocks_holder_valid", sql`${t.holder} IN ('L1', 'L2', 'L3')`),
+  ],
+);
+
+/** Binary payloads of blocks (images, files), kept apart so scans of `blocks` stay small. */
+export const blockData = sqliteTable("block_data", {
+  blockId: text("block_id")
+    .primaryKey()
+    .references(() => blocks.id, { onDelete: "cascade" }),
+  bytes: blob("bytes", { mode: "buffer" }).notNull(),
+});
+
+export const TRIPLE_KINDS = ["preference", "decision", "convention", "entity", "todo", "correction", "event"] as const;
+export const EVIDENCE_LEVELS = ["verbatim", "pointer", "manual", "summary"] as const;
+
+/** An L3 fact: subject and object are blocks; provenance points at the words it came from. */
+export const triples = sqliteTable(
+  "triples",
+  {
+    id: text("id").primaryKey(),
+    subjectBlockId: text("subject_block_id")
+      .notNull()
+      .references(() => blocks.id),
+    predicate: text("predicate").notNull(),
+    objectBlockId: text("object_block_id")
+      .notNull()
+      .references(() => blocks.id),
+    kind: text("kind", { enum: TRIPLE_KINDS }).notNull(),
+    scope: text("scope").notNull(),
+    confidence: real("confidence").notNull(),
+    importance: real("importance").notNull(),
+    revision: integer("revision").notNull().default(1),
+    evidence: text("evidence", { enum: EVIDENCE_LEVELS }).notNull(),
+    sourceSession: text("source_session"),
+    sourceTurn: integer("source_turn"),
+    sourceEventId: text("source_event_id"),
+    /** Verbatim excerpt of the source (bounded length) and its sha256, to detect drift. */
+    excerpt: text("excerpt"),
+    excerptHash: text("excerpt_hash"),
+    accessCount: integer("access_count").notNull().default(0),
+    citedCount: integer("cited_count").notNull().default(0),
+    lastAccess: integer("last_access"),
+    embedModel: text("embed_model"),
+    embedding: f32Blob("embedding"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("triples_scope").on(t.scope), index("triples_source_event").on(t.sourceEventId)],
+);
+
+/** Old snapshots of a triple, one per revision (the last 20 are kept). */
+export const tripleRevisions = sqliteTable(
+  "triple_revisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tripleId: text("triple_id")
+      .notNull()
+      .references(() => triples.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    snapshot: text("snapshot").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("triple_revisions_triple_revision").on(t.tripleId, t.revision)],
+);
+
+/** A recurring situation: a weighted fingerprint (channel, partner, tools, topic, time of day). */
+export const scenes = sqliteTable("scenes", {
+  id: text("id").primaryKey(),
+  /** Declared key (`chan:qq/peer:group_1`) or a key derived from the fingerprint. */
+  key: text("key").notNull().unique(),
+  declared: integer("declared", { mode: "boolean" }).notNull().default(false),
+  features: text("features").notNull(),
+  occurrences: integer("occurrences").notNull().default(1),
+  strength: real("strength").notNull().default(0),
+  lastSeen: integer("last_seen").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** What recall injected into a turn, for the audit view (the last 1000 are kept). */
+export const injectionAudit = sqliteTable(
+  "injection_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    time: integer("time").notNull(),
+    sessionId: text("session_id"),
+    query: text("query").notNull(),
+    ids: text("ids").notNull(),
+    counts: text("counts").notNull(),
+    chars: integer("chars").notNull(),
+  },
+  (t) => [index("injection_audit_time").on(t.time)],
+);
+
+/** Non-secret settings, as JSON values. */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** API keys and other secrets: written through the API, never returned by it. */
+export const secrets = sqliteTable("secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

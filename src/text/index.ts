@@ -1,0 +1,1 @@
+export { loadJieba, segment, segmentForSearch } from "./jieba.ts";

@@ -76,8 +76,8 @@ function storeChecks(store: () => Store): Check[] {
       name: "full-text search",
       run: () =>
         probeInRollback(store().client, async (tx) => {
-          await tx.execute("INSERT INTO memory_words (doc_id, layer, words) VALUES ('doctor', 'L2', '天安门 广场 flag ceremony')");
-          await tx.execute("INSERT INTO memory_grams (doc_id, layer, text) VALUES ('doctor', 'L2', '北京天安门广场')");
+          await tx.execute("INSERT INTO memory_words (doc_id, kind, words) VALUES ('doctor', 'event', '天安门 广场 flag ceremony')");
+          await tx.execute("INSERT INTO memory_grams (doc_id, kind, text) VALUES ('doctor', 'event', '北京天安门广场')");
           const words = await tx.execute("SELECT doc_id, bm25(memory_words) AS score FROM memory_words WHERE memory_words MATCH '广场'");
           const grams = await tx.execute("SELECT doc_id FROM memory_grams WHERE memory_grams MATCH '安门广'");
           if (words.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 word search found nothing");

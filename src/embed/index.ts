@@ -1,2 +1,4 @@
+export { embedText, normalize, cosine, type Embedder } from "./embedder.ts";
+export { createFallbackEmbedder, hashEmbed } from "./fallback.ts";
 export { loadOnnxRuntime, createOnnxSession, ort } from "./onnx-runtime.ts";
 export { runTinyModel, TINY_INPUT, TINY_EXPECTED } from "./onnx-check.ts";

@@ -1,0 +1,42 @@
+/**
+ * The embedder interface every driver implements (ONNX Chinese-CLIP, OpenAI-compatible
+ * `/embeddings`, the deterministic fallback). Vectors are tagged with `modelId`: vectors from
+ * different models live in different spaces and are never compared or indexed together.
+ */
+export interface Embedder {
+  /** Identifies the vector space, e.g. `fallback-hash-v1@512` or `chinese-clip-vit-b16@512`. */
+  readonly modelId: string;
+  readonly dimension: number;
+  /** L2-normalised vectors, one per input, in input order. */
+  embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Images in the same space as text, when the model has an image encoder. */
+  embedImages?(images: readonly Uint8Array[]): Promise<Float32Array[]>;
+}
+
+export async function embedText(embedder: Embedder, text: string): Promise<Float32Array> {
+  const [vector] = await embedder.embedTexts([text]);
+  if (!vector) throw new Error(`Cannot embed text: ${embedder.modelId} returned no vector`);
+  return vector;
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+export function normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (const v of vector) sum += v * v;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
+}
+
+/** Cosine similarity; both vectors must come from the same model. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}

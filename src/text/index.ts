@@ -1,1 +1,2 @@
 export { loadJieba, segment, segmentForSearch } from "./jieba.ts";
+export { searchWords } from "./words.ts";

@@ -24,7 +24,7 @@ dist: build
 	$(BUN) scripts/dist.ts
 
 bench: install
-	$(BUN) bench/run.ts
+	$(BUN) bench/run.ts $(BENCH)
 
 typecheck: install
 	node_modules/.bin/tsc -p .

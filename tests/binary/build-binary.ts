@@ -1,0 +1,30 @@
+/**
+ * Builds the real binary once per test process (bun test runs every file in one process) and
+ * hands out copies of it, each alone in a fresh empty folder with no node_modules nearby.
+ */
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+let built: string | undefined;
+
+function buildOnce(): string {
+  if (!built) {
+    const out = join(mkdtempSync(join(tmpdir(), "homed-build-")), "homed");
+    execFileSync(process.execPath, [join(root, "scripts", "build.ts"), out], { cwd: root, stdio: "pipe" });
+    built = out;
+  }
+  return built;
+}
+
+/** A copy of the compiled binary alone in a new empty folder; returns its folder and path. */
+export function isolatedBinary(): { dir: string; bin: string } {
+  const dir = mkdtempSync(join(tmpdir(), "homed-bin-"));
+  const bin = join(dir, "homed");
+  copyFileSync(buildOnce(), bin);
+  execFileSync("chmod", ["755", bin]);
+  return { dir, bin };
+}

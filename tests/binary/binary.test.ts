@@ -1,0 +1,52 @@
+/**
+ * The compiled binary, copied alone into an empty folder (no node_modules, another cwd), must
+ * carry everything it loads: the libsql N-API addon, jieba's and ONNX Runtime's wasm, the
+ * migrations and the console's files. Each step below exercises one of them for real.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
+import { MIGRATIONS } from "../../src/store/index.ts";
+import { run, startDaemon } from "../support/process.ts";
+import { isolatedBinary } from "./build-binary.ts";
+
+describe("the compiled binary, alone in an empty folder", () => {
+  test("--version, doctor, daemon with /healthz, clean SIGTERM, intact database", async () => {
+    const { dir, bin } = isolatedBinary();
+    assert.deepEqual(readdirSync(dir), ["homed"]);
+    assert.equal(existsSync(join(dir, "node_modules")), false);
+
+    const version = await run([bin, "--version"], { cwd: dir });
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^homed \d+\.\d+\.\d+\n$/);
+
+    const doctor = await run([bin, "doctor", "-data", "./data"], { cwd: dir });
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    const lines = doctor.stdout.trim().split("\n");
+    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime"]) {
+      const line = lines.find((l) => l.slice(5).startsWith(name));
+      assert.ok(line, `doctor has no "${name}" line:\n${doctor.stdout}`);
+      assert.match(line, /^ok {3}/, line);
+    }
+
+    const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });
+    const health = await fetch(`${daemon.url}/healthz`);
+    assert.deepEqual(await health.json(), { ok: true, version: version.stdout.trim().split(" ")[1] });
+    const page = await fetch(`${daemon.url}/`);
+    assert.match(await page.text(), /<title>homed<\/title>/);
+    const css = await fetch(`${daemon.url}/assets/console.css`);
+    assert.equal(css.status, 200);
+    const { code, ms } = await daemon.stop("SIGTERM");
+    assert.equal(code, 0, daemon.stderr());
+    assert.ok(ms < 5000, `exit took ${ms} ms`);
+
+    const client = createClient({ url: `file:${join(dir, "data", "homed.db")}` });
+    const integrity = await client.execute("PRAGMA integrity_check");
+    assert.equal(integrity.rows[0]?.[0], "ok");
+    const applied = await client.execute("SELECT count(*) AS n FROM homed_migrations");
+    assert.equal(Number(applied.rows[0]?.n), MIGRATIONS.length);
+    client.close();
+  });
+});

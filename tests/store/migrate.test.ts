@@ -1,0 +1,106 @@
+import { describe, test, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
+import { MIGRATIONS, migrate, migrationStatus, openStore, SchemaMismatchError } from "../../src/store/index.ts";
+import { renderMigrationIndex } from "../../scripts/gen-migrations.ts";
+import { ROOT } from "../support/process.ts";
+
+let dir: string;
+let url: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "homed-store-"));
+  url = `file:${join(dir, "homed.db")}`;
+});
+
+describe("migrations", () => {
+  test("a fresh database gets every migration, and a second run applies none", async () => {
+    const store = await openStore({ url });
+    const status = await migrationStatus(store.client);
+    assert.deepEqual(status, { applied: MIGRATIONS.length, pending: 0, known: MIGRATIONS.length });
+    assert.equal(await migrate(store.client), 0);
+    const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')");
+    const names = tables.rows.map((r) => String(r.name));
+    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "memory_words", "memory_grams", "events_embedding_idx"]) {
+      assert.ok(names.includes(expected), `missing ${expected}`);
+    }
+    store.close();
+  });
+
+  test("the embedded database runs in WAL mode", async () => {
+    const store = await openStore({ url });
+    const mode = await store.client.execute("PRAGMA journal_mode");
+    assert.equal(String(mode.rows[0]?.[0]).toLowerCase(), "wal");
+    store.close();
+  });
+
+  test("a database written by a newer schema is refused and left byte-for-byte unchanged", async () => {
+    const store = await openStore({ url });
+    await store.client.execute("INSERT INTO homed_migrations (idx, tag, hash, applied_at) VALUES (999, '0999_future', 'x', 0)");
+    await store.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    store.close();
+    const before = readFileSync(join(dir, "homed.db"));
+    await assert.rejects(openStore({ url }), (e: Error) => e instanceof SchemaMismatchError && /newer homed/.test(e.message) && /0999_future/.test(e.message));
+    const raw = createClient({ url });
+    await raw.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    raw.close();
+    assert.deepEqual(readFileSync(join(dir, "homed.db")), before);
+  });
+
+  test("a migration recorded with different SQL is refused", async () => {
+    const store = await openStore({ url });
+    await store.client.execute("UPDATE homed_migrations SET hash = 'tampered' WHERE idx = 0");
+    store.close();
+    await assert.rejects(openStore({ url }), /differs from this binary/);
+  });
+
+  test("pending migrations are applied in order on top of older ones", async () => {
+    const client = createClient({ url });
+    await migrate(client, MIGRATIONS.slice(0, 1));
+    assert.deepEqual(await migrationStatus(client), { applied: 1, pending: MIGRATIONS.length - 1, known: MIGRATIONS.length });
+    assert.equal(await migrate(client), MIGRATIONS.length - 1);
+    client.close();
+  });
+
+  test("the embedded migration index matches drizzle-kit's journal", () => {
+    const onDisk = readFileSync(join(ROOT, "src/store/migrations/index.ts"), "utf8");
+    assert.equal(onDisk, renderMigrationIndex(), "run `make migrations` to regenerate src/store/migrations/index.ts");
+  });
+});
+
+describe("schema rules", () => {
+  const insertEvent = (store: Awaited<ReturnType<typeof openStore>>, id: string) =>
+    store.client.execute({
+      sql: "INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 's', 'c', 'L1', 0, 0, '[]', 'hi', 1, 0)",
+      args: [id],
+    });
+
+  test("a block has exactly one holder: NULL or an unknown layer is rejected", async () => {
+    const store = await openStore({ url });
+    await insertEvent(store, "e1");
+    const add = (holder: string | null) =>
+      store.client.execute({
+        sql: "INSERT INTO blocks (id, event_id, kind, holder, created_at) VALUES (?, 'e1', 'text', ?, 0)",
+        args: [`b-${holder}`, holder],
+      });
+    await add("L1");
+    await assert.rejects(add(null), /NOT NULL/);
+    await assert.rejects(add("L4"), /CHECK/);
+    store.close();
+  });
+
+  test("an imported message id is unique per conversation", async () => {
+    const store = await openStore({ url });
+    const add = (id: string, conversation: string) =>
+      store.client.execute({
+        sql: "INSERT INTO events (id, session_id, conversation, layer, seq, time, source_id, messages, text, tokens, created_at) VALUES (?, 's', ?, 'L2', 0, 0, 'D1:1', '[]', 'x', 1, 0)",
+        args: [id, conversation],
+      });
+    await add("a", "conv-1");
+    await add("b", "conv-2");
+    await assert.rejects(add("c", "conv-1"), /UNIQUE/);
+    store.close();
+  });
+});

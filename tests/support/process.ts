@@ -1,0 +1,73 @@
+/**
+ * Child-process helpers for tests: run a command to completion, or start the daemon and wait
+ * for its "listening on" line (never a sleep) to learn the port it bound.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const MAIN = `${ROOT}src/main.ts`;
+/** The command that runs homed from source: [bun, src/main.ts]. */
+export const SOURCE_HOMED = [process.execPath, MAIN];
+
+export type Finished = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Runs a command to completion, collecting stdout, stderr and the exit status together. */
+export function run(cmd: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0]!, cmd.slice(1), { cwd: options.cwd, env: options.env ?? process.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+export type Daemon = {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  stderr: () => string;
+  /** Resolves with the exit code and how long the exit took after `stop()` was called. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+};
+
+/** Starts the daemon and resolves once it logs the address it listens on. */
+export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<Daemon> {
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`daemon did not start within ${options.timeoutMs ?? 20000} ms; stderr:\n${stderr}`));
+    }, options.timeoutMs ?? 20000);
+    child.stdout!.resume();
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+      const match = /listening on http:\/\/([^\s:]+):(\d+)/.exec(stderr);
+      if (!match) return;
+      clearTimeout(timer);
+      const port = Number(match[2]);
+      resolve({
+        child,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        stderr: () => stderr,
+        async stop(signal = "SIGTERM") {
+          const started = performance.now();
+          child.kill(signal);
+          const code = await exited;
+          return { code, ms: performance.now() - started };
+        },
+      });
+    });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`daemon exited with ${code} before listening; stderr:\n${stderr}`));
+    });
+  });
+}

@@ -1,2 +1,3 @@
 export { loadJieba, segment, segmentForSearch } from "./jieba.ts";
 export { searchWords } from "./words.ts";
+export { cjkBigrams, queryBigrams, queryTrigrams } from "./grams.ts";

@@ -1,0 +1,39 @@
+/**
+ * Character n-grams for the character channel. Stored text goes to two FTS5 tables: the
+ * trigram table indexes every 3-character substring itself, and the bigram table gets the
+ * overlapping bigrams of each CJK run from `cjkBigrams` (a 2-character word is the commonest
+ * Chinese word length, and trigram FTS cannot match it). Queries are cut into the same units.
+ */
+
+/** Han, kana and Hangul: scripts written without spaces between words. */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+/** Letters and digits of any script: grams never span spaces or punctuation. */
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+
+function gramsOf(run: string, n: number, into: Set<string>): void {
+  const chars = Array.from(run);
+  for (let i = 0; i + n <= chars.length; i++) into.add(chars.slice(i, i + n).join(""));
+}
+
+/** Overlapping bigrams of every CJK run; a lone CJK character stands for itself. */
+export function cjkBigrams(text: string): string[] {
+  const out: string[] = [];
+  for (const [run] of text.matchAll(CJK_RUN)) {
+    const chars = Array.from(run);
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 2 <= chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  }
+  return out;
+}
+
+/** Distinct bigrams of the query's CJK runs, for the bigram table. */
+export function queryBigrams(query: string): string[] {
+  return [...new Set(cjkBigrams(query))];
+}
+
+/** Distinct lower-cased trigrams inside the query's letter/digit runs, for the trigram table. */
+export function queryTrigrams(query: string): string[] {
+  const grams = new Set<string>();
+  for (const [run] of query.toLowerCase().matchAll(WORD_RUN)) gramsOf(run, 3, grams);
+  return [...grams];
+}

@@ -2,3 +2,4 @@ export { embedText, normalize, cosine, type Embedder } from "./embedder.ts";
 export { createFallbackEmbedder, hashEmbed } from "./fallback.ts";
 export { loadOnnxRuntime, createOnnxSession, ort } from "./onnx-runtime.ts";
 export { runTinyModel, TINY_INPUT, TINY_EXPECTED } from "./onnx-check.ts";
+export { WordPieceTokenizer, basicTokenize, CONTEXT_LENGTH } from "./wordpiece.ts";

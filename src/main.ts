@@ -1,10 +1,15 @@
 /** The `homed` command line: daemon by default, plus doctor, version and help. */
 import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
 import { formatResult, runDoctor } from "./doctor/index.ts";
+import { runContextCommand } from "./context/index.ts";
+import { writeSync } from "node:fs";
 import { runDaemon } from "./daemon.ts";
 import { VERSION } from "./version.ts";
 
-type Command = (args: ParsedArgs) => Promise<number>;
+/** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
+type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
+
+const TAKES_ARGUMENTS = new Set(["context"]);
 
 const COMMANDS: Record<string, Command> = {
   serve: async (args) => runDaemon(resolveSettings(args, process.env)),
@@ -17,6 +22,12 @@ const COMMANDS: Record<string, Command> = {
     console.log(`homed ${VERSION}`);
     return 0;
   },
+  // Synchronous writes: process.exit follows, and a large render must reach a pipe whole.
+  context: async (args, rest) =>
+    runContextCommand(rest, args.flags.get("budget"), {
+      stdout: (text) => writeSync(1, text),
+      stderr: (text) => writeSync(2, text),
+    }),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;
@@ -26,13 +37,13 @@ const COMMANDS: Record<string, Command> = {
 export async function main(argv: readonly string[]): Promise<number> {
   try {
     const args = parseArgs(argv);
-    if (args.flags.has("help")) return await COMMANDS.help!(args);
-    if (args.flags.has("version")) return await COMMANDS.version!(args);
+    if (args.flags.has("help")) return await COMMANDS.help!(args, []);
+    if (args.flags.has("version")) return await COMMANDS.version!(args, []);
     const [name = "serve", ...rest] = args.positionals;
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}" (see homed --help)`);
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" for ${name}`);
-    return await command(args);
+    if (rest.length > 0 && !TAKES_ARGUMENTS.has(name)) throw new UsageError(`unexpected argument "${rest[0]}" for ${name}`);
+    return await command(args, rest);
   } catch (error) {
     // One clear line for the person at the terminal; the stack only for real bugs.
     const known = error instanceof Error && "code" in error && typeof error.code === "string";

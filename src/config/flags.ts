@@ -19,6 +19,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "addr", value: "HOST:PORT", env: "HOMED_ADDR", default: "127.0.0.1:8080", help: "address the console and API listen on (port 0 picks a free port)" },
   { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or libsql:// / https:// URL of a libSQL server (sqld, Turso)" },
   { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
+  { name: "budget", value: "TOKENS", default: "", help: "token budget of `homed context render` (required there)" },
   { name: "help", default: "", help: "show this help and exit" },
   { name: "version", default: "", help: "print the version and exit" },
 ];

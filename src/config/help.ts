@@ -3,6 +3,7 @@ import { EXTRA_ENV, FLAGS } from "./flags.ts";
 const COMMANDS: readonly [string, string][] = [
   ["(none)", "run the daemon: console and API on -addr, memory in -data"],
   ["doctor", "check the database, migrations, vector and full-text search, jieba, ONNX Runtime, data folder"],
+  ["context", "render --budget N FILE: render a context dump (JSON array of events) under a token budget, as a request would carry it"],
   ["version", "print the version"],
   ["help", "show this help"],
 ];

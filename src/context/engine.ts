@@ -1,0 +1,60 @@
+/**
+ * The L1 context engine over the store: events enter with their vectors, each turn checks for
+ * overflow and sinks the least relevant events to L2, and rendering reads what stays.
+ */
+import type { Client } from "@libsql/client";
+import { createFallbackEmbedder, embedText, type Embedder } from "../embed/index.ts";
+import type { Logger } from "../log/index.ts";
+import { searchWords } from "../text/index.ts";
+import { loadL1Events, sinkToL2, writeL1Event } from "./l1-store.ts";
+import type { ContextEvent } from "./messages.ts";
+import { formatOverflowCheck, overflowRatio, OVERFLOW_THRESHOLD, planPrune, type PrunePlan } from "./prune.ts";
+import { renderUnderBudget, type RenderResult } from "./render.ts";
+import { queryTfidf } from "./score.ts";
+
+export type ContextEngineOptions = {
+  client: Client;
+  /** Default: the deterministic fallback, until a real embedder is configured. */
+  embedder?: Embedder;
+  logger?: Pick<Logger, "info">;
+  /** Configured pinned recent events (default 10, further bounded by the budget). */
+  pinned?: number;
+};
+
+export interface ContextEngine {
+  readonly embedder: Embedder;
+  append(sessionId: string, conversation: string, event: ContextEvent): Promise<{ seq: number; tokens: number }>;
+  /** Overflow check against `budget` and, above the threshold, a prune scored against `input`. */
+  prune(sessionId: string, input: string, budget: number): Promise<PrunePlan>;
+  render(sessionId: string, budget: number): Promise<RenderResult>;
+}
+
+export function createContextEngine(options: ContextEngineOptions): ContextEngine {
+  const { client } = options;
+  const embedder = options.embedder ?? createFallbackEmbedder();
+  /** Overflow checks so far, per session: the `#k` of the log line. */
+  const checks = new Map<string, number>();
+  return {
+    embedder,
+    append: (sessionId, conversation, event) => writeL1Event(client, { sessionId, conversation, event, embedder }),
+    async prune(sessionId, input, budget) {
+      const events = await loadL1Events(client, sessionId);
+      const k = (checks.get(sessionId) ?? 0) + 1;
+      checks.set(sessionId, k);
+      const ratio = overflowRatio(events, budget);
+      options.logger?.info(formatOverflowCheck(k, ratio, events.length));
+      // Below the threshold the query is not even embedded: most turns cost one read.
+      if (ratio <= OVERFLOW_THRESHOLD) return planPrune(events, {}, { budget, pinned: options.pinned });
+      const query = {
+        dense: { model: embedder.modelId, vector: await embedText(embedder, input) },
+        tfidf: queryTfidf(await searchWords(input), events),
+      };
+      const plan = planPrune(events, query, { budget, pinned: options.pinned });
+      await sinkToL2(client, plan.sink);
+      return plan;
+    },
+    async render(sessionId, budget) {
+      return renderUnderBudget(await loadL1Events(client, sessionId), budget);
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * One running plugin process: its pipes as a transport, its stderr in its log ring, and a stop
+ * that escalates (stdin closed, then SIGTERM, then SIGKILL). The child leads its own process
+ * group, so whatever it started dies with it and nothing is orphaned.
+ */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { LogRing } from "./log-ring.ts";
+import { McpClient } from "./mcp-client.ts";
+import { Peer } from "./peer.ts";
+import { childEnvironment, type PluginSpec } from "./spec.ts";
+import { StreamTransport } from "./stream-transport.ts";
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export type ChildOptions = {
+  log: LogRing;
+  maxFrameBytes?: number;
+  /** Environment the allow-list is taken from (the kernel's own by default). */
+  parentEnv?: Record<string, string | undefined>;
+};
+
+export class PluginChild {
+  readonly peer: Peer;
+  readonly client: McpClient;
+  readonly exited: Promise<Exit>;
+  private exitInfo?: Exit;
+
+  private constructor(
+    private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
+    readonly spec: PluginSpec,
+    private readonly log: LogRing,
+    maxFrameBytes: number | undefined,
+  ) {
+    const transport = new StreamTransport(child.stdout, child.stdin, maxFrameBytes ? { maxFrameBytes } : {});
+    this.peer = new Peer(transport, { defaultTimeoutMs: spec.timeoutMs, log: (line) => log.note(line) });
+    this.client = new McpClient(this.peer, { timeoutMs: spec.timeoutMs });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (text: string) => log.write(text));
+    this.exited = new Promise((resolve) => {
+      child.on("error", (error) => {
+        log.note(`Cannot start ${spec.command}: ${error.message}`);
+        this.finish({ code: null, signal: null }, resolve);
+      });
+      child.on("exit", (code, signal) => this.finish({ code, signal }, resolve));
+    });
+  }
+
+  static spawn(spec: PluginSpec, options: ChildOptions): PluginChild {
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: childEnvironment(spec, options.parentEnv ?? process.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    return new PluginChild(child, spec, options.log, options.maxFrameBytes);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get exit(): Exit | undefined {
+    return this.exitInfo;
+  }
+
+  /** Starts reading frames and negotiates the protocol. */
+  async connect(): Promise<void> {
+    await this.peer.start();
+    await this.client.connect();
+  }
+
+  /** Asks the plugin to go (stdin closed), then insists. Resolves once the process is gone. */
+  async stop(graceMs = 2000): Promise<Exit> {
+    if (this.exitInfo) return this.exitInfo;
+    await this.peer.close();
+    if (await this.exitsWithin(graceMs)) return this.exitInfo!;
+    this.log.note(`no exit ${graceMs} ms after stdin closed: SIGTERM`);
+    this.signalGroup("SIGTERM");
+    if (await this.exitsWithin(graceMs)) return this.exitInfo!;
+    this.log.note(`no exit ${graceMs} ms after SIGTERM: SIGKILL`);
+    this.signalGroup("SIGKILL");
+    return this.exited;
+  }
+
+  private async exitsWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const done = await Promise.race([this.exited.then(() => true), timeout]);
+    clearTimeout(timer);
+    return done;
+  }
+
+  private finish(exit: Exit, resolve: (exit: Exit) => void): void {
+    if (this.exitInfo) return;
+    this.exitInfo = exit;
+    // Sweep the group: grandchildren of a plugin that exited must not outlive it.
+    this.signalGroup("SIGKILL");
+    void this.peer.close();
+    resolve(exit);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch (error) {
+      // ESRCH: the group is already gone, which is what we wanted.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/** The plugin host: plugins as separate processes speaking MCP-compatible JSON-RPC. */
+export { ErrorCode, RpcError, classify, type Message, type Request, type Notification, type Response } from "./jsonrpc.ts";
+export { FrameError, type Transport } from "./transport.ts";
+export { LineFramer, encodeFrame, DEFAULT_MAX_FRAME_BYTES } from "./framing.ts";
+export { StreamTransport } from "./stream-transport.ts";
+export { MemoryTransport } from "./memory-transport.ts";
+export { Peer, type PeerOptions, type RequestHandler } from "./peer.ts";
+export {
+  McpClient,
+  MODERN_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  META,
+  ManifestSchema,
+  CallToolResultSchema,
+  type Tool,
+  type CallToolResult,
+  type Manifest,
+  type Session,
+} from "./mcp-client.ts";
+export { LogRing } from "./log-ring.ts";
+export { PluginSpecSchema, childEnvironment, type PluginSpec, type PluginSpecInput } from "./spec.ts";
+export { PluginChild, type Exit } from "./child.ts";

@@ -1,0 +1,31 @@
+/** How to launch a plugin: validated at the boundary (plugin.json files, built-in table). */
+import { z } from "zod";
+
+export const PluginSpecSchema = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "lower-case letters, digits, - and _"),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  /** Extra environment for the child; nothing else of the kernel's environment leaks through. */
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  /** Facilities this plugin offers and needs (used for start-up order). */
+  provides: z.array(z.string()).default([]),
+  requires: z.array(z.string()).default([]),
+  /** Deadline of each call to this plugin when the caller gives none. */
+  timeoutMs: z.number().int().positive().default(30_000),
+});
+export type PluginSpec = z.infer<typeof PluginSpecSchema>;
+export type PluginSpecInput = z.input<typeof PluginSpecSchema>;
+
+/** Variables a child may inherit: enough to find programs and speak the user's locale, no secrets. */
+export const INHERITED_ENV = ["HOME", "LANG", "LC_ALL", "LOGNAME", "PATH", "SHELL", "TERM", "TMPDIR", "TZ", "USER"] as const;
+
+export function childEnvironment(spec: PluginSpec, parent: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = parent[key];
+    // Exported shell functions ("() {…") are skipped: they are a known injection path.
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return { ...env, ...spec.env };
+}

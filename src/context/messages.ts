@@ -80,7 +80,7 @@ export const ContextEventSchema = z
     messages: z.array(ChatMessageSchema).min(1),
   })
   .superRefine((event, ctx) => {
-    for (const message of groupProblems(event.messages)) ctx.addIssue({ code: "custom", message, path: ["messages"] });
+    for (const message of groupProblems(event.messages)) ctx.addIssue({ code: "custom", message });
   });
 
 export type ContextEvent = z.infer<typeof ContextEventSchema>;

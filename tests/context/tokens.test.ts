@@ -1,0 +1,66 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { ROOT } from "../support/process.ts";
+import { countTokens, sparseCosine, TfidfCorpus } from "../../src/text/index.ts";
+import { eventTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, TOOL_CALL_OVERHEAD, type ChatMessage } from "../../src/context/index.ts";
+
+describe("token counts", () => {
+  test("o200k_base counts, English and Chinese", () => {
+    assert.equal(countTokens(""), 0);
+    assert.equal(countTokens("hello world"), 2);
+    assert.equal(countTokens("你好，世界"), 3);
+    assert.equal(countTokens("帮我看看昨天的构建为什么失败了？"), 11);
+  });
+
+  test("Chinese is counted near one token per character, English near four characters per token", () => {
+    // A characters/4 rule would give 0.25 tokens per Chinese character: off by about 2.5×.
+    const zh = readFileSync(`${ROOT}/../shared/data/madial/memory-dev.jsonl`, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (Object.values(JSON.parse(line))[0] as { event: string }).event)
+      .join("");
+    const perChar = countTokens(zh) / zh.length;
+    assert.ok(perChar > 0.5 && perChar < 1.2, `Chinese: ${perChar.toFixed(2)} tokens per character`);
+    const en = "The kubernetes pod went into a crash loop after the deploy, so we rolled back the release.";
+    const perToken = en.length / countTokens(en);
+    assert.ok(perToken > 3 && perToken < 6, `English: ${perToken.toFixed(2)} characters per token`);
+  });
+
+  test("special-token text in user content is plain text, not an error", () => {
+    assert.ok(countTokens("<|endoftext|> and <|im_start|>") > 2);
+  });
+
+  test("a message is its text plus framing; an event is exactly the sum of its messages", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: [{ type: "text", text: "hello world" }, { type: "image_url", image_url: { url: "data:," } }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "hello world" },
+    ];
+    assert.equal(messageTokens(messages[0]!), MESSAGE_OVERHEAD + 2 + IMAGE_TOKENS);
+    assert.equal(messageTokens(messages[1]!), MESSAGE_OVERHEAD + TOOL_CALL_OVERHEAD + countTokens("c1") + countTokens("read") + countTokens("{}"));
+    assert.equal(messageTokens(messages[2]!), MESSAGE_OVERHEAD + 2 + countTokens("c1"));
+    assert.equal(eventTokens(messages), messages.reduce((s, m) => s + messageTokens(m), 0));
+  });
+});
+
+describe("TF-IDF", () => {
+  const corpus = TfidfCorpus.fromDocuments([["部署", "kubernetes"], ["部署", "午饭"], ["部署", "电影"]]);
+
+  test("a word every document has weighs less than a rare one", () => {
+    assert.ok(corpus.idf("部署") < corpus.idf("kubernetes"));
+    assert.ok(corpus.idf("kubernetes") < corpus.idf("never-seen"));
+    assert.ok(corpus.idf("部署") > 0, "never zero: a shared word still counts a little");
+  });
+
+  test("vectors are unit length and cosine ranks the matching document first", () => {
+    const query = corpus.vector(["kubernetes", "部署"]);
+    const norm = Math.sqrt(Object.values(query).reduce((s, w) => s + w * w, 0));
+    assert.ok(Math.abs(norm - 1) < 1e-9);
+    const a = sparseCosine(query, corpus.vector(["部署", "kubernetes"]));
+    const b = sparseCosine(query, corpus.vector(["部署", "午饭"]));
+    assert.ok(Math.abs(a - 1) < 1e-9 && b < a && b > 0);
+    assert.equal(sparseCosine(query, corpus.vector(["电影"])), 0);
+    assert.equal(sparseCosine(query, {}), 0);
+  });
+});

@@ -3,18 +3,47 @@
  * `/embeddings`, the deterministic fallback). Vectors are tagged with `modelId`: vectors from
  * different models live in different spaces and are never compared or indexed together.
  */
+/**
+ * Why a vector is wanted. A `query` is on the user's critical path: drivers that can be slow
+ * give up after their time budget (throwing `EmbedTimeoutError`) so recall proceeds without
+ * the vector channel. A `write` may wait and retry, since a stored record without its vector
+ * costs recall quality for as long as it lives.
+ */
+export type EmbedPurpose = "query" | "write";
+export type EmbedOptions = { purpose?: EmbedPurpose };
+
 export interface Embedder {
   /** Identifies the vector space, e.g. `fallback-hash-v1@512` or `chinese-clip-vit-b16@512`. */
   readonly modelId: string;
   readonly dimension: number;
   /** L2-normalised vectors, one per input, in input order. */
-  embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Images in the same space as text, when the model has an image encoder. */
-  embedImages?(images: readonly Uint8Array[]): Promise<Float32Array[]>;
+  embedTexts(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** Images (JPEG/PNG/WebP file bytes) in the same space as text, when the model has an image encoder. */
+  embedImages?(images: readonly Uint8Array[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** Frees model memory; the embedder must not be used afterwards. */
+  close?(): Promise<void>;
 }
 
-export async function embedText(embedder: Embedder, text: string): Promise<Float32Array> {
-  const [vector] = await embedder.embedTexts([text]);
+/** The per-query time budget ran out; callers treat the vector channel as absent for this query. */
+export class EmbedTimeoutError extends Error {
+  readonly code = "embed_timeout";
+  constructor(modelId: string, budgetMs: number, options?: ErrorOptions) {
+    super(`Cannot embed the query with ${modelId}: no answer within ${budgetMs} ms`, options);
+    this.name = "EmbedTimeoutError";
+  }
+}
+
+/** An embedder failed for a reason other than time (bad answer, model error, refused request). */
+export class EmbedError extends Error {
+  readonly code = "embed";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "EmbedError";
+  }
+}
+
+export async function embedText(embedder: Embedder, text: string, options?: EmbedOptions): Promise<Float32Array> {
+  const [vector] = await embedder.embedTexts([text], options);
   if (!vector) throw new Error(`Cannot embed text: ${embedder.modelId} returned no vector`);
   return vector;
 }

@@ -20,8 +20,15 @@ export function loadOnnxRuntime(numThreads = 1): Promise<typeof ort> {
   return ready;
 }
 
+export type SessionOptions = {
+  /** Weights stored outside the model (`location` in the model → bytes), as the fp16 export does. */
+  externalData?: { path: string; data: Uint8Array }[];
+  /** WASM threads; only the first session of the process sets it (ONNX Runtime initialises once). */
+  numThreads?: number;
+};
+
 /** Creates an inference session from model bytes. */
-export async function createOnnxSession(model: Uint8Array): Promise<ort.InferenceSession> {
-  const runtime = await loadOnnxRuntime();
-  return await runtime.InferenceSession.create(model);
+export async function createOnnxSession(model: Uint8Array, options: SessionOptions = {}): Promise<ort.InferenceSession> {
+  const runtime = await loadOnnxRuntime(options.numThreads);
+  return await runtime.InferenceSession.create(model, options.externalData ? { externalData: options.externalData } : {});
 }

@@ -1,0 +1,100 @@
+/**
+ * Chooses the embedder a process uses, and says why in one plain sentence. An OpenAI-compatible
+ * endpoint, when configured, is an explicit choice and wins. Otherwise Chinese-CLIP runs when
+ * its folder is present and sound; a missing model means the fallback (the normal state of a
+ * fresh install), a broken one means the fallback *and* a `degraded` flag so doctor fails.
+ * Configuration that cannot work (a dimension the store cannot hold, an unreadable key file)
+ * is refused at start-up: silently falling back would hide a mistake the user just made.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { VECTOR_DIM } from "../store/vector.ts";
+import type { Embedder } from "./embedder.ts";
+import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.ts";
+import { createClipEmbedder } from "./clip-onnx.ts";
+import { createFallbackEmbedder } from "./fallback.ts";
+import { createHttpEmbedder } from "./http-embedder.ts";
+
+export type HttpEmbedSettings = {
+  baseUrl: string;
+  model: string;
+  dimension: number;
+  /** Key given through the environment (HOMED_EMBED_API_KEY). */
+  apiKey?: string;
+  /** File holding the key; read here, never logged. */
+  keyFile?: string;
+  queryBudgetMs: number;
+};
+
+export type EmbedSettings = {
+  modelsDir: string;
+  threads: number;
+  http?: HttpEmbedSettings;
+};
+
+export type EmbedderKind = "chinese-clip" | "openai" | "fallback";
+
+export type ActiveEmbedder = {
+  embedder: Embedder;
+  kind: EmbedderKind;
+  /** Why this embedder is active, for logs, doctor, stats and the console. */
+  reason: string;
+  /** True when a configured model could not be used and the fallback stands in. */
+  degraded: boolean;
+};
+
+export class EmbedConfigError extends Error {
+  readonly code = "embed_config";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "EmbedConfigError";
+  }
+}
+
+const FALLBACK_NOTE = "using the fallback embedder (character n-gram hashing: lexical similarity only, no meaning, no images)";
+
+function readKey(http: HttpEmbedSettings): string | undefined {
+  if (!http.keyFile) return http.apiKey;
+  try {
+    const key = readFileSync(http.keyFile, "utf8").trim();
+    if (!key) throw new Error("the file is empty");
+    return key;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new EmbedConfigError(`Cannot read the embeddings API key from ${http.keyFile}: ${reason}`, { cause: error });
+  }
+}
+
+function openHttp(http: HttpEmbedSettings, storeDimension: number): ActiveEmbedder {
+  // Stored vectors live in F32_BLOB(512) columns; a different size cannot be indexed there,
+  // and truncating or padding would make cosine scores meaningless.
+  if (http.dimension !== storeDimension) {
+    throw new EmbedConfigError(
+      `Cannot use embedding model ${http.model}: it makes ${http.dimension}-dimensional vectors and homed stores ${storeDimension}; pick a ${storeDimension}-dimension model (or one that can be asked for ${storeDimension} dimensions) and set -embed-dim ${storeDimension}`,
+    );
+  }
+  const embedder = createHttpEmbedder({ ...http, apiKey: readKey(http) });
+  return { embedder, kind: "openai", reason: `OpenAI-compatible ${http.baseUrl} model ${http.model} (set by -embed-url)`, degraded: false };
+}
+
+/** Opens the active embedder; only configuration mistakes throw (EmbedConfigError). */
+export async function openEmbedder(settings: EmbedSettings, storeDimension = VECTOR_DIM): Promise<ActiveEmbedder> {
+  if (settings.http) return openHttp(settings.http, storeDimension);
+  const fallback = createFallbackEmbedder(storeDimension);
+  const dir = findClipFolder(settings.modelsDir);
+  if (!dir) {
+    const where = join(settings.modelsDir, CLIP_FOLDER_NAME);
+    return { embedder: fallback, kind: "fallback", reason: `no Chinese-CLIP model in ${where}; ${FALLBACK_NOTE}`, degraded: false };
+  }
+  try {
+    const clip = await createClipEmbedder(readClipFolder(dir), { numThreads: settings.threads });
+    if (clip.dimension !== storeDimension) {
+      await clip.close();
+      throw new Error(`it makes ${clip.dimension}-dimensional vectors and homed stores ${storeDimension}`);
+    }
+    return { embedder: clip, kind: "chinese-clip", reason: `Chinese-CLIP ViT-B/16 from ${clip.description}`, degraded: false };
+  } catch (error) {
+    const why = (error as Error).message.replace(/^Cannot load Chinese-CLIP from [^:]+: /, "");
+    return { embedder: fallback, kind: "fallback", reason: `the Chinese-CLIP model in ${dir} is unusable: ${why}; ${FALLBACK_NOTE}`, degraded: true };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The three ranked recall channels (DESIGN §3). Each returns cold events best first, with the
+ * channel's own score, and applies the scope inside its SQL:
+ * - words: BM25 over `searchWords` (jieba search mode, Porter stems) in `memory_words`;
+ * - grams: BM25 over character trigrams (`memory_grams`) plus CJK bigrams (`memory_bigrams`),
+ *   for substrings jieba cut differently, typos and mixed scripts;
+ * - vector: cosine distance in the configured embedder's space, never another model's.
+ */
+import type { Client } from "@libsql/client";
+import { embedText, type Embedder } from "../embed/index.ts";
+import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
+import { scopeFilter, type RecallScope } from "./scope.ts";
+
+export const CHANNELS = ["words", "grams", "vector"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** One channel's ranking: event ids best first, with the channel's score (higher is better). */
+export type Ranked = { id: string; score: number }[];
+
+/** An FTS5 query matching any of the terms, each quoted so no term is read as syntax. */
+function anyOf(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+}
+
+/** BM25 ranking over one FTS5 table, joined back to events for the scope. */
+async function bm25(client: Client, table: string, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
+  if (terms.length === 0) return [];
+  const filter = scopeFilter(scope);
+  const rows = await client.execute({
+    sql: `SELECT f.doc_id AS id, bm25(${table}) AS rank
+          FROM ${table} f JOIN events e ON e.id = f.doc_id
+          WHERE ${table} MATCH ? AND f.kind = 'event' AND ${filter.sql}
+          ORDER BY rank LIMIT ?`,
+    args: [anyOf(terms), ...filter.args, limit],
+  });
+  // FTS5's bm25() is negated so that ascending order is best first; flip it back.
+  return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
+}
+
+export async function wordChannel(client: Client, query: string, scope: RecallScope, limit: number): Promise<Ranked> {
+  return bm25(client, "memory_words", [...new Set(await searchWords(query))], scope, limit);
+}
+
+/**
+ * Trigram and bigram BM25 added per event: BM25 is a sum over query terms, so the sum of the
+ * two tables' scores is (up to length normalisation) BM25 over the union of 2- and 3-grams.
+ */
+export async function gramChannel(client: Client, query: string, scope: RecallScope, limit: number): Promise<Ranked> {
+  const [tri, bi] = await Promise.all([
+    bm25(client, "memory_grams", queryTrigrams(query), scope, limit),
+    bm25(client, "memory_bigrams", queryBigrams(query), scope, limit),
+  ]);
+  const sum = new Map<string, number>();
+  for (const { id, score } of [...tri, ...bi]) sum.set(id, (sum.get(id) ?? 0) + score);
+  return [...sum].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/**
+ * Up to this many events in scope are compared exactly (a scan of their vectors). Beyond it the
+ * DiskANN index answers. Why not always the index: `vector_top_k` ranks the whole table before
+ * the scope applies, so a small conversation among a million events would get no neighbours.
+ */
+const EXACT_SCAN_LIMIT = 20_000;
+/** Index neighbours fetched per wanted result when the scope filters after the index. */
+const INDEX_OVERFETCH = 10;
+
+export async function vectorChannel(
+  client: Client,
+  embedder: Embedder,
+  query: string,
+  scope: RecallScope,
+  limit: number,
+): Promise<Ranked> {
+  const vector = await embedText(embedder, query);
+  const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  const filter = scopeFilter(scope);
+  const inScope = await client.execute({
+    sql: `SELECT count(*) AS n FROM events e WHERE ${filter.sql} AND e.embed_model = ?`,
+    args: [...filter.args, embedder.modelId],
+  });
+  const exact = Number(inScope.rows[0]?.n ?? 0) <= EXACT_SCAN_LIMIT;
+  const from = exact ? "events e" : "vector_top_k('events_embedding_idx', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id";
+  const fromArgs = exact ? [] : [blob, limit * INDEX_OVERFETCH];
+  const rows = await client.execute({
+    sql: `SELECT e.id AS id, vector_distance_cos(e.embedding, vector32(?)) AS distance
+          FROM ${from}
+          WHERE ${filter.sql} AND e.embed_model = ? AND e.embedding IS NOT NULL
+          ORDER BY distance LIMIT ?`,
+    args: [blob, ...fromArgs, ...filter.args, embedder.modelId, limit],
+  });
+  return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+}

@@ -1,0 +1,82 @@
+/**
+ * Writes cold-context (L2) events: the same shape as L1 — an `events` row plus its blocks —
+ * with layer and holder L2, the message's provenance (`source_id`, unique per conversation),
+ * its vector in the embedder's space and its search rows. Statements are built here and run by
+ * the caller inside its own transaction, so a bulk import stays one atomic write.
+ */
+import { createHash } from "node:crypto";
+import type { InStatement } from "@libsql/client";
+import { searchRows } from "../store/index.ts";
+import { countTokens } from "../text/index.ts";
+
+export type ColdMessage = {
+  conversation: string;
+  session: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  speaker: string;
+  role: "user" | "assistant" | "system" | "tool";
+  text: string;
+  /** The message's id where it came from; unique per conversation. */
+  sourceId: string;
+  /** Image references (URL or path) shared with the message. */
+  images?: readonly string[];
+  scope?: "user" | "conversation" | "project";
+};
+
+/** Stable ids: re-importing a message names the same event, whatever order lines come in. */
+export function coldEventId(conversation: string, sourceId: string): string {
+  return `ev_${createHash("sha256").update(`${conversation}\u0000${sourceId}`).digest("hex").slice(0, 24)}`;
+}
+
+/** The session id an imported message lives in: sessions are per conversation. */
+export const coldSessionId = (conversation: string, session: string) => `${conversation}/${session}`;
+
+export type VectorTag = { modelId: string; vector: Float32Array };
+
+export async function coldEventStatements(
+  message: ColdMessage,
+  seq: number,
+  vector: VectorTag | undefined,
+  now: number,
+): Promise<InStatement[]> {
+  const id = coldEventId(message.conversation, message.sourceId);
+  const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
+  const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;
+  const statements: InStatement[] = [
+    {
+      sql: `INSERT INTO events (id, session_id, conversation, scope, layer, seq, time, speaker, role, source_id,
+              messages, text, tokens, embed_model, embedding, created_at)
+            VALUES (?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [
+        id,
+        coldSessionId(message.conversation, message.session),
+        message.conversation,
+        message.scope ?? "conversation",
+        seq,
+        message.time,
+        message.speaker,
+        message.role,
+        message.sourceId,
+        messages,
+        message.text,
+        countTokens(message.text),
+        vector?.modelId ?? null,
+        embedding,
+        now,
+      ],
+    },
+    {
+      sql: "INSERT INTO blocks (id, event_id, kind, holder, content, created_at) VALUES (?, ?, 'text', 'L2', ?, ?)",
+      args: [`${id}.0`, id, message.text, now],
+    },
+  ];
+  (message.images ?? []).forEach((image, i) => {
+    statements.push({
+      sql: "INSERT INTO blocks (id, event_id, kind, holder, content, created_at) VALUES (?, ?, 'image', 'L2', ?, ?)",
+      args: [`${id}.${i + 1}`, id, image, now],
+    });
+  });
+  statements.push(...(await searchRows("event", id, message.text)));
+  return statements;
+}

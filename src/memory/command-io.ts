@@ -1,0 +1,35 @@
+/** What the memory commands need from the process: output streams and the data folder's store. */
+import { ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
+import { openStore, type Store } from "../store/index.ts";
+
+export type CommandIo = {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Progress bars are drawn only on a terminal. */
+  isTty: boolean;
+};
+
+export async function openDataStore(settings: Settings): Promise<Store> {
+  if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
+  return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+}
+
+/** A flag's string value, or undefined; a boolean flag given a value is caught by the parser. */
+export function flagValue(flags: ReadonlyMap<string, string | true>, name: string): string | undefined {
+  const value = flags.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Exactly `count` positional arguments after the command, or a usage error naming the usage. */
+export function expectArguments(rest: readonly string[], count: number, usage: string): void {
+  if (rest.length !== count) throw new UsageError(`${rest.length < count ? "missing" : "too many"} arguments: usage: ${usage}`);
+}
+
+/** A bad input file or line: reported as one "Cannot X: reason" line, without a stack. */
+export class InputError extends Error {
+  readonly code = "input";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "InputError";
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * History import: validated messages become L2 events in one write transaction. Messages
+ * already present (same conversation and id) are skipped, so re-importing a file adds nothing;
+ * any failure rolls the whole import back.
+ */
+import type { Client } from "@libsql/client";
+import type { Embedder } from "../embed/index.ts";
+import { coldEventStatements, coldSessionId, type ColdMessage } from "./cold-event.ts";
+
+export type ImportProgress = (done: number, total: number) => void;
+
+export type ImportResult = { added: number; present: number };
+
+/** Messages per embedding call and per batch of statements. */
+const CHUNK = 256;
+
+async function presentIds(client: Client, messages: readonly ColdMessage[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  for (const conversation of new Set(messages.map((m) => m.conversation))) {
+    const rows = await client.execute({
+      sql: "SELECT source_id FROM events WHERE conversation = ? AND source_id IS NOT NULL",
+      args: [conversation],
+    });
+    for (const r of rows.rows) present.add(`${conversation}\u0000${String(r.source_id)}`);
+  }
+  return present;
+}
+
+/** Next free `seq` of each session, so imported messages follow what the session holds. */
+async function nextSeqs(client: Client, messages: readonly ColdMessage[]): Promise<Map<string, number>> {
+  const next = new Map<string, number>();
+  for (const session of new Set(messages.map((m) => coldSessionId(m.conversation, m.session)))) {
+    const rows = await client.execute({ sql: "SELECT max(seq) AS s FROM events WHERE session_id = ?", args: [session] });
+    const max = rows.rows[0]?.s;
+    next.set(session, max === null || max === undefined ? 0 : Number(max) + 1);
+  }
+  return next;
+}
+
+export async function importHistory(
+  client: Client,
+  messages: readonly ColdMessage[],
+  options: { embedder?: Embedder; onProgress?: ImportProgress; now?: number } = {},
+): Promise<ImportResult> {
+  const now = options.now ?? Date.now();
+  const present = await presentIds(client, messages);
+  const fresh = messages.filter((m) => !present.has(`${m.conversation}\u0000${m.sourceId}`));
+  const seqs = await nextSeqs(client, fresh);
+  const tx = await client.transaction("write");
+  try {
+    for (let start = 0; start < fresh.length; start += CHUNK) {
+      const chunk = fresh.slice(start, start + CHUNK);
+      const vectors = options.embedder ? await options.embedder.embedTexts(chunk.map((m) => m.text)) : [];
+      const statements = [];
+      for (const [i, m] of chunk.entries()) {
+        const session = coldSessionId(m.conversation, m.session);
+        const seq = seqs.get(session)!;
+        seqs.set(session, seq + 1);
+        const vector = vectors[i] && options.embedder ? { modelId: options.embedder.modelId, vector: vectors[i] } : undefined;
+        statements.push(...(await coldEventStatements(m, seq, vector, now)));
+      }
+      await tx.batch(statements);
+      options.onProgress?.(start + chunk.length, fresh.length);
+    }
+    await tx.commit();
+  } finally {
+    tx.close();
+  }
+  return { added: fresh.length, present: messages.length - fresh.length };
+}

@@ -1,0 +1,75 @@
+/**
+ * `coldcontext_query`: peek into cold context. Runs the enabled channels, fuses them by RRF and
+ * returns the top k with their text and provenance. It only reads: no access count, no layer,
+ * no holder changes — moving is `coldcontextRecall`'s job, after the caller confirms.
+ */
+import type { Client } from "@libsql/client";
+import type { Embedder } from "../embed/index.ts";
+import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
+import { fuseRrf, type ChannelHit } from "./fusion.ts";
+import type { RecallScope } from "./scope.ts";
+
+export type QueryOptions = RecallScope & {
+  k: number;
+  /** Channels to run (default all three). */
+  channels?: readonly Channel[];
+  /** The vector channel's embedder; without one the vector channel is skipped. */
+  embedder?: Embedder;
+};
+
+export type Candidate = {
+  id: string;
+  layer: "L2";
+  /** Fused RRF score. */
+  score: number;
+  text: string;
+  time: number;
+  conversation: string;
+  session: string;
+  speaker: string | null;
+  /** Ids of the messages this memory came from (provenance). */
+  sources: string[];
+  channels: Partial<Record<Channel, ChannelHit>>;
+};
+
+/**
+ * How deep each channel ranks before fusion. RRF rewards agreement, so a result ranked 40th by
+ * words and 3rd by grams must be in both lists: a depth of k alone would cut it from the first.
+ */
+export const channelDepth = (k: number) => Math.max(2 * k, 100);
+
+export async function coldcontextQuery(client: Client, query: string, options: QueryOptions): Promise<Candidate[]> {
+  const wanted = new Set(options.channels ?? CHANNELS);
+  const depth = channelDepth(options.k);
+  const runs: Partial<Record<Channel, Promise<Ranked>>> = {};
+  if (wanted.has("words")) runs.words = wordChannel(client, query, options, depth);
+  if (wanted.has("grams")) runs.grams = gramChannel(client, query, options, depth);
+  if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth);
+  const rankings: Partial<Record<Channel, Ranked>> = {};
+  for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
+  const top = fuseRrf(rankings).slice(0, options.k);
+  if (top.length === 0) return [];
+  const rows = await client.execute({
+    sql: `SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
+          WHERE layer = 'L2' AND id IN (${top.map(() => "?").join(", ")})`,
+    args: top.map((t) => t.id),
+  });
+  const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
+  // An event recalled into L1 between the ranking and this read is simply no longer a candidate.
+  return top.flatMap((t): Candidate[] => {
+    const row = byId.get(t.id);
+    if (!row) return [];
+    return [{
+      id: t.id,
+      layer: "L2",
+      score: t.score,
+      text: String(row.text),
+      time: Number(row.time),
+      conversation: String(row.conversation),
+      session: String(row.session_id),
+      speaker: row.speaker === null ? null : String(row.speaker),
+      sources: row.source_id === null ? [] : [String(row.source_id)],
+      channels: t.channels,
+    }];
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * `homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query"` and the batch
+ * form `--queries FILE.jsonl` (`{"id","query","conversation"?}` per line, one JSON line out per
+ * query, one database open for all). Recall here only peeks: nothing moves between layers.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import { createFallbackEmbedder } from "../embed/index.ts";
+import { CHANNELS, type Channel } from "./channels.ts";
+import { expectArguments, flagValue, InputError, openDataStore, type CommandIo } from "./command-io.ts";
+import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
+
+const USAGE = 'homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query" | --queries FILE.jsonl';
+
+const QueryLineSchema = z.strictObject({
+  id: z.union([z.string().min(1), z.number()]),
+  query: z.string().min(1),
+  conversation: z.string().min(1).optional(),
+});
+
+function parseOptions(flags: ParsedArgs["flags"]): Omit<QueryOptions, "conversation"> & { conversation?: string } {
+  const k = Number(flagValue(flags, "k") ?? "10");
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError("invalid -k: expected a whole number from 1 to 1000");
+  const channelList = (flagValue(flags, "channels") ?? CHANNELS.join(",")).split(",").map((c) => c.trim());
+  for (const c of channelList) {
+    if (!(CHANNELS as readonly string[]).includes(c)) throw new UsageError(`invalid -channels: "${c}" is not one of ${CHANNELS.join(", ")}`);
+  }
+  const time = (name: string) => {
+    const raw = flagValue(flags, name);
+    if (raw === undefined) return undefined;
+    const ms = Date.parse(raw);
+    if (Number.isNaN(ms)) throw new UsageError(`invalid -${name}: expected an ISO 8601 date or time, e.g. 2024-05-01`);
+    return ms;
+  };
+  return {
+    k,
+    channels: channelList as Channel[],
+    conversation: flagValue(flags, "conversation"),
+    since: time("since"),
+    until: time("until"),
+    embedder: createFallbackEmbedder(),
+  };
+}
+
+function explainLine(c: Candidate): string {
+  const parts = CHANNELS.map((ch) => {
+    const hit = c.channels[ch];
+    return hit ? `${ch} #${hit.rank} (${hit.score.toFixed(3)}) +${hit.contribution.toFixed(4)}` : `${ch} —`;
+  });
+  return `     ${parts.join(" · ")}`;
+}
+
+function jsonResult(c: Candidate, explain: boolean) {
+  return {
+    memory: c.id,
+    layer: c.layer,
+    score: Number(c.score.toFixed(6)),
+    text: c.text,
+    time: new Date(c.time).toISOString(),
+    sources: c.sources,
+    ...(explain ? { conversation: c.conversation, speaker: c.speaker, channels: c.channels } : {}),
+  };
+}
+
+function readQueries(file: string) {
+  let content: string;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InputError(`Cannot read queries ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return content.split("\n").flatMap((raw, i) => {
+    if (raw.trim() === "") return [];
+    let parsed;
+    try {
+      parsed = QueryLineSchema.safeParse(JSON.parse(raw));
+    } catch (error) {
+      throw new InputError(`Cannot read queries ${file}: line ${i + 1}: not JSON (${(error as Error).message})`);
+    }
+    if (!parsed.success) throw new InputError(`Cannot read queries ${file}: line ${i + 1}: ${parsed.error.issues[0]!.message}`);
+    return [parsed.data];
+  });
+}
+
+export async function runRecallCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
+  const options = parseOptions(args.flags);
+  const explain = args.flags.has("explain");
+  const batchFile = flagValue(args.flags, "queries");
+  expectArguments(rest, batchFile === undefined ? 1 : 0, USAGE);
+  const queries = batchFile === undefined ? undefined : readQueries(batchFile);
+  const store = await openDataStore(settings);
+  try {
+    if (queries) {
+      for (const q of queries) {
+        const scope = q.conversation ?? options.conversation;
+        const results = await coldcontextQuery(store.client, q.query, { ...options, conversation: scope });
+        io.stdout(`${JSON.stringify({ id: q.id, results: results.map((r) => jsonResult(r, explain)) })}\n`);
+      }
+      return 0;
+    }
+    const query = rest[0]!;
+    const results = await coldcontextQuery(store.client, query, options);
+    if (args.flags.has("json")) {
+      io.stdout(`${JSON.stringify({ query, results: results.map((r) => jsonResult(r, explain)) })}\n`);
+      return 0;
+    }
+    if (results.length === 0) io.stdout("no memories found\n");
+    results.forEach((r, i) => {
+      const who = r.speaker ? `${r.speaker}: ` : "";
+      io.stdout(`${String(i + 1).padStart(3)}. ${new Date(r.time).toISOString().slice(0, 16)} ${who}${r.text.replace(/\s+/g, " ")}\n`);
+      io.stdout(`     ${r.conversation} · sources ${r.sources.join(", ") || "—"} · score ${r.score.toFixed(4)} · ${r.id}\n`);
+      if (explain) io.stdout(`${explainLine(r)}\n`);
+    });
+    return 0;
+  } finally {
+    store.close();
+  }
+}

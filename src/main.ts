@@ -2,6 +2,7 @@
 import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
 import { formatResult, runDoctor } from "./doctor/index.ts";
 import { runContextCommand } from "./context/index.ts";
+import { runImportCommand, runRecallCommand, type CommandIo } from "./memory/index.ts";
 import { writeSync } from "node:fs";
 import { runDaemon } from "./daemon.ts";
 import { VERSION } from "./version.ts";
@@ -9,7 +10,14 @@ import { VERSION } from "./version.ts";
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
 
-const TAKES_ARGUMENTS = new Set(["context"]);
+const TAKES_ARGUMENTS = new Set(["context", "import", "recall"]);
+
+// Synchronous writes: process.exit follows, and a batch of results must reach a pipe whole.
+const memoryIo: CommandIo = {
+  stdout: (text) => writeSync(1, text),
+  stderr: (text) => writeSync(2, text),
+  isTty: Boolean(process.stderr.isTTY),
+};
 
 const COMMANDS: Record<string, Command> = {
   serve: async (args) => runDaemon(resolveSettings(args, process.env)),
@@ -28,6 +36,8 @@ const COMMANDS: Record<string, Command> = {
       stdout: (text) => writeSync(1, text),
       stderr: (text) => writeSync(2, text),
     }),
+  import: async (args, rest) => runImportCommand(rest, args, resolveSettings(args, process.env), memoryIo),
+  recall: async (args, rest) => runRecallCommand(rest, args, resolveSettings(args, process.env), memoryIo),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

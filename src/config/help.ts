@@ -4,6 +4,8 @@ const COMMANDS: readonly [string, string][] = [
   ["(none)", "run the daemon: console and API on -addr, memory in -data"],
   ["doctor", "check the database, migrations, vector and full-text search, jieba, ONNX Runtime, data folder"],
   ["context", "render --budget N FILE: render a context dump (JSON array of events) under a token budget, as a request would carry it"],
+  ["import", "FILE: import conversation history (JSON Lines, one message a line) into cold context"],
+  ["recall", "\"query\" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)"],
   ["version", "print the version"],
   ["help", "show this help"],
 ];

@@ -7,7 +7,7 @@
  * - vector: cosine distance in the configured embedder's space, never another model's.
  */
 import type { Client } from "@libsql/client";
-import { embedText, type Embedder } from "../embed/index.ts";
+import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
@@ -71,7 +71,14 @@ export async function vectorChannel(
   scope: RecallScope,
   limit: number,
 ): Promise<Ranked> {
-  const vector = await embedText(embedder, query);
+  let vector: Float32Array;
+  try {
+    vector = await embedText(embedder, query, { purpose: "query" });
+  } catch (error) {
+    // A slow embedding service must not hold up recall: this query goes without vectors.
+    if (error instanceof EmbedTimeoutError) return [];
+    throw error;
+  }
   const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
   const filter = scopeFilter(scope);
   const inScope = await client.execute({

@@ -1,5 +1,7 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
+import { join } from "node:path";
 import { ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
+import { openEmbedder, type Embedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 
 export type CommandIo = {
@@ -12,6 +14,15 @@ export type CommandIo = {
 export async function openDataStore(settings: Settings): Promise<Store> {
   if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
   return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+}
+
+/**
+ * The embedder the daemon would use: Chinese-CLIP when `<data>/models` holds it, else the
+ * fallback. Import and recall must agree on it, since the vector channel only compares vectors
+ * of the same model.
+ */
+export async function openDataEmbedder(settings: Settings): Promise<Embedder> {
+  return (await openEmbedder({ modelsDir: join(settings.dataDir, "models"), threads: 1 })).embedder;
 }
 
 /** A flag's string value, or undefined; a boolean flag given a value is caught by the parser. */

@@ -7,8 +7,7 @@
 import { readFileSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
-import { createFallbackEmbedder } from "../embed/index.ts";
-import { expectArguments, InputError, openDataStore, type CommandIo } from "./command-io.ts";
+import { expectArguments, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { importHistory } from "./import.ts";
 import { parseHistory } from "./import-format.ts";
 
@@ -32,11 +31,12 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   for (const bad of invalid) io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
 
   const store = await openDataStore(settings);
+  const embedder = await openDataEmbedder(settings);
   const bar = io.isTty ? new SingleBar({ format: "importing [{bar}] {value}/{total} messages", hideCursor: true }) : undefined;
   let barShown = false;
   try {
     const result = await importHistory(store.client, messages, {
-      embedder: createFallbackEmbedder(),
+      embedder,
       onProgress: (done, total) => {
         if (!bar) return;
         if (!barShown) bar.start(total, 0);
@@ -54,6 +54,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
     return 0;
   } finally {
     if (barShown) bar?.stop();
+    await embedder.close?.();
     store.close();
   }
 }

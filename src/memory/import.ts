@@ -50,7 +50,7 @@ export async function importHistory(
   try {
     for (let start = 0; start < fresh.length; start += CHUNK) {
       const chunk = fresh.slice(start, start + CHUNK);
-      const vectors = options.embedder ? await options.embedder.embedTexts(chunk.map((m) => m.text)) : [];
+      const vectors = options.embedder ? await options.embedder.embedTexts(chunk.map((m) => m.text), { purpose: "write" }) : [];
       const statements = [];
       for (const [i, m] of chunk.entries()) {
         const session = coldSessionId(m.conversation, m.session);

@@ -6,9 +6,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
-import { createFallbackEmbedder } from "../embed/index.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
-import { expectArguments, flagValue, InputError, openDataStore, type CommandIo } from "./command-io.ts";
+import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
 
 const USAGE = 'homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query" | --queries FILE.jsonl';
@@ -39,7 +38,6 @@ function parseOptions(flags: ParsedArgs["flags"]): Omit<QueryOptions, "conversat
     conversation: flagValue(flags, "conversation"),
     since: time("since"),
     until: time("until"),
-    embedder: createFallbackEmbedder(),
   };
 }
 
@@ -90,17 +88,18 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   expectArguments(rest, batchFile === undefined ? 1 : 0, USAGE);
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
   const store = await openDataStore(settings);
+  const embedder = await openDataEmbedder(settings);
   try {
     if (queries) {
       for (const q of queries) {
         const scope = q.conversation ?? options.conversation;
-        const results = await coldcontextQuery(store.client, q.query, { ...options, conversation: scope });
+        const results = await coldcontextQuery(store.client, q.query, { ...options, embedder, conversation: scope });
         io.stdout(`${JSON.stringify({ id: q.id, results: results.map((r) => jsonResult(r, explain)) })}\n`);
       }
       return 0;
     }
     const query = rest[0]!;
-    const results = await coldcontextQuery(store.client, query, options);
+    const results = await coldcontextQuery(store.client, query, { ...options, embedder });
     if (args.flags.has("json")) {
       io.stdout(`${JSON.stringify({ query, results: results.map((r) => jsonResult(r, explain)) })}\n`);
       return 0;
@@ -114,6 +113,7 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
     });
     return 0;
   } finally {
+    await embedder.close?.();
     store.close();
   }
 }

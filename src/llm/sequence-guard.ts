@@ -5,7 +5,7 @@
  * loudly; in production (`repair`) it is repaired — an unanswered call gets a synthetic
  * "interrupted" result, a result that answers no call is dropped — and logged, never sent broken.
  */
-import { inspectSequence } from "../context/sequence.ts";
+import { inspectSequence } from "../context/index.ts";
 import type { ProviderMessage } from "./types.ts";
 
 export type SequenceGuardMode = "throw" | "repair";

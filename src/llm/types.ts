@@ -3,7 +3,7 @@
  * messages, plus `reasoning_content` on assistant messages: some thinking models return it and
  * require it back on tool-call turns (see quirks.ts).
  */
-import type { ChatMessage, ToolCall } from "../context/messages.ts";
+import type { ChatMessage, ToolCall } from "../context/index.ts";
 
 export type { ChatMessage, ToolCall };
 

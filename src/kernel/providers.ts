@@ -1,0 +1,130 @@
+/**
+ * Model providers: OpenAI-compatible endpoints with a model and an API key. Settings live in
+ * the `settings` table; keys in `secrets`, which no read path returns (write-only). A first
+ * provider can come from the environment (HOMED_BASE_URL, HOMED_API_KEY, HOMED_MODEL) so a
+ * headless server needs no console; it is used when no stored provider is active.
+ */
+import { randomUUID } from "node:crypto";
+import type { Client } from "@libsql/client";
+import { z } from "zod";
+
+export const ProviderInputSchema = z.object({
+  name: z.string().min(1).max(100),
+  preset: z.string().max(40).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
+  model: z.string().min(1).max(200),
+  /** Write-only: stored in secrets, never returned. Empty string clears it. */
+  apiKey: z.string().max(1000).optional(),
+});
+export type ProviderInput = z.infer<typeof ProviderInputSchema>;
+
+/** A provider as every read path shows it: whether a key is set, never the key. */
+export type ProviderView = { id: string; name: string; preset?: string; baseUrl: string; model: string; hasKey: boolean; active: boolean; source: "stored" | "environment" };
+
+/** What a model call needs, key included: internal use only. */
+export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKey?: string };
+
+const StoredSchema = z.array(ProviderInputSchema.omit({ apiKey: true }).extend({ id: z.string() }));
+type Stored = z.infer<typeof StoredSchema>;
+
+export type ProviderEnv = { HOMED_BASE_URL?: string; HOMED_API_KEY?: string; HOMED_MODEL?: string };
+
+export class ProviderStore {
+  constructor(
+    private readonly client: Client,
+    private readonly env: ProviderEnv = {},
+  ) {}
+
+  private async readSetting(key: string): Promise<unknown> {
+    const row = await this.client.execute({ sql: "SELECT value FROM settings WHERE key = ?", args: [key] });
+    return row.rows[0] ? JSON.parse(String(row.rows[0].value)) : undefined;
+  }
+
+  private async writeSetting(key: string, value: unknown): Promise<void> {
+    await this.client.execute({
+      sql: "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+      args: [key, JSON.stringify(value), Date.now()],
+    });
+  }
+
+  private async stored(): Promise<Stored> {
+    return StoredSchema.parse((await this.readSetting("providers")) ?? []);
+  }
+
+  private async key(id: string): Promise<string | undefined> {
+    const row = await this.client.execute({ sql: "SELECT value FROM secrets WHERE name = ?", args: [`provider:${id}:apiKey`] });
+    return row.rows[0] ? String(row.rows[0].value) : undefined;
+  }
+
+  private envProvider(): ProviderTarget | undefined {
+    const { HOMED_BASE_URL: baseUrl, HOMED_MODEL: model, HOMED_API_KEY: apiKey } = this.env;
+    return baseUrl && model ? { id: "env", baseUrl, model, apiKey } : undefined;
+  }
+
+  async list(): Promise<ProviderView[]> {
+    const active = (await this.active())?.id;
+    const views: ProviderView[] = [];
+    for (const p of await this.stored()) {
+      views.push({ ...p, hasKey: (await this.key(p.id)) !== undefined, active: p.id === active, source: "stored" });
+    }
+    const env = this.envProvider();
+    if (env) views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, hasKey: !!env.apiKey, active: active === "env", source: "environment" });
+    return views;
+  }
+
+  /** Adds (no id) or updates a provider; the first one added becomes active. */
+  async save(input: ProviderInput, id?: string): Promise<ProviderView> {
+    const all = await this.stored();
+    const { apiKey, ...fields } = input;
+    const providerId = id ?? randomUUID();
+    const at = all.findIndex((p) => p.id === providerId);
+    if (id && at === -1) throw new ProviderNotFound(id);
+    if (at === -1) all.push({ ...fields, id: providerId });
+    else all[at] = { ...fields, id: providerId };
+    await this.writeSetting("providers", all);
+    if (apiKey !== undefined) {
+      if (apiKey === "") await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [`provider:${providerId}:apiKey`] });
+      else
+        await this.client.execute({
+          sql: "INSERT INTO secrets (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+          args: [`provider:${providerId}:apiKey`, apiKey, Date.now()],
+        });
+    }
+    if ((await this.readSetting("activeProvider")) === undefined) await this.writeSetting("activeProvider", providerId);
+    return (await this.list()).find((p) => p.id === providerId)!;
+  }
+
+  async activate(id: string): Promise<void> {
+    if (id !== "env" && !(await this.stored()).some((p) => p.id === id)) throw new ProviderNotFound(id);
+    await this.writeSetting("activeProvider", id);
+  }
+
+  async remove(id: string): Promise<void> {
+    const all = await this.stored();
+    if (!all.some((p) => p.id === id)) throw new ProviderNotFound(id);
+    await this.writeSetting("providers", all.filter((p) => p.id !== id));
+    await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [`provider:${id}:apiKey`] });
+    if ((await this.readSetting("activeProvider")) === id) await this.client.execute("DELETE FROM settings WHERE key = 'activeProvider'");
+  }
+
+  /** The provider for one id, with its key (internal). */
+  async target(id: string): Promise<ProviderTarget | undefined> {
+    if (id === "env") return this.envProvider();
+    const p = (await this.stored()).find((s) => s.id === id);
+    return p && { id: p.id, baseUrl: p.baseUrl, model: p.model, apiKey: await this.key(p.id) };
+  }
+
+  /** The provider turns use: the active stored one, else the environment's. */
+  async active(): Promise<ProviderTarget | undefined> {
+    const id = await this.readSetting("activeProvider");
+    return (typeof id === "string" ? await this.target(id) : undefined) ?? this.envProvider();
+  }
+}
+
+export class ProviderNotFound extends Error {
+  readonly code = "provider_not_found";
+  constructor(id: string) {
+    super(`No provider with id ${id}`);
+    this.name = "ProviderNotFound";
+  }
+}

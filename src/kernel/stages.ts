@@ -1,0 +1,94 @@
+/**
+ * The seven stages of a turn (DESIGN §4) and the participants that hook them. Each hook runs
+ * under a deadline; a participant's failure policy says whether a failure (or a missed
+ * deadline) is logged and skipped (`continue`, the default: one bad participant must not take
+ * every turn down) or ends the turn (`fail`, for participants whose absence would be unsafe,
+ * e.g. an audit that must see every tool call).
+ */
+import type { AssistantMessage, ToolCall } from "../llm/index.ts";
+
+export const STAGES = ["on_input", "pre_action", "post_action", "before_toolcall", "after_toolcall", "before_output", "after_output"] as const;
+export type StageName = (typeof STAGES)[number];
+
+export type TurnInfo = { sessionId: string; channel: string; partner: string; turnId: string };
+
+export type OnInput = TurnInfo & { input: string };
+/** Block the turn, answer without the model, or rewrite the input. */
+export type OnInputDecision = { block: string } | { reply: string } | { input: string } | void;
+
+export type PreAction = TurnInfo & { input: string };
+/** Lines to inject into the request (e.g. recalled memory), with a report for the surfaces. */
+export type PreActionResult = { inject?: string; report?: Record<string, unknown> } | void;
+
+export type PostAction = TurnInfo & { message: AssistantMessage; iteration: number };
+/** Replace the model's message: filter content, drop calls, or redirect to other calls. */
+export type PostActionDecision = { message: AssistantMessage } | void;
+
+export type BeforeToolCall = TurnInfo & { call: ToolCall };
+export type BeforeToolCallDecision = { deny: string } | { arguments: string } | void;
+
+export type AfterToolCall = TurnInfo & { call: ToolCall; result: string };
+export type AfterToolCallDecision = { result: string } | void;
+
+export type BeforeOutput = TurnInfo & { text: string };
+export type BeforeOutputDecision = { text: string } | void;
+
+export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "blocked" | "short_circuit" | "cancelled" | "error";
+
+export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; ms: number };
+
+export type Hooks = {
+  on_input?: (p: OnInput) => Promise<OnInputDecision> | OnInputDecision;
+  pre_action?: (p: PreAction) => Promise<PreActionResult> | PreActionResult;
+  post_action?: (p: PostAction) => Promise<PostActionDecision> | PostActionDecision;
+  before_toolcall?: (p: BeforeToolCall) => Promise<BeforeToolCallDecision> | BeforeToolCallDecision;
+  after_toolcall?: (p: AfterToolCall) => Promise<AfterToolCallDecision> | AfterToolCallDecision;
+  before_output?: (p: BeforeOutput) => Promise<BeforeOutputDecision> | BeforeOutputDecision;
+  after_output?: (p: AfterOutput) => Promise<void> | void;
+};
+
+export type Participant = {
+  name: string;
+  hooks: Hooks;
+  /** Per-hook deadline (default 2000 ms). */
+  deadlineMs?: number;
+  onFailure?: "continue" | "fail";
+};
+
+export class StageError extends Error {
+  readonly code = "stage_failed";
+  constructor(readonly stage: StageName, readonly participant: string, message: string, options?: ErrorOptions) {
+    super(`Stage ${stage} failed in participant ${participant}: ${message}`, options);
+    this.name = "StageError";
+  }
+}
+
+const DEFAULT_DEADLINE_MS = 2000;
+
+export type StageLog = (line: string) => void;
+
+/** Runs one participant's hook under its deadline; returns undefined when it failed and may be skipped. */
+export async function runHook<S extends StageName>(
+  participant: Participant,
+  stage: S,
+  payload: Parameters<NonNullable<Hooks[S]>>[0],
+  log: StageLog,
+): Promise<Awaited<ReturnType<NonNullable<Hooks[S]>>> | undefined> {
+  const hook = participant.hooks[stage] as ((p: typeof payload) => unknown) | undefined;
+  if (!hook) return undefined;
+  const deadline = participant.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`missed its ${deadline} ms deadline`)), deadline);
+    });
+    return (await Promise.race([Promise.resolve().then(() => hook(payload)), late])) as Awaited<ReturnType<NonNullable<Hooks[S]>>>;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (participant.onFailure === "fail") throw new StageError(stage, participant.name, message, { cause: error });
+    log(`stage ${stage}: participant ${participant.name} failed and was skipped: ${message}`);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Tools the model may call. Built-in tools and plugin tools register here; a tool's failure is
+ * returned to the model as data (`{"error", "message"}`), never thrown through the loop.
+ */
+import type { ToolSpec } from "../llm/index.ts";
+
+export type Tool = {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+  run(args: unknown, signal: AbortSignal): Promise<string>;
+};
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  register(tool: Tool): void {
+    if (this.tools.has(tool.name)) throw new Error(`Cannot register tool ${tool.name}: the name is taken`);
+    this.tools.set(tool.name, tool);
+  }
+
+  unregister(name: string): void {
+    this.tools.delete(name);
+  }
+
+  specs(): ToolSpec[] {
+    return [...this.tools.values()].map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
+
+  /** Runs a call; every failure becomes a JSON error result the model can read. */
+  async call(name: string, rawArguments: string, signal: AbortSignal): Promise<string> {
+    const tool = this.tools.get(name);
+    if (!tool) return toolError("unknown_tool", `No tool named ${name}`);
+    let args: unknown;
+    try {
+      args = rawArguments.trim() === "" ? {} : JSON.parse(rawArguments);
+    } catch {
+      return toolError("bad_arguments", `The arguments are not valid JSON: ${rawArguments.slice(0, 200)}`);
+    }
+    try {
+      return await tool.run(args, signal);
+    } catch (error) {
+      return toolError("tool_failed", (error as Error).message);
+    }
+  }
+}
+
+export const toolError = (error: string, message: string) => JSON.stringify({ error, message });

@@ -20,3 +20,7 @@ export {
 export { LogRing } from "./log-ring.ts";
 export { PluginSpecSchema, childEnvironment, type PluginSpec, type PluginSpecInput } from "./spec.ts";
 export { PluginChild, type Exit } from "./child.ts";
+export { systemClock, ManualClock, type Clock } from "./clock.ts";
+export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
+export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus } from "./supervisor.ts";
+export { createPluginHost, PluginError, type PluginHost, type PluginHostOptions, type HostedTool } from "./host.ts";

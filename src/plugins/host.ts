@@ -1,0 +1,103 @@
+/**
+ * The kernel's view of all plugins: start them in facility order (independent ones in
+ * parallel), list their state, restart one by hand, list and call their tools, stop them all.
+ */
+import { systemClock, type Clock } from "./clock.ts";
+import type { CallToolResult, Tool } from "./mcp-client.ts";
+import { startupDependencies } from "./order.ts";
+import type { PluginSpec } from "./spec.ts";
+import { Supervisor, type PluginStatus } from "./supervisor.ts";
+
+/** Local failures of the host, with string codes the HTTP layer maps to statuses. */
+export class PluginError extends Error {
+  constructor(
+    readonly code: "unknown_plugin" | "plugin_unavailable" | "dependency_failed",
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "PluginError";
+  }
+}
+
+export type HostedTool = { plugin: string; tool: Tool };
+
+export interface PluginHost {
+  /** Starts every plugin once its required facilities' providers run; resolves when all tried. */
+  start(): Promise<void>;
+  list(): PluginStatus[];
+  status(name: string): PluginStatus;
+  restart(name: string): Promise<PluginStatus>;
+  listTools(): HostedTool[];
+  callTool(plugin: string, tool: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<CallToolResult>;
+  stopAll(): Promise<void>;
+}
+
+export type PluginHostOptions = { clock?: Clock; graceMs?: number; maxFrameBytes?: number };
+
+export function createPluginHost(specs: readonly PluginSpec[], options: PluginHostOptions = {}): PluginHost {
+  // Ordering errors surface here, before any process starts.
+  const deps = startupDependencies(specs);
+  const supervisors = new Map(
+    specs.map((spec) => [
+      spec.name,
+      new Supervisor(spec, {
+        clock: options.clock ?? systemClock,
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+        ...(options.maxFrameBytes !== undefined ? { maxFrameBytes: options.maxFrameBytes } : {}),
+      }),
+    ]),
+  );
+  const get = (name: string) => {
+    const supervisor = supervisors.get(name);
+    if (!supervisor) throw new PluginError("unknown_plugin", `Cannot find plugin "${name}": no such plugin is configured`);
+    return supervisor;
+  };
+  const runningOrFailed = (s: Supervisor) => s.currentState === "running" || s.currentState === "failed" || s.currentState === "stopped";
+
+  const started = new Map<string, Promise<void>>();
+  // Set by stopAll: a start still waiting for its requirements must not launch afterwards.
+  let stopping = false;
+  const startOne = (name: string): Promise<void> => {
+    let promise = started.get(name);
+    if (!promise) {
+      promise = (async () => {
+        const supervisor = get(name);
+        const needs = deps.get(name) ?? [];
+        await Promise.all(needs.map((dep) => startOne(dep).then(() => get(dep).until(runningOrFailed))));
+        const broken = needs.filter((dep) => get(dep).currentState !== "running");
+        if (stopping) return;
+        if (broken.length > 0) {
+          supervisor.log.note(`not started: required plugin ${broken.join(", ")} is not running`);
+          return;
+        }
+        await supervisor.start();
+      })();
+      started.set(name, promise);
+    }
+    return promise;
+  };
+
+  return {
+    async start() {
+      await Promise.all([...supervisors.keys()].map(startOne));
+    },
+    list: () => [...supervisors.values()].map((s) => s.status()),
+    status: (name) => get(name).status(),
+    async restart(name) {
+      const supervisor = get(name);
+      await supervisor.restart();
+      return supervisor.status();
+    },
+    listTools: () => [...supervisors.values()].flatMap((s) => (s.running ? s.toolList.map((tool) => ({ plugin: s.spec.name, tool })) : [])),
+    async callTool(plugin, tool, args, callOptions = {}) {
+      const child = get(plugin).running;
+      if (!child) throw new PluginError("plugin_unavailable", `Cannot call ${plugin}/${tool}: the plugin is ${get(plugin).currentState}`);
+      return child.client.callTool(tool, args, callOptions);
+    },
+    async stopAll() {
+      stopping = true;
+      await Promise.all([...supervisors.values()].map((s) => s.stop()));
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * Keeps one plugin alive. A crash (an exit nobody asked for, or a failed handshake) restarts
+ * it after 1 s, 2 s, 3 s — the n-th crash within five minutes waits n seconds — and the 4th
+ * crash within five minutes stops restarts until a person calls `restart()`: a plugin that
+ * cannot stay up should not burn CPU forever nor hide behind endless restarts.
+ */
+import { PluginChild, type Exit } from "./child.ts";
+import type { Clock } from "./clock.ts";
+import { LogRing } from "./log-ring.ts";
+import type { Manifest, Tool } from "./mcp-client.ts";
+import type { PluginSpec } from "./spec.ts";
+
+export const CRASH_WINDOW_MS = 5 * 60_000;
+export const MAX_CRASHES_IN_WINDOW = 4;
+export const backoffMs = (crashesInWindow: number) => crashesInWindow * 1000;
+
+export type PluginState = "idle" | "starting" | "running" | "backoff" | "failed" | "stopping" | "stopped";
+
+export type PluginStatus = {
+  name: string;
+  state: PluginState;
+  pid: number | null;
+  restarts: number;
+  crashesInWindow: number;
+  lastExit: (Exit & { at: number }) | null;
+  nextRestartAt: number | null;
+  protocol: string | null;
+  tools: string[];
+  manifest: Manifest | null;
+  error: string | null;
+  logTail: string[];
+};
+
+export type SupervisorOptions = { clock: Clock; graceMs?: number; logLines?: number; maxFrameBytes?: number };
+
+export class Supervisor {
+  readonly log: LogRing;
+  private state: PluginState = "idle";
+  private child?: PluginChild;
+  private crashes: number[] = [];
+  private restarts = 0;
+  private lastExit: PluginStatus["lastExit"] = null;
+  private nextRestartAt: number | null = null;
+  private timer: unknown;
+  private tools: Tool[] = [];
+  private manifest: Manifest | null = null;
+  private error: string | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly spec: PluginSpec,
+    private readonly options: SupervisorOptions,
+  ) {
+    this.log = new LogRing(options.logLines);
+  }
+
+  status(tailLines = 50): PluginStatus {
+    return {
+      name: this.spec.name,
+      state: this.state,
+      pid: this.state === "running" || this.state === "starting" ? (this.child?.pid ?? null) : null,
+      restarts: this.restarts,
+      crashesInWindow: this.recentCrashes().length,
+      lastExit: this.lastExit,
+      nextRestartAt: this.nextRestartAt,
+      protocol: this.child?.client.info ? `${this.child.client.info.protocol} ${this.child.client.info.protocolVersion}` : null,
+      tools: this.tools.map((t) => t.name),
+      manifest: this.manifest,
+      error: this.error,
+      logTail: this.log.tail(tailLines),
+    };
+  }
+
+  get currentState(): PluginState {
+    return this.state;
+  }
+
+  /** The connected child while running (for calls); undefined otherwise. */
+  get running(): PluginChild | undefined {
+    return this.state === "running" ? this.child : undefined;
+  }
+
+  get toolList(): readonly Tool[] {
+    return this.tools;
+  }
+
+  /** Calls `listener` after every state change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when `predicate` holds for this supervisor (checked now and after each change). */
+  until(predicate: (s: Supervisor) => boolean): Promise<void> {
+    if (predicate(this)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const off = this.subscribe(() => {
+        if (predicate(this)) {
+          off();
+          resolve();
+        }
+      });
+    });
+  }
+
+  /** Starts the plugin; resolves once it runs or its start failed (a crash, handled as such). */
+  async start(): Promise<void> {
+    if (this.state === "starting" || this.state === "running" || this.state === "stopping") return;
+    this.cancelTimer();
+    this.error = null;
+    this.set("starting");
+    const child = PluginChild.spawn(this.spec, {
+      log: this.log,
+      ...(this.options.maxFrameBytes ? { maxFrameBytes: this.options.maxFrameBytes } : {}),
+    });
+    this.child = child;
+    void child.exited.then((exit) => this.onExit(child, exit));
+    try {
+      await child.connect();
+      this.manifest = await child.client.manifest();
+      this.tools = await child.client.listTools();
+    } catch (error) {
+      if (this.child !== child || this.currentState !== "starting") return;
+      this.error = `Cannot start ${this.spec.name}: ${(error as Error).message}`;
+      this.log.note(this.error);
+      // A plugin that cannot handshake is as good as crashed: stop it and let onExit count it.
+      await child.stop(this.options.graceMs ?? 2000);
+      return;
+    }
+    if (this.child === child && this.currentState === "starting") {
+      this.log.note(`running (pid ${child.pid}, ${this.tools.length} tools)`);
+      this.set("running");
+    }
+  }
+
+  /** A person's restart: forgets the crash history, so restarts resume. */
+  async restart(): Promise<void> {
+    this.crashes = [];
+    this.restarts++;
+    this.log.note("restart requested");
+    await this.stopChild();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.stopChild();
+    if (this.state !== "stopped") this.set("stopped");
+  }
+
+  private async stopChild(): Promise<void> {
+    this.cancelTimer();
+    const child = this.child;
+    if (!child || child.exit) return;
+    this.set("stopping");
+    await child.stop(this.options.graceMs ?? 2000);
+    this.set("stopped");
+  }
+
+  private onExit(child: PluginChild, exit: Exit): void {
+    if (this.child !== child) return;
+    const now = this.options.clock.now();
+    this.lastExit = { ...exit, at: now };
+    this.tools = [];
+    if (this.state === "stopping" || this.state === "stopped") return;
+    this.crashes = [...this.recentCrashes(), now];
+    const count = this.crashes.length;
+    this.log.note(`exited (code ${exit.code}, signal ${exit.signal}); crash ${count} within 5 minutes`);
+    if (count >= MAX_CRASHES_IN_WINDOW) {
+      const stopped = `crashed ${count} times within 5 minutes; restarts stopped until restarted by hand`;
+      this.log.note(stopped);
+      this.error = this.error ? `${stopped} (last: ${this.error})` : stopped;
+      this.set("failed");
+      return;
+    }
+    const delay = backoffMs(count);
+    this.nextRestartAt = now + delay;
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.nextRestartAt = null;
+      this.restarts++;
+      void this.start();
+    }, delay);
+    this.set("backoff");
+  }
+
+  private recentCrashes(): number[] {
+    const since = this.options.clock.now() - CRASH_WINDOW_MS;
+    return this.crashes.filter((at) => at > since);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.nextRestartAt = null;
+  }
+
+  private set(state: PluginState): void {
+    this.state = state;
+    for (const listener of [...this.listeners]) listener();
+  }
+}

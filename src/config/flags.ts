@@ -27,8 +27,16 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "since", value: "TIME", default: "", help: "`homed recall`: only memories at or after this ISO 8601 date/time" },
   { name: "until", value: "TIME", default: "", help: "`homed recall`: only memories at or before this ISO 8601 date/time" },
   { name: "explain", default: "", help: "`homed recall`: show each channel's rank, score and RRF contribution" },
-  { name: "json", default: "", help: "`homed recall`: print JSON instead of text" },
+  { name: "json", default: "", help: "`homed recall`, `homed embed`: print JSON instead of text" },
   { name: "queries", value: "FILE", default: "", help: "`homed recall`: batch mode, one {\"id\",\"query\",\"conversation\"?} per line in, one JSON line per query out" },
+  { name: "models", value: "DIR", env: "HOMED_MODELS", default: "<data>/models", help: "model folder: Chinese-CLIP's ONNX export in DIR/chinese-clip-vit-b16-onnx/ (or in DIR itself)" },
+  { name: "embed-threads", value: "N", env: "HOMED_EMBED_THREADS", default: "1", help: "ONNX Runtime threads for the in-process embedder" },
+  { name: "embed-url", value: "URL", env: "HOMED_EMBED_URL", default: "", help: "use an OpenAI-compatible /embeddings endpoint instead, e.g. http://127.0.0.1:11434/v1 (needs -embed-model)" },
+  { name: "embed-model", value: "NAME", env: "HOMED_EMBED_MODEL", default: "", help: "model name sent to -embed-url" },
+  { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "512", help: "dimension of -embed-model's vectors (must be 512, the stored vector size)" },
+  { name: "embed-key-file", value: "FILE", env: "HOMED_EMBED_KEY_FILE", default: "", help: "file holding the API key for -embed-url (else HOMED_EMBED_API_KEY)" },
+  { name: "embed-timeout", value: "MS", env: "HOMED_EMBED_TIMEOUT_MS", default: "1200", help: "time budget of a query embedding; after it recall goes on without vectors" },
+  { name: "image", value: "FILE", default: "", help: "`homed embed`: embed this JPEG/PNG/WebP image instead of text" },
   { name: "help", default: "", help: "show this help and exit" },
   { name: "version", default: "", help: "print the version and exit" },
 ];
@@ -37,6 +45,7 @@ export const FLAGS: readonly FlagSpec[] = [
 export const EXTRA_ENV: readonly { name: string; help: string }[] = [
   { name: "HOMED_DB_AUTH_TOKEN", help: "auth token for a remote libSQL server given with -db" },
   { name: "XDG_DATA_HOME", help: "base of the default data folder" },
+  { name: "HOMED_EMBED_API_KEY", help: "API key for -embed-url (a -embed-key-file wins)" },
 ];
 
 export class UsageError extends Error {

@@ -21,12 +21,31 @@ const DbUrlSchema = z
   .string()
   .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "expected file:PATH, libsql://HOST, http(s)://HOST or ws(s)://HOST");
 
+const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Mirrors the embedder's settings (src/embed/select.ts) without importing a higher layer. */
+const EmbedSettingsSchema = z.object({
+  modelsDir: z.string().min(1),
+  threads: count(1, 64),
+  http: z
+    .object({
+      baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL"),
+      model: z.string().min(1, "-embed-url needs -embed-model NAME"),
+      dimension: count(1, 65536),
+      apiKey: z.string().optional(),
+      keyFile: z.string().optional(),
+      queryBudgetMs: count(1, 600_000),
+    })
+    .optional(),
+});
+
 export const SettingsSchema = z.object({
   dataDir: z.string().min(1),
   listen: AddrSchema,
   dbUrl: DbUrlSchema,
   dbAuthToken: z.string().optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]),
+  embed: EmbedSettingsSchema,
 });
 
 export type Settings = z.output<typeof SettingsSchema>;
@@ -36,6 +55,40 @@ export type Environment = Record<string, string | undefined>;
 export function defaultDataDir(env: Environment): string {
   const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
   return join(base, "homed");
+}
+
+const FIELD_FLAGS: Record<string, string> = {
+  listen: "-addr",
+  dbUrl: "-db",
+  logLevel: "-log-level",
+  dataDir: "-data",
+  "embed.modelsDir": "-models",
+  "embed.threads": "-embed-threads",
+  "embed.http.baseUrl": "-embed-url",
+  "embed.http.model": "-embed-model",
+  "embed.http.dimension": "-embed-dim",
+  "embed.http.queryBudgetMs": "-embed-timeout",
+};
+
+function embedInput(pick: (flag: string, envName: string) => string | undefined, dataDir: string, env: Environment) {
+  const url = pick("embed-url", "HOMED_EMBED_URL");
+  const model = pick("embed-model", "HOMED_EMBED_MODEL");
+  if (model && !url) throw new UsageError("-embed-model needs -embed-url URL");
+  const keyFile = pick("embed-key-file", "HOMED_EMBED_KEY_FILE");
+  return {
+    modelsDir: resolve(pick("models", "HOMED_MODELS") ?? join(dataDir, "models")),
+    threads: pick("embed-threads", "HOMED_EMBED_THREADS") ?? "1",
+    http: url
+      ? {
+          baseUrl: url,
+          model: model ?? "",
+          dimension: pick("embed-dim", "HOMED_EMBED_DIM") ?? "512",
+          apiKey: env.HOMED_EMBED_API_KEY || undefined,
+          keyFile: keyFile ? resolve(keyFile) : undefined,
+          queryBudgetMs: pick("embed-timeout", "HOMED_EMBED_TIMEOUT_MS") ?? "1200",
+        }
+      : undefined,
+  };
 }
 
 export function resolveSettings(args: ParsedArgs, env: Environment): Settings {
@@ -51,10 +104,11 @@ export function resolveSettings(args: ParsedArgs, env: Environment): Settings {
     dbUrl: pick("db", "HOMED_DB") ?? `file:${join(dataDir, "homed.db")}`,
     dbAuthToken: env.HOMED_DB_AUTH_TOKEN || undefined,
     logLevel: pick("log-level", "HOMED_LOG_LEVEL") ?? "info",
+    embed: embedInput(pick, dataDir, env),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = { listen: "-addr", dbUrl: "-db", logLevel: "-log-level", dataDir: "-data" }[String(issue.path[0])];
+    const field = FIELD_FLAGS[issue.path.join(".")] ?? FIELD_FLAGS[String(issue.path[0])];
     throw new UsageError(`invalid ${field ?? String(issue.path[0])}: ${issue.message}`);
   }
   return parsed.data;

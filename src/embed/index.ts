@@ -10,3 +10,4 @@ export { findClipFolder, readClipFolder, ModelFolderError, CLIP_FOLDER_NAME, MAN
 export { createClipEmbedder, CLIP_MODEL_NAME, type ClipEmbedder } from "./clip-onnx.ts";
 export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts";
 export { openEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
+export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";

@@ -5,13 +5,13 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
-import { runTinyModel, TINY_EXPECTED } from "../embed/index.ts";
+import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
 import { migrationStatus, openStore, VECTOR_DIM, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 
 export type CheckResult = { name: string; ok: boolean; detail: string };
 
-export type DoctorOptions = { dataDir: string; dbUrl: string; dbAuthToken?: string };
+export type DoctorOptions = { dataDir: string; dbUrl: string; dbAuthToken?: string; embed?: EmbedSettings };
 
 type Check = { name: string; run: () => Promise<string> };
 
@@ -88,6 +88,31 @@ function storeChecks(store: () => Store): Check[] {
   ];
 }
 
+/**
+ * Which embedder is active and why. Opening Chinese-CLIP already runs it once; an endpoint is
+ * asked for one query vector within its budget. A broken model that the fallback replaces
+ * fails the check: recall still works, but without meaning, and the user should know.
+ */
+function embedderCheck(settings: EmbedSettings): Check {
+  return {
+    name: "embedder",
+    run: async () => {
+      const active = await openEmbedder(settings);
+      try {
+        if (active.degraded) throw new Error(active.reason);
+        if (active.kind === "openai") {
+          const started = performance.now();
+          await active.embedder.embedTexts(["homed doctor"], { purpose: "query" });
+          return `${active.embedder.modelId} answered in ${Math.round(performance.now() - started)} ms: ${active.reason}`;
+        }
+        return `${active.embedder.modelId}: ${active.reason}`;
+      } finally {
+        await active.embedder.close?.();
+      }
+    },
+  };
+}
+
 function standaloneChecks(): Check[] {
   return [
     {
@@ -154,6 +179,7 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
     store?.close();
   }
   for (const check of standaloneChecks()) await attempt(check);
+  if (options.embed) await attempt(embedderCheck(options.embed));
   return allOk;
 }
 

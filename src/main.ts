@@ -6,12 +6,13 @@ import { runImportCommand, runRecallCommand, type CommandIo } from "./memory/ind
 import { writeSync } from "node:fs";
 import { runDaemon } from "./daemon.ts";
 import { runEmbedCommand } from "./embed/index.ts";
+import { runPluginCommand } from "../plugins/index.ts";
 import { VERSION } from "./version.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
 
-const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed"]);
+const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed", "plugin"]);
 
 // Synchronous writes: process.exit follows, and a batch of results must reach a pipe whole.
 const memoryIo: CommandIo = {
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   import: async (args, rest) => runImportCommand(rest, args, resolveSettings(args, process.env), memoryIo),
   recall: async (args, rest) => runRecallCommand(rest, args, resolveSettings(args, process.env), memoryIo),
   embed: async (args, rest) => runEmbedCommand(rest, args, resolveSettings(args, process.env), memoryIo),
+  plugin: async (_args, rest) => runPluginCommand(rest, (message) => new UsageError(message)),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

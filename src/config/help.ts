@@ -7,6 +7,7 @@ const COMMANDS: readonly [string, string][] = [
   ["import", "FILE: import conversation history (JSON Lines, one message a line) into cold context"],
   ["recall", "\"query\" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)"],
   ["embed", "TEXT | --image FILE [--json]: show the embedder in use (and why) and the vector it makes"],
+  ["plugin", "run NAME: serve a built-in plugin (files, shell, notes) on stdin/stdout; the daemon starts these itself"],
   ["version", "print the version"],
   ["help", "show this help"],
 ];

@@ -1,0 +1,84 @@
+/** files: read, write and list files under one root folder, which nothing can escape. */
+import { constants } from "node:fs";
+import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
+import { definePlugin, defineTool, ToolFailure, z } from "../sdk/index.ts";
+import { Confinement } from "./confine.ts";
+
+const ConfigSchema = z.object({
+  root: z.string().min(1),
+  /** Larger reads are refused: file bodies that big belong in the shared segment. */
+  maxReadBytes: z.number().int().positive().default(1024 * 1024),
+});
+
+const PathSchema = z.string().min(1).describe("path relative to the root folder");
+
+export const filesPlugin = definePlugin({
+  name: "files",
+  version: "1.0.0",
+  description: "Read, write and list files inside one configured folder.",
+  provides: ["files"],
+  config: ConfigSchema,
+  tools: (config: z.infer<typeof ConfigSchema>) => {
+    const jail = new Confinement(config.root);
+    return [
+      defineTool({
+        name: "files_read",
+        description: "Read a UTF-8 text file.",
+        input: z.object({ path: PathSchema }),
+        run: async ({ path }) => {
+          const real = jail.existing(path);
+          const info = await stat(real);
+          if (!info.isFile()) throw new ToolFailure("not_a_file", `Cannot read ${path}: it is not a file`, { path });
+          if (info.size > config.maxReadBytes) throw new ToolFailure("too_large", `Cannot read ${path}: ${info.size} bytes is over the ${config.maxReadBytes}-byte limit`, { path });
+          return readFile(real, "utf8");
+        },
+      }),
+      defineTool({
+        name: "files_write",
+        description: "Create or replace a UTF-8 text file (its folder must exist unless parents is true).",
+        input: z.object({ path: PathSchema, content: z.string(), parents: z.boolean().default(false) }),
+        run: async ({ path, content, parents }) => {
+          if (parents) await makeParents(jail, path);
+          const target = jail.creatable(path);
+          // O_NOFOLLOW: a symlink placed at the target is refused instead of written through.
+          const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "ELOOP") throw new ToolFailure("outside_root", `Cannot write ${path}: it is a symbolic link`, { path });
+            throw error;
+          });
+          try {
+            await handle.writeFile(content, "utf8");
+          } finally {
+            await handle.close();
+          }
+          return { path, bytes: Buffer.byteLength(content) };
+        },
+      }),
+      defineTool({
+        name: "files_list",
+        description: "List a folder: names with their kind and size.",
+        input: z.object({ path: PathSchema.default(".") }),
+        run: async ({ path }) => {
+          const real = jail.existing(path);
+          const entries = await readdir(real, { withFileTypes: true });
+          return {
+            path,
+            entries: entries
+              .map((e) => ({ name: e.name, kind: e.isDirectory() ? "folder" : e.isSymbolicLink() ? "link" : e.isFile() ? "file" : "other" }))
+              .sort((a, b) => a.name.localeCompare(b.name)),
+          };
+        },
+      }),
+    ];
+  },
+});
+
+async function makeParents(jail: Confinement, path: string): Promise<void> {
+  const parts = path.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = parts.slice(0, i).join("/");
+    await mkdir(jail.creatable(folder)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+    jail.existing(folder);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Serves a plugin over stdio: answers the MCP handshake (both `initialize` and the 2026-07-28
+ * `server/discover`), `tools/list`, `tools/call`, and homed's `homed/manifest`. Exits its
+ * loop when stdin closes, which is how the kernel asks a plugin to stop.
+ */
+import type { Readable, Writable } from "node:stream";
+import { z } from "zod";
+import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, META, MODERN_PROTOCOL_VERSION, Peer, RpcError, StreamTransport } from "../../src/plugins/index.ts";
+import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
+
+export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
+  name: string;
+  version: string;
+  description: string;
+  provides?: string[];
+  requires?: string[];
+  /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
+  config: C;
+  /** Builds the tools once the settings are known. */
+  tools: (config: z.infer<C>) => ToolDefinition[] | Promise<ToolDefinition[]>;
+};
+
+export function definePlugin<C extends z.ZodType>(plugin: PluginDefinition<C>): PluginDefinition {
+  return plugin as unknown as PluginDefinition;
+}
+
+export type ServeOptions = { input: Readable; output: Writable; env: Record<string, string | undefined>; log?: (line: string) => void };
+
+const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+const InitializeParamsSchema = z.looseObject({ protocolVersion: z.string() });
+
+export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env: Record<string, string | undefined>): z.infer<C> {
+  let raw: unknown = {};
+  const text = env.HOMED_PLUGIN_CONFIG;
+  if (text) {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`Cannot start plugin ${plugin.name}: HOMED_PLUGIN_CONFIG is not JSON`, { cause: error });
+    }
+  }
+  const parsed = plugin.config.safeParse(raw);
+  if (!parsed.success) throw new Error(`Cannot start plugin ${plugin.name}: bad config: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Runs the plugin until its input closes. */
+export async function servePlugin(plugin: PluginDefinition, options: ServeOptions): Promise<void> {
+  const log = options.log ?? (() => {});
+  const tools = new Map((await plugin.tools(readConfig(plugin, options.env))).map((t) => [t.name, t]));
+  const transport = new StreamTransport(options.input, options.output);
+  const peer = new Peer(transport, { log });
+  const serverInfo = { name: plugin.name, version: plugin.version };
+  const capabilities = { tools: {} };
+
+  peer.handle("initialize", (params) => {
+    const asked = InitializeParamsSchema.safeParse(params);
+    const known = LEGACY_PROTOCOL_VERSIONS as readonly string[];
+    // Answer with the client's version when we speak it, else our newest (the client decides).
+    const protocolVersion = asked.success && known.includes(asked.data.protocolVersion) ? asked.data.protocolVersion : known[0];
+    return { protocolVersion, capabilities, serverInfo, instructions: plugin.description };
+  });
+  peer.handle("server/discover", () => ({
+    supportedVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS],
+    capabilities,
+    instructions: plugin.description,
+    _meta: { [META.serverInfo]: serverInfo },
+  }));
+  peer.handle("ping", () => ({}));
+  peer.handle("tools/list", () => ({ tools: [...tools.values()].map(describeTool) }));
+  peer.handle("tools/call", async (params, context) => {
+    const parsed = CallParamsSchema.safeParse(params);
+    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot call a tool: ${z.prettifyError(parsed.error)}`);
+    const call = parsed.data;
+    const tool = tools.get(call.name);
+    if (!tool) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "unknown_tool", message: `No tool named ${call.name}` }) }] };
+    return runTool(tool, call.arguments, context);
+  });
+  peer.handle("homed/manifest", () => ({ name: plugin.name, version: plugin.version, provides: plugin.provides ?? [], requires: plugin.requires ?? [] }));
+
+  await peer.start();
+  await peer.closedPromise;
+}

@@ -1,20 +1,11 @@
 /** Real plugin processes that misbehave: the kernel side stays up and says why. */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FIXTURES, gone, isRunning } from "./support.ts";
 import { ErrorCode, LogRing, PluginChild, PluginSpecSchema, type RpcError } from "../../src/plugins/index.ts";
 
-const FIXTURES = join(import.meta.dirname, "fixtures");
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("plugin child process", () => {
   const children: PluginChild[] = [];
@@ -78,18 +69,16 @@ describe("plugin child process", () => {
     const exit = await child.stop(150);
     assert.equal(exit.signal, "SIGKILL");
     assert.match(log.tail().join("\n"), /ignoring SIGTERM/);
-    assert.equal(alive(pid), false);
+    assert.ok(await gone(pid));
   });
 
   test("stopping a plugin also ends the processes it started", async () => {
     const { child, log } = launch("misbehave.ts", ["grandchild"]);
     await child.connect();
     const grandchild = Number(/grandchild (\d+)/.exec(log.tail().join("\n"))?.[1]);
-    assert.ok(grandchild > 0 && alive(grandchild));
+    assert.ok(grandchild > 0 && isRunning(grandchild));
     await child.stop(500);
-    // The grandchild was SIGKILLed with the group; wait for the kernel to reap it (no sleep: poll its state).
-    for (let i = 0; i < 200 && alive(grandchild) && !isZombie(grandchild); i++) await new Promise((r) => setImmediate(r));
-    assert.ok(!alive(grandchild) || isZombie(grandchild), "grandchild outlived its plugin");
+    assert.ok(await gone(grandchild), "grandchild outlived its plugin");
   });
 
   test("a command that does not exist is a failed start, not a thrown error", async () => {
@@ -102,10 +91,3 @@ describe("plugin child process", () => {
   });
 });
 
-function isZombie(pid: number): boolean {
-  try {
-    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}

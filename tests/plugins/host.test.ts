@@ -2,6 +2,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FIXTURES, gone, isRunning } from "./support.ts";
 import { Hono } from "hono";
 import {
   createPluginHost,
@@ -14,18 +15,9 @@ import {
 } from "../../src/plugins/index.ts";
 import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
 
-const FIXTURES = join(import.meta.dirname, "fixtures");
 const spec = (name: string, mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
   PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], ...facilities });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("startup order", () => {
   const d = (name: string, provides: string[], requires: string[]) => ({ name, provides, requires });
@@ -86,7 +78,7 @@ describe("plugin host", () => {
     await h.restart("base").catch(() => {});
     const pids = h.list().map((p) => p.pid).filter((p): p is number => p !== null);
     await h.stopAll();
-    for (const pid of pids) assert.equal(alive(pid), false, `pid ${pid} survived stopAll`);
+    for (const pid of pids) assert.ok(await gone(pid), `pid ${pid} survived stopAll`);
     assert.ok(h.list().every((p) => p.state === "stopped"));
     void starting;
   });

@@ -2,20 +2,12 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FIXTURES, gone, isRunning } from "./support.ts";
 import { ManualClock, PluginSpecSchema, Supervisor } from "../../src/plugins/index.ts";
 
-const FIXTURES = join(import.meta.dirname, "fixtures");
 const spec = (mode: string, name = `p-${mode}`) =>
   PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], timeoutMs: 10_000 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("supervisor", () => {
   const all: Supervisor[] = [];
@@ -90,7 +82,7 @@ describe("supervisor", () => {
     const pid = status.pid!;
     await s.stop();
     assert.equal(s.currentState, "stopped");
-    assert.equal(alive(pid), false);
+    assert.ok(await gone(pid));
     assert.deepEqual(clock.pending(), [], "a stop is not a crash: nothing restarts");
   });
 });

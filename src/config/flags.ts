@@ -30,7 +30,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "json", default: "", help: "`homed recall`, `homed embed`: print JSON instead of text" },
   { name: "queries", value: "FILE", default: "", help: "`homed recall`: batch mode, one {\"id\",\"query\",\"conversation\"?} per line in, one JSON line per query out" },
   { name: "models", value: "DIR", env: "HOMED_MODELS", default: "<data>/models", help: "model folder: Chinese-CLIP's ONNX export in DIR/chinese-clip-vit-b16-onnx/ (or in DIR itself)" },
-  { name: "embed-threads", value: "N", env: "HOMED_EMBED_THREADS", default: "1", help: "ONNX Runtime threads for the in-process embedder" },
+  { name: "embed-threads", value: "N", env: "HOMED_EMBED_THREADS", default: "1", help: "ONNX Runtime threads for the in-process embedder (only 1 works under Bun today; more is refused)" },
   { name: "embed-url", value: "URL", env: "HOMED_EMBED_URL", default: "", help: "use an OpenAI-compatible /embeddings endpoint instead, e.g. http://127.0.0.1:11434/v1 (needs -embed-model)" },
   { name: "embed-model", value: "NAME", env: "HOMED_EMBED_MODEL", default: "", help: "model name sent to -embed-url" },
   { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "512", help: "dimension of -embed-model's vectors (must be 512, the stored vector size)" },

@@ -80,6 +80,13 @@ function openHttp(http: HttpEmbedSettings, storeDimension: number): ActiveEmbedd
 /** Opens the active embedder; only configuration mistakes throw (EmbedConfigError). */
 export async function openEmbedder(settings: EmbedSettings, storeDimension = VECTOR_DIM): Promise<ActiveEmbedder> {
   if (settings.http) return openHttp(settings.http, storeDimension);
+  if (settings.threads > 1) {
+    // Measured: ONNX Runtime's threaded WASM starts its workers from blob: URLs through
+    // node:worker_threads, which Bun cannot load; the worker error then kills the process.
+    throw new EmbedConfigError(
+      `Cannot use -embed-threads ${settings.threads}: ONNX Runtime's WASM threads cannot start under this runtime (its workers load from blob: URLs); use 1`,
+    );
+  }
   const fallback = createFallbackEmbedder(storeDimension);
   const dir = findClipFolder(settings.modelsDir);
   if (!dir) {

@@ -86,6 +86,10 @@ describe("choosing the embedder", () => {
     }
   });
 
+  test("more than one ONNX thread is refused at start-up instead of crashing in a worker", async () => {
+    await assert.rejects(openEmbedder({ modelsDir: tinyClipCopy("fp32"), threads: 2 }), /Cannot use -embed-threads 2: ONNX Runtime's WASM threads cannot start/);
+  });
+
   test("an unreadable or empty key file is refused at start-up", async () => {
     await assert.rejects(openEmbedder({ modelsDir: "/x", threads: 1, http: http({ keyFile: "/nonexistent/key" }) }), /Cannot read the embeddings API key from \/nonexistent\/key: ENOENT/);
     const empty = join(mkdtempSync(join(tmpdir(), "homed-key-")), "key");

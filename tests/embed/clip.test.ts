@@ -7,29 +7,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cosine, createClipEmbedder, readClipFolder, CLIP_MEAN, CLIP_STD, type ClipEmbedder } from "../../src/embed/index.ts";
-import { CONTEXT_LENGTH, IMAGE_FEATURES, imageWeight, TINY_DIM, textWeight } from "../fixtures/make-tiny-clip.ts";
+import { cosine, createClipEmbedder, readClipFolder, type ClipEmbedder } from "../../src/embed/index.ts";
 import { jpegFile, pngFile, webpFile } from "./images.ts";
-import { tinyClipCopy } from "./tiny-clip.ts";
-
-function unit(v: number[]): number[] {
-  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-  return v.map((x) => x / n);
-}
-
-/** Σᵢ idᵢ·W_text[i], normalised. */
-function expectedText(ids: number[]): number[] {
-  const padded = [...ids, ...new Array(CONTEXT_LENGTH - ids.length).fill(0)];
-  return unit(Array.from({ length: TINY_DIM }, (_, j) => padded.reduce((s, id, i) => s + id * textWeight(i, j), 0)));
-}
-
-/** Quadrant means per channel (c·4 + q, q = TL, TR, BL, BR) through W_image, normalised. */
-function expectedImage(quadrants: [number, number, number][]): number[] {
-  const features: number[] = [];
-  for (let c = 0; c < 3; c++) for (const rgb of quadrants) features.push((rgb[c]! / 255 - CLIP_MEAN[c]!) / CLIP_STD[c]!);
-  assert.equal(features.length, IMAGE_FEATURES);
-  return unit(Array.from({ length: TINY_DIM }, (_, j) => features.reduce((s, f, i) => s + f * imageWeight(i, j), 0)));
-}
+import { expectedImage, expectedText, tinyClipCopy } from "./tiny-clip.ts";
 
 const close = (got: Float32Array, want: number[], tolerance: number) =>
   got.length === want.length && got.every((v, i) => Math.abs(v - want[i]!) < tolerance);

@@ -6,8 +6,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { encode as encodePng } from "fast-png";
-import { CLIP_MEAN, CLIP_STD, decodeImage, preprocessForClip, type RgbImage } from "../../src/embed/index.ts";
+import { decodeImage, preprocessForClip, type RgbImage } from "../../src/embed/index.ts";
 import { jpegFile, pngFile, webpFile, type Pixel } from "./images.ts";
+import { REF_MEAN as CLIP_MEAN, REF_STD as CLIP_STD } from "./tiny-clip.ts";
 
 const SIZE = 224;
 const PLANE = SIZE * SIZE;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { ensureWritableDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
-import { createApp } from "./server/index.ts";
+import { Kernel, type ProviderEnv } from "./kernel/index.ts";
+import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { openStore } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
@@ -37,7 +38,10 @@ export async function runDaemon(settings: Settings): Promise<number> {
   try {
     const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
     try {
-      const app = createApp({ version: VERSION, store, log });
+      const admin = ensureAdminToken(settings.dataDir);
+      log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
+      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv });
+      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       const stopped = waitForStopSignal(log);
       log.info(

@@ -66,6 +66,11 @@ export class Kernel {
     );
   }
 
+  /** The database the kernel works on. */
+  get client(): Client {
+    return this.options.client;
+  }
+
   addParticipant(participant: Participant): void {
     this.participants.push(participant);
   }

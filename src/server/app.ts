@@ -1,11 +1,16 @@
 /** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
 import { Hono } from "hono";
+import type { Kernel } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { Store } from "../store/index.ts";
+import { providerRoutes } from "./api-providers.ts";
+import { sessionRoutes } from "./api-sessions.ts";
+import { requireAdminToken } from "./auth.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { openAiRoutes } from "./openai-compat.ts";
 import { consoleRoutes } from "./static.ts";
 
-export type AppDeps = { version: string; store: Store; log: Logger };
+export type AppDeps = { version: string; store: Store; log: Logger; kernel: Kernel; adminToken: string };
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -17,6 +22,12 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.route("/", consoleRoutes());
+
+  app.use("/api/*", requireAdminToken(deps.adminToken));
+  app.use("/v1/*", requireAdminToken(deps.adminToken));
+  app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
+  app.route("/api/providers", providerRoutes(deps.kernel));
+  app.route("/v1", openAiRoutes(deps.kernel));
 
   app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {

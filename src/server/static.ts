@@ -13,7 +13,7 @@ const isWebAsset = (name: string): name is WebAssetName => (WEB_ASSETS as readon
 async function assetResponse(name: WebAssetName): Promise<Response> {
   const bytes = await readAsset(name);
   const type = CONTENT_TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream";
-  return new Response(bytes, { headers: { "content-type": type, "cache-control": "no-cache" } });
+  return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { "content-type": type, "cache-control": "no-cache" } });
 }
 
 export function consoleRoutes(): Hono {

@@ -1,6 +1,6 @@
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,9 +24,19 @@ describe("daemon", () => {
     const script = await fetch(`${daemon.url}/assets/console.js`);
     assert.match(script.headers.get("content-type") ?? "", /javascript/);
 
-    const missing = await fetch(`${daemon.url}/api/nothing-here`);
+    const anonymous = await fetch(`${daemon.url}/api/sessions`);
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(Object.keys((await anonymous.json()) as object).sort(), ["error", "message"]);
+
+    const tokenFile = join(data, "admin.token");
+    assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+    const token = readFileSync(tokenFile, "utf8").trim();
+    const auth = { authorization: `Bearer ${token}` };
+    const missing = await fetch(`${daemon.url}/api/nothing-here`, { headers: auth });
     assert.equal(missing.status, 404);
     assert.deepEqual(Object.keys((await missing.json()) as object).sort(), ["error", "message"]);
+    const wrong = await fetch(`${daemon.url}/api/sessions`, { headers: { authorization: "Bearer nope" } });
+    assert.equal(wrong.status, 401);
 
     const { code, ms } = await daemon.stop("SIGTERM");
     assert.equal(code, 0);
@@ -38,6 +48,7 @@ describe("daemon", () => {
     const log = readFileSync(join(data, "logs", logs[0]!), "utf8");
     assert.match(log, /listening on/);
     assert.match(log, /stopped cleanly/);
+    assert.equal(log.includes(token), false, "the admin token is never logged in full");
   });
 
   test("SIGINT stops it too, with exit 0", async () => {

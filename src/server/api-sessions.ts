@@ -1,0 +1,62 @@
+/**
+ * `/api/sessions`: list and create sessions, send a message (the answer streams back as SSE),
+ * and export a session's L1 context dump.
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { exportContextDump, type Kernel, type TurnEvent } from "../kernel/index.ts";
+import type { Logger } from "../log/index.ts";
+import { ApiError } from "./errors.ts";
+import { turnError } from "./turn-errors.ts";
+import { parseBody } from "./validate.ts";
+
+const CreateSessionSchema = z.object({
+  channel: z.string().min(1).max(100).default("console"),
+  partner: z.string().min(1).max(200),
+  title: z.string().max(200).optional(),
+});
+
+const SendMessageSchema = z.object({ content: z.string().min(1).max(200_000) });
+
+export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono {
+  const app = new Hono();
+  const sessionOr404 = async (id: string) => {
+    const session = await kernel.sessions.get(id);
+    if (!session) throw new ApiError(404, "session_not_found", `No session with id ${id}`);
+    return session;
+  };
+
+  app.get("/", async (c) => c.json({ sessions: await kernel.sessions.list() }));
+
+  app.post("/", async (c) => {
+    const body = await parseBody(c, CreateSessionSchema);
+    return c.json(await kernel.sessions.open(body.channel, body.partner, body.title), 201);
+  });
+
+  app.get("/:id/context", async (c) => {
+    const session = await sessionOr404(c.req.param("id"));
+    return c.json(await exportContextDump(kernel.client, session.id));
+  });
+
+  app.post("/:id/messages", async (c) => {
+    const session = await sessionOr404(c.req.param("id"));
+    const { content } = await parseBody(c, SendMessageSchema);
+    return streamSSE(c, async (stream) => {
+      const controller = new AbortController();
+      // A client that goes away cancels the turn; what was said so far stays in history.
+      stream.onAbort(() => controller.abort(new Error("client disconnected")));
+      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      const onEvent = (e: TurnEvent) => void send(e.type, e);
+      try {
+        const result = await kernel.turn({ session, input: content, signal: controller.signal, onEvent });
+        await send("done", result);
+      } catch (error) {
+        const api = turnError(error);
+        if (!api) log.error(`turn in session ${session.id} failed: ${(error as Error).stack ?? error}`);
+        await send("error", api ? { error: api.error, message: api.message } : { error: "internal", message: "The turn failed; see the log." });
+      }
+    });
+  });
+  return app;
+}

@@ -1,0 +1,155 @@
+import { describe, test, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { parseContextDump } from "../../src/context/index.ts";
+import { createLogger } from "../../src/log/index.ts";
+import { createApp } from "../../src/server/index.ts";
+import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { call, kernelHarness, type Harness } from "../kernel/support.ts";
+
+const TOKEN = "t".repeat(40);
+const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+
+let h: Harness | undefined;
+let extra: ScriptedProvider | undefined;
+afterEach(async () => {
+  await h?.close();
+  await extra?.close();
+  h = extra = undefined;
+});
+
+function appFor(harness: Harness) {
+  const log = createLogger({ level: "error", stderr: () => {} });
+  return createApp({ version: "0.0.0-test", store: harness.store, log, kernel: harness.kernel, adminToken: TOKEN });
+}
+
+/** Parses an SSE body into [event, data] pairs. */
+function sseEvents(text: string): { event: string; data: any }[] {
+  return text
+    .split("\n\n")
+    .filter((block) => block.includes("data:"))
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = /^data: (.*)$/m.exec(block)![1]!;
+      return { event, data: data === "[DONE]" ? data : JSON.parse(data) };
+    });
+}
+
+describe("/api/sessions", () => {
+  test("create, list, send (streamed as SSE), and export the context dump", async () => {
+    h = await kernelHarness([{ toolCalls: [call("c1", "look")] }, { content: "Here is the answer." }]);
+    const app = appFor(h);
+    const created = await app.request("/api/sessions", { method: "POST", headers: auth, body: JSON.stringify({ partner: "alice" }) });
+    assert.equal(created.status, 201);
+    const session = (await created.json()) as { id: string; channel: string };
+    assert.equal(session.channel, "console");
+    const list = (await (await app.request("/api/sessions", { headers: auth })).json()) as { sessions: { id: string }[] };
+    assert.deepEqual(list.sessions.map((s) => s.id), [session.id]);
+
+    const sent = await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "what is it?" }) });
+    assert.match(sent.headers.get("content-type") ?? "", /text\/event-stream/);
+    const events = sseEvents(await sent.text());
+    const kinds = events.map((e) => e.event);
+    assert.ok(kinds.includes("recall"));
+    assert.ok(kinds.includes("tool_call"));
+    assert.ok(kinds.includes("tool_result"));
+    assert.equal(events.filter((e) => e.event === "content").map((e) => e.data.text).join(""), "Here is the answer.");
+    assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1 } });
+
+    const dump = await app.request(`/api/sessions/${session.id}/context`, { headers: auth });
+    const events2 = parseContextDump(await dump.text(), "the API's dump");
+    assert.deepEqual(events2.map((e) => e.messages.map((m) => m.role).join(",")), ["user", "assistant,tool", "assistant"]);
+  });
+
+  test("bad bodies are 400 {error, message}; unknown sessions 404", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const noPartner = await app.request("/api/sessions", { method: "POST", headers: auth, body: JSON.stringify({ channel: "x" }) });
+    assert.equal(noPartner.status, 400);
+    assert.deepEqual(await noPartner.json(), { error: "invalid_request", message: "partner: Invalid input: expected string, received undefined" });
+    const notJson = await app.request("/api/sessions", { method: "POST", headers: auth, body: "{" });
+    assert.equal(((await notJson.json()) as { error: string }).error, "invalid_json");
+    const unknown = await app.request("/api/sessions/nope/messages", { method: "POST", headers: auth, body: JSON.stringify({ content: "x" }) });
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as { error: string }).error, "session_not_found");
+  });
+
+  test("without a configured provider a turn ends with a no_provider error event", async () => {
+    h = await kernelHarness([], { env: {} });
+    const app = appFor(h);
+    const session = (await (await app.request("/api/sessions", { method: "POST", headers: auth, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    const sent = await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "hi" }) });
+    const last = sseEvents(await sent.text()).at(-1)!;
+    assert.equal(last.event, "error");
+    assert.equal(last.data.error, "no_provider");
+  });
+});
+
+describe("OpenAI-compatible /v1", () => {
+  test("/v1/models lists homed", async () => {
+    h = await kernelHarness([]);
+    const body = (await (await appFor(h).request("/v1/models", { headers: auth })).json()) as { data: { id: string }[] };
+    assert.deepEqual(body.data.map((m) => m.id), ["homed"]);
+  });
+
+  test("non-streaming completion; the session comes from the user field and remembers", async () => {
+    h = await kernelHarness([{ content: "first" }, { content: "second" }]);
+    const app = appFor(h);
+    const ask = (text: string) =>
+      app.request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", user: "zoe", messages: [{ role: "user", content: text }] }) });
+    const one = (await (await ask("my cat is called Miso")).json()) as any;
+    assert.equal(one.object, "chat.completion");
+    assert.equal(one.choices[0].message.content, "first");
+    await ask("what is my cat called?");
+    const second = h.provider.requests[1]!.body.messages.map((m: any) => m.content);
+    assert.ok(second.includes("my cat is called Miso"), "the second request carries the first turn from homed's own history");
+    const sessions = await h.kernel.sessions.list();
+    assert.deepEqual(sessions.map((s) => [s.channel, s.partner]), [["openai", "zoe"]]);
+  });
+
+  test("streaming completion yields OpenAI chunks and [DONE]", async () => {
+    h = await kernelHarness([{ content: "streamed words" }]);
+    const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", stream: true, messages: [{ role: "user", content: "hi" }] }) });
+    const events = sseEvents(await res.text());
+    assert.equal(events.at(-1)!.data, "[DONE]");
+    const text = events.slice(0, -1).map((e) => e.data.choices[0].delta.content ?? "").join("");
+    assert.equal(text, "streamed words");
+    assert.equal(events.at(-2)!.data.choices[0].finish_reason, "stop");
+  });
+
+  test("a request without a user message is a 400", async () => {
+    h = await kernelHarness([]);
+    const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", messages: [{ role: "system", content: "x" }] }) });
+    assert.equal(res.status, 400);
+  });
+});
+
+describe("/api/providers", () => {
+  test("keys are write-only: no response ever carries one", async () => {
+    h = await kernelHarness([], { env: {} });
+    const app = appFor(h);
+    const secret = "sk-very-secret-key-123";
+    const saved = await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "DeepSeek", preset: "deepseek", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", apiKey: secret }) });
+    assert.equal(saved.status, 201);
+    const savedText = await saved.text();
+    assert.equal(savedText.includes(secret), false);
+    const view = JSON.parse(savedText);
+    assert.equal(view.hasKey, true);
+    assert.equal(view.active, true);
+    const listed = await (await app.request("/api/providers", { headers: auth })).text();
+    assert.equal(listed.includes(secret), false);
+    assert.ok(JSON.parse(listed).presets.length >= 6);
+  });
+
+  test("test connection makes one real call and reports latency, or the provider's words verbatim", async () => {
+    h = await kernelHarness([{ content: "ok" }]);
+    extra = await startScriptedProvider([{ status: 401, body: '{"error":{"message":"Authentication Fails (no such user)"}}' }]);
+    const app = appFor(h);
+    const good = (await (await app.request("/api/providers/test", { method: "POST", headers: auth, body: JSON.stringify({ baseUrl: h.provider.url, model: "m" }) })).json()) as any;
+    assert.equal(good.ok, true);
+    assert.equal(typeof good.latencyMs, "number");
+    const bad = (await (await app.request("/api/providers/test", { method: "POST", headers: auth, body: JSON.stringify({ baseUrl: extra.url, model: "m", apiKey: "wrong" }) })).json()) as any;
+    assert.equal(bad.ok, false);
+    assert.equal(bad.status, 401);
+    assert.equal(bad.body, '{"error":{"message":"Authentication Fails (no such user)"}}');
+  });
+});

@@ -64,6 +64,17 @@ function frame(id: string, calls: number, resultWords: number): RenderableEvent 
   return { id, messages, tokens: eventTokens(messages) };
 }
 
+describe("filling the budget", () => {
+  test("many small events: the newest that fit go in, older ones are dropped, the total stays within budget", () => {
+    const events = Array.from({ length: 30 }, (_, i) => say(`s${i}`, "ok"));
+    const each = events[0]!.tokens;
+    const out = renderUnderBudget(events, each * 7 + 1);
+    assert.deepEqual(out.included, events.slice(-7).map((e) => e.id));
+    assert.equal(out.tokens, each * 7);
+    assert.equal(out.dropped.length, 23);
+  });
+});
+
 describe("runaway frames", () => {
   const budget = 2_000;
 

@@ -36,8 +36,8 @@ export type Daemon = {
 };
 
 /** Starts the daemon and resolves once it logs the address it listens on. */
-export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<Daemon> {
-  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -70,4 +70,13 @@ export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: 
       reject(new Error(`daemon exited with ${code} before listening; stderr:\n${stderr}`));
     });
   });
+}
+
+/** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs`. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

@@ -8,6 +8,7 @@ import { runDaemon } from "./daemon.ts";
 import { runEmbedCommand } from "./embed/index.ts";
 import { runPluginCommand } from "../plugins/index.ts";
 import { VERSION } from "./version.ts";
+import { runChat } from "./cli/chat.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
@@ -42,6 +43,14 @@ const COMMANDS: Record<string, Command> = {
   recall: async (args, rest) => runRecallCommand(rest, args, resolveSettings(args, process.env), memoryIo),
   embed: async (args, rest) => runEmbedCommand(rest, args, resolveSettings(args, process.env), memoryIo),
   plugin: async (_args, rest) => runPluginCommand(rest, (message) => new UsageError(message)),
+  chat: async (args) => {
+    const token = args.flags.get("token");
+    const partner = args.flags.get("partner");
+    return runChat(
+      { settings: resolveSettings(args, process.env), token: typeof token === "string" ? token : process.env.HOMED_TOKEN || undefined, partner: typeof partner === "string" ? partner : undefined },
+      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), input: process.stdin },
+    );
+  },
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

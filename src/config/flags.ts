@@ -37,6 +37,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "embed-key-file", value: "FILE", env: "HOMED_EMBED_KEY_FILE", default: "", help: "file holding the API key for -embed-url (else HOMED_EMBED_API_KEY)" },
   { name: "embed-timeout", value: "MS", env: "HOMED_EMBED_TIMEOUT_MS", default: "1200", help: "time budget of a query embedding; after it recall goes on without vectors" },
   { name: "image", value: "FILE", default: "", help: "`homed embed`: embed this JPEG/PNG/WebP image instead of text" },
+  { name: "token", value: "TOKEN", env: "HOMED_TOKEN", default: "<data>/admin.token", help: "`homed chat`: the daemon's admin token" },
+  { name: "partner", value: "NAME", default: "your user name", help: "`homed chat`: who you are to homed (one session per partner)" },
   { name: "help", default: "", help: "show this help and exit" },
   { name: "version", default: "", help: "print the version and exit" },
 ];

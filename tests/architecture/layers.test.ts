@@ -25,6 +25,7 @@ const RANK: Record<string, number> = {
   kernel: 3,
   plugins: 3,
   server: 4,
+  cli: 5,
   "(root)": 5,
 };
 

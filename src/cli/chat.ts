@@ -1,0 +1,112 @@
+/**
+ * `homed chat`: a terminal client for a running daemon. Streams the answer as it comes, shows
+ * tool calls and what memory was recalled; `/new`, `/sessions`, `/quit`. Ctrl-C cancels the
+ * turn in progress (the daemon keeps what was said), not the program.
+ */
+import { readFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { ADMIN_TOKEN_FILE } from "../server/index.ts";
+import type { Settings } from "../config/index.ts";
+import { readSse } from "./sse.ts";
+
+export type ChatIo = { out: (text: string) => void; err: (text: string) => void; input: NodeJS.ReadableStream };
+
+export type ChatOptions = { settings: Settings; token?: string; partner?: string };
+
+type SessionView = { id: string; channel: string; partner: string; updatedAt: number };
+
+export class ChatError extends Error {
+  readonly code = "chat";
+}
+
+function adminToken(options: ChatOptions): string {
+  if (options.token) return options.token;
+  const path = join(options.settings.dataDir, ADMIN_TOKEN_FILE);
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch (error) {
+    throw new ChatError(`Cannot read the admin token at ${path}: ${(error as Error).message} (pass -token or -data of the daemon)`, { cause: error });
+  }
+}
+
+export async function runChat(options: ChatOptions, io: ChatIo): Promise<number> {
+  const { hostname, port } = options.settings.listen;
+  const base = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const headers = { authorization: `Bearer ${adminToken(options)}`, "content-type": "application/json" };
+  const api = async (path: string, init: RequestInit = {}) => {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, { ...init, headers });
+    } catch (error) {
+      throw new ChatError(`Cannot reach homed at ${base}: ${(error as Error).message} (is the daemon running? see -addr)`, { cause: error });
+    }
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new ChatError(`homed answered ${response.status}: ${body.message ?? response.statusText}`);
+    }
+    return response;
+  };
+  const open = async (partner: string) =>
+    (await (await api("/api/sessions", { method: "POST", body: JSON.stringify({ channel: "terminal", partner }) })).json()) as SessionView;
+
+  const partner = options.partner ?? userInfo().username;
+  let session = await open(partner);
+  io.out(`homed chat · session ${session.id.slice(0, 8)} (${session.partner}) · /new /sessions /quit · Ctrl-C cancels a turn\n`);
+
+  let inFlight: AbortController | undefined;
+  const onSigint = () => {
+    if (inFlight) inFlight.abort();
+    else io.out("\n(type /quit to leave)\n");
+  };
+  process.on("SIGINT", onSigint);
+
+  const turn = async (content: string) => {
+    inFlight = new AbortController();
+    try {
+      const response = await api(`/api/sessions/${session.id}/messages`, { method: "POST", body: JSON.stringify({ content }), signal: inFlight.signal });
+      const shown = new Set<number>();
+      for await (const { event, data } of readSse(response.body!)) {
+        const e = JSON.parse(data);
+        if (event === "content") io.out(e.text);
+        else if (event === "recall") io.out(`· recalled · L2×${e.report.counts?.L2 ?? 0} L3×${e.report.counts?.L3 ?? 0} · ${e.report.chars ?? 0} chars\n`);
+        else if (event === "tool_call" && e.name && !shown.has(e.index)) {
+          shown.add(e.index);
+          io.out(`\n→ ${e.name}\n`);
+        } else if (event === "tool_result") io.out(`← ${e.name}${e.denied ? " (denied)" : ""}: ${e.result.slice(0, 200)}\n`);
+        else if (event === "error") io.err(`homed: ${e.message}\n`);
+        else if (event === "done") io.out(e.stopReason === "no_tool_calls" ? "\n" : `\n(${e.stopReason})\n`);
+      }
+    } catch (error) {
+      if (inFlight.signal.aborted) io.out("\n(cancelled)\n");
+      else throw error;
+    } finally {
+      inFlight = undefined;
+    }
+  };
+
+  const lines = createInterface({ input: io.input, terminal: false });
+  try {
+    for await (const raw of lines) {
+      const line = raw.trim();
+      if (!line) continue;
+      if (line === "/quit") break;
+      if (line === "/new") {
+        session = await open(`${partner}-${Date.now().toString(36)}`);
+        io.out(`new session ${session.id.slice(0, 8)} (${session.partner})\n`);
+      } else if (line === "/sessions") {
+        const { sessions } = (await (await api("/api/sessions")).json()) as { sessions: SessionView[] };
+        for (const s of sessions) io.out(`${s.id === session.id ? "*" : " "} ${s.id.slice(0, 8)}  ${s.channel}/${s.partner}  ${new Date(s.updatedAt).toISOString()}\n`);
+      } else if (line.startsWith("/")) {
+        io.out(`unknown command ${line} (/new /sessions /quit)\n`);
+      } else {
+        await turn(line);
+      }
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    lines.close();
+  }
+  return 0;
+}

@@ -1,0 +1,80 @@
+/** `homed chat` against a real daemon and a scripted provider: streaming, commands, Ctrl-C. */
+import { describe, test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SOURCE_HOMED, startDaemon, until, type Daemon } from "../support/process.ts";
+import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+
+async function daemonWith(provider: ScriptedProvider): Promise<{ daemon: Daemon; data: string }> {
+  const data = join(mkdtempSync(join(tmpdir(), "homed-chat-")), "data");
+  const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
+    env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
+  });
+  return { daemon, data };
+}
+
+function chat(daemon: Daemon, data: string) {
+  const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "chat", "-addr", `127.0.0.1:${daemon.port}`, "-data", data, "-partner", "tester"], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+describe("homed chat", () => {
+  test("streams answers, shows tool calls and recall, lists sessions, quits", async () => {
+    const provider = await startScriptedProvider([
+      { toolCalls: [{ id: "c1", name: "nothing_here", arguments: "{}" }] },
+      { content: "The answer is 42." },
+    ]);
+    const { daemon, data } = await daemonWith(provider);
+    after(async () => {
+      await daemon.stop();
+      await provider.close();
+    });
+    const c = chat(daemon, data);
+    c.child.stdin.write("what is the answer?\n/sessions\n/quit\n");
+    assert.equal(await c.exited, 0, c.err());
+    assert.match(c.out(), /session [0-9a-f]{8} \(tester\)/);
+    assert.match(c.out(), /· recalled · L2×0 L3×0/);
+    assert.match(c.out(), /→ nothing_here/);
+    assert.match(c.out(), /← nothing_here: \{"error":"unknown_tool"/);
+    assert.match(c.out(), /The answer is 42\./);
+    assert.match(c.out(), /\* [0-9a-f]{8} {2}terminal\/tester/);
+  });
+
+  test("Ctrl-C cancels the turn in progress, not the program", async () => {
+    const provider = await startScriptedProvider([{ hang: true }, { content: "still here" }]);
+    const { daemon, data } = await daemonWith(provider);
+    after(async () => {
+      await daemon.stop();
+      await provider.close();
+    });
+    const c = chat(daemon, data);
+    c.child.stdin.write("this will hang\n");
+    await until(() => provider.requests.length === 1, "the turn to reach the model");
+    c.child.kill("SIGINT");
+    await until(() => c.out().includes("(cancelled)"), "the cancellation to be reported");
+    c.child.stdin.write("hello again\n/quit\n");
+    assert.equal(await c.exited, 0, c.err());
+    assert.match(c.out(), /still here/);
+  });
+
+  test("a daemon that is not running gets one clear error", async () => {
+    const data = mkdtempSync(join(tmpdir(), "homed-chat-"));
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(data, "admin.token"), "x".repeat(40));
+    const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "chat", "-addr", "127.0.0.1:1", "-data", data], { stdio: ["pipe", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    child.stdin.end();
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    assert.equal(code, 1);
+    assert.match(err, /^homed: Cannot reach homed at http:\/\/127\.0\.0\.1:1/);
+  });
+});

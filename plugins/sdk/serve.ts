@@ -6,6 +6,7 @@
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, META, MODERN_PROTOCOL_VERSION, Peer, RpcError, StreamTransport } from "../../src/plugins/index.ts";
+import { PluginShared } from "./shared.ts";
 import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
 
 export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
@@ -14,6 +15,8 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   description: string;
   provides?: string[];
   requires?: string[];
+  /** Ask the kernel for a shared segment (bulk payloads, event ring). */
+  sharedMemory?: boolean;
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
   /** Builds the tools once the settings are known. */
@@ -28,6 +31,8 @@ export type ServeOptions = { input: Readable; output: Writable; env: Record<stri
 
 const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
 const InitializeParamsSchema = z.looseObject({ protocolVersion: z.string() });
+const AttachParamsSchema = z.looseObject({ name: z.string(), size: z.number().int().positive() });
+const ReleaseParamsSchema = z.looseObject({ offset: z.number().int().nonnegative(), length: z.number().int().nonnegative() });
 
 export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env: Record<string, string | undefined>): z.infer<C> {
   let raw: unknown = {};
@@ -50,6 +55,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
   const tools = new Map((await plugin.tools(readConfig(plugin, options.env))).map((t) => [t.name, t]));
   const transport = new StreamTransport(options.input, options.output);
   const peer = new Peer(transport, { log });
+  const shared = new PluginShared(peer);
   const serverInfo = { name: plugin.name, version: plugin.version };
   const capabilities = { tools: {} };
 
@@ -74,10 +80,28 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     const call = parsed.data;
     const tool = tools.get(call.name);
     if (!tool) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "unknown_tool", message: `No tool named ${call.name}` }) }] };
-    return runTool(tool, call.arguments, context);
+    return runTool(tool, call.arguments, { ...context, shared });
   });
-  peer.handle("homed/manifest", () => ({ name: plugin.name, version: plugin.version, provides: plugin.provides ?? [], requires: plugin.requires ?? [] }));
+  peer.handle("homed/manifest", () => ({
+    name: plugin.name,
+    version: plugin.version,
+    provides: plugin.provides ?? [],
+    requires: plugin.requires ?? [],
+    sharedMemory: plugin.sharedMemory ?? false,
+  }));
+  peer.handle("homed/shm_attach", (params) => {
+    const parsed = AttachParamsSchema.safeParse(params);
+    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot attach shared memory: ${z.prettifyError(parsed.error)}`);
+    shared.attach(parsed.data.name, parsed.data.size);
+    return {};
+  });
+  peer.on("homed/shm_release", (params) => {
+    const parsed = ReleaseParamsSchema.safeParse(params);
+    if (parsed.success) shared.release(parsed.data);
+    else log(`Cannot release shared memory: ${z.prettifyError(parsed.error)}`);
+  });
 
   await peer.start();
   await peer.closedPromise;
+  shared.detach();
 }

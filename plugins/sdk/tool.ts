@@ -1,7 +1,9 @@
 /** A plugin tool: a name, a zod schema for its arguments, and what it does. */
 import { z } from "zod";
+import type { PluginShared } from "./shared.ts";
 
-export type ToolContext = { signal: AbortSignal };
+/** What a tool gets besides its arguments: cancellation, and the shared segment if attached. */
+export type ToolContext = { signal: AbortSignal; shared: PluginShared };
 
 /** What a tool returns: text as is, anything else as JSON (also given as structured content). */
 export type ToolOutput = string | Record<string, unknown> | unknown[];

@@ -5,6 +5,7 @@
 import { systemClock, type Clock } from "./clock.ts";
 import type { CallToolResult, Tool } from "./mcp-client.ts";
 import { startupDependencies } from "./order.ts";
+import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
 import { Supervisor, type PluginStatus } from "./supervisor.ts";
 
@@ -31,6 +32,10 @@ export interface PluginHost {
   listTools(): HostedTool[];
   callTool(plugin: string, tool: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<CallToolResult>;
   stopAll(): Promise<void>;
+  /** The kernel's side of a running plugin's shared segment, if it has one. */
+  shared(plugin: string): SharedAccess | undefined;
+  /** Events pushed by any plugin through its segment's ring. */
+  onEvent(listener: (plugin: string, event: unknown) => void): () => void;
 }
 
 export type PluginHostOptions = { clock?: Clock; graceMs?: number; maxFrameBytes?: number };
@@ -38,6 +43,8 @@ export type PluginHostOptions = { clock?: Clock; graceMs?: number; maxFrameBytes
 export function createPluginHost(specs: readonly PluginSpec[], options: PluginHostOptions = {}): PluginHost {
   // Ordering errors surface here, before any process starts.
   const deps = startupDependencies(specs);
+  // Segments of a previous kernel that crashed are removed before new ones are made.
+  sweepStaleSegments();
   const supervisors = new Map(
     specs.map((spec) => [
       spec.name,
@@ -94,6 +101,11 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
       const child = get(plugin).running;
       if (!child) throw new PluginError("plugin_unavailable", `Cannot call ${plugin}/${tool}: the plugin is ${get(plugin).currentState}`);
       return child.client.callTool(tool, args, callOptions);
+    },
+    shared: (plugin) => get(plugin).sharedAccess,
+    onEvent(listener) {
+      const offs = [...supervisors.values()].map((s) => s.onEvent((event) => listener(s.spec.name, event)));
+      return () => offs.forEach((off) => off());
     },
     async stopAll() {
       stopping = true;

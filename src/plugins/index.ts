@@ -24,3 +24,5 @@ export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
 export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus } from "./supervisor.ts";
 export { createPluginHost, PluginError, type PluginHost, type PluginHostOptions, type HostedTool } from "./host.ts";
+export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
+export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";

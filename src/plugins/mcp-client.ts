@@ -51,6 +51,8 @@ export const ManifestSchema = z.object({
   version: z.string().default("0.0.0"),
   provides: z.array(z.string()).default([]),
   requires: z.array(z.string()).default([]),
+  /** The plugin wants a shared segment for bulk payloads and events. */
+  sharedMemory: z.boolean().default(false),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -8,6 +8,7 @@ import { PluginChild, type Exit } from "./child.ts";
 import type { Clock } from "./clock.ts";
 import { LogRing } from "./log-ring.ts";
 import type { Manifest, Tool } from "./mcp-client.ts";
+import { attachSharedMemory, type SharedAccess, type SharedLink } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
 
 export const CRASH_WINDOW_MS = 5 * 60_000;
@@ -27,6 +28,7 @@ export type PluginStatus = {
   protocol: string | null;
   tools: string[];
   manifest: Manifest | null;
+  sharedMemory: { name: string; size: number; droppedEvents: number } | null;
   error: string | null;
   logTail: string[];
 };
@@ -46,6 +48,8 @@ export class Supervisor {
   private manifest: Manifest | null = null;
   private error: string | null = null;
   private readonly listeners = new Set<() => void>();
+  private readonly eventListeners = new Set<(event: unknown) => void>();
+  private shared?: SharedLink;
 
   constructor(
     readonly spec: PluginSpec,
@@ -66,6 +70,7 @@ export class Supervisor {
       protocol: this.child?.client.info ? `${this.child.client.info.protocol} ${this.child.client.info.protocolVersion}` : null,
       tools: this.tools.map((t) => t.name),
       manifest: this.manifest,
+      sharedMemory: this.shared ? { name: this.shared.name, size: this.shared.size, droppedEvents: this.shared.access.droppedEvents } : null,
       error: this.error,
       logTail: this.log.tail(tailLines),
     };
@@ -82,6 +87,17 @@ export class Supervisor {
 
   get toolList(): readonly Tool[] {
     return this.tools;
+  }
+
+  /** The kernel's side of the shared segment while running (only for plugins that asked for one). */
+  get sharedAccess(): SharedAccess | undefined {
+    return this.state === "running" ? this.shared?.access : undefined;
+  }
+
+  /** Events the plugin pushed through its segment's ring. */
+  onEvent(listener: (event: unknown) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   /** Calls `listener` after every state change; returns the unsubscribe function. */
@@ -118,6 +134,11 @@ export class Supervisor {
     try {
       await child.connect();
       this.manifest = await child.client.manifest();
+      if (this.manifest?.sharedMemory) {
+        this.shared = await attachSharedMemory(child, this.spec.name, this.spec.sharedMemoryBytes, (event) => {
+          for (const listener of this.eventListeners) listener(event);
+        });
+      }
       this.tools = await child.client.listTools();
     } catch (error) {
       if (this.child !== child || this.currentState !== "starting") return;
@@ -161,6 +182,9 @@ export class Supervisor {
     const now = this.options.clock.now();
     this.lastExit = { ...exit, at: now };
     this.tools = [];
+    // The segment goes with the process that used it: no stale names in /dev/shm.
+    this.shared?.dispose();
+    this.shared = undefined;
     if (this.state === "stopping" || this.state === "stopped") return;
     this.crashes = [...this.recentCrashes(), now];
     const count = this.crashes.length;

@@ -1,0 +1,64 @@
+/**
+ * The plugin's end of its shared segment: mapped when the kernel sends `homed/shm_attach`.
+ * Tools read the kernel's payloads by reference, place their own (and tell the kernel the
+ * `{offset, length}`), and push events into the ring; the first event into an empty ring
+ * rings the doorbell (`homed/events`) so the kernel drains a whole batch at once.
+ */
+import { openSegment, type SharedSegment } from "../../src/runtime/index.ts";
+import { SegmentChannel, type Peer, type PayloadRef } from "../../src/plugins/index.ts";
+
+export class PluginShared {
+  private segment?: SharedSegment;
+  private channel?: SegmentChannel;
+
+  constructor(private readonly peer: Peer) {}
+
+  attach(name: string, size: number): void {
+    this.detach();
+    this.segment = openSegment(name, size);
+    this.channel = new SegmentChannel(this.segment.bytes, "plugin", false);
+  }
+
+  get attached(): boolean {
+    return this.channel !== undefined;
+  }
+
+  /** The kernel's payload at `ref`; valid until this call returns (copy it to keep it). */
+  read(ref: PayloadRef): Uint8Array {
+    return this.need().read(ref);
+  }
+
+  /** Places bytes for the kernel; the kernel releases them with `homed/shm_release` once read. */
+  write(data: Uint8Array): PayloadRef {
+    return this.need().write(data);
+  }
+
+  /** Reserves room to fill in place (no extra copy); returns the reference and the writable view. */
+  allocate(length: number): { ref: PayloadRef; bytes: Uint8Array } {
+    const channel = this.need();
+    const ref = channel.allocate(length);
+    return { ref, bytes: channel.ownView(ref) };
+  }
+
+  release(ref: PayloadRef): void {
+    this.channel?.release(ref);
+  }
+
+  /** Sends one event to the kernel through the ring; false when the ring was full. */
+  pushEvent(event: unknown): boolean {
+    const { written, wasEmpty } = this.need().pushEvent(new TextEncoder().encode(JSON.stringify(event)));
+    if (wasEmpty) void this.peer.notify("homed/events").catch(() => {});
+    return written;
+  }
+
+  detach(): void {
+    this.segment?.close();
+    this.segment = undefined;
+    this.channel = undefined;
+  }
+
+  private need(): SegmentChannel {
+    if (!this.channel) throw new Error("Cannot use shared memory: the kernel has not attached a segment (does the plugin declare sharedMemory?)");
+    return this.channel;
+  }
+}

@@ -52,14 +52,21 @@ export function basicTokenize(text: string): string[] {
   let cleaned = "";
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (cp === 0 || cp === 0xfffd || isControl(ch)) continue;
-    if (isWhitespace(ch)) cleaned += " ";
-    else if (isCjk(cp)) cleaned += ` ${ch} `;
+    // CJK first: it is most of Chinese text and never control or space, so skip the regexes.
+    if (isCjk(cp)) cleaned += ` ${ch} `;
+    else if (cp === 0 || cp === 0xfffd || isControl(ch)) continue;
+    else if (isWhitespace(ch)) cleaned += " ";
     else cleaned += ch;
   }
   const out: string[] = [];
   for (const word of cleaned.split(" ")) {
     if (!word) continue;
+    // Fast path: a unified ideograph is unchanged by lower-casing and NFD and is no punctuation
+    // (compatibility ideographs F900–FAFF do change under NFD, so they take the full path).
+    if (word.length === 1 && word >= "\u4e00" && word <= "\u9fff") {
+      out.push(word);
+      continue;
+    }
     const folded = word.toLowerCase().normalize("NFD").replace(COMBINING_MARK, "");
     let current = "";
     for (const ch of folded) {

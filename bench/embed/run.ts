@@ -1,0 +1,180 @@
+/**
+ * bench/embed: what the embedder costs, each number beside a baseline measured in the same run.
+ *
+ * - WordPiece tokenizer throughput on real Chinese (MADial memories) and English (LoCoMo turns)
+ *   text, with a vocabulary shaped like Chinese-CLIP's (every CJK ideograph plus the words
+ *   seen); baseline: gpt-tokenizer (o200k_base), the BPE tokenizer already in the project.
+ * - Image preprocessing (decode + bicubic resize + crop + normalise) for 640×480 JPEG, PNG and
+ *   WebP; baseline: decoding alone.
+ * - ONNX session overhead per call with the tiny Chinese-CLIP (it computes almost nothing, so
+ *   the time is the runtime's); baseline: the fallback embedder per call.
+ * - libSQL vector index: ingest rate into F32_BLOB(512) with the events index settings, and
+ *   top-k latency at 10k/100k vectors (BENCH_EMBED_SIZES), against the same table without an
+ *   index (ingest) and an exact full scan (top-k), with the index's recall@10 against exact.
+ *
+ * Never fails: a section that cannot run prints why and the rest go on.
+ */
+import { createClient } from "@libsql/client";
+import { encode as bpeEncode } from "gpt-tokenizer/encoding/o200k_base";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createClipEmbedder,
+  createFallbackEmbedder,
+  decodeImage,
+  preprocessForClip,
+  readClipFolder,
+  WordPieceTokenizer,
+} from "../../src/embed/index.ts";
+import { TINY_CLIP_DIR, tinyVocab } from "../../tests/fixtures/make-tiny-clip.ts";
+import { jpegFile, pngFile, webpFile } from "../../tests/embed/images.ts";
+
+const DATA = "/work/shared/data";
+
+/** Runs `fn` repeatedly for about `ms` and returns calls per second. */
+async function rate(fn: () => unknown, ms = 1500): Promise<number> {
+  let n = 0;
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    await fn();
+    n++;
+  }
+  return (n * 1000) / (performance.now() - started);
+}
+
+async function section(name: string, body: () => Promise<void>): Promise<void> {
+  console.log(`\n-- ${name}`);
+  try {
+    await body();
+  } catch (error) {
+    console.log(`(skipped: ${(error as Error).message})`);
+  }
+}
+
+function sampleTexts(): { zh: string[]; en: string[] } {
+  const zh = readFileSync(join(DATA, "madial/memory-dev.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => (Object.values(JSON.parse(line))[0] as { event: string }).event);
+  const en: string[] = [];
+  for (const conv of JSON.parse(readFileSync(join(DATA, "locomo/locomo-dev.json"), "utf8"))) {
+    for (const [key, turns] of Object.entries(conv.conversation)) {
+      if (/^session_\d+$/.test(key)) for (const t of turns as { text: string }[]) en.push(t.text);
+    }
+  }
+  return { zh, en };
+}
+
+await section("tokenizer: WordPiece (Chinese-CLIP) vs gpt-tokenizer o200k_base", async () => {
+  const { zh, en } = sampleTexts();
+  const words = new Set<string>();
+  for (const t of en) for (const w of t.toLowerCase().split(/[^a-z]+/)) if (w) words.add(w);
+  const cjk = Array.from({ length: 0x9fa5 - 0x4e00 + 1 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  const tokenizer = new WordPieceTokenizer([...tinyVocab(), ...cjk, ...words].join("\n"));
+  console.log(`vocab ${tokenizer.vocab.size} entries; ${zh.length} Chinese texts (${zh.join("").length} chars), ${en.length} English turns`);
+  for (const [lang, texts] of [["zh", zh], ["en", en]] as const) {
+    const chars = texts.reduce((s, t) => s + t.length, 0);
+    const time = (fn: (t: string) => unknown) => {
+      const started = performance.now();
+      for (let r = 0; r < 3; r++) for (const t of texts) fn(t);
+      return (3 * chars) / ((performance.now() - started) / 1000);
+    };
+    time((t) => tokenizer.encode(t)); // warm-up both, so order does not favour either
+    time((t) => bpeEncode(t));
+    const ours = time((t) => tokenizer.encode(t));
+    const bpe = time((t) => bpeEncode(t));
+    console.log(`${lang}: WordPiece ${(ours / 1e6).toFixed(2)} M chars/s   baseline o200k BPE ${(bpe / 1e6).toFixed(2)} M chars/s   (ratio ${(ours / bpe).toFixed(2)}×)`);
+  }
+});
+
+await section("image preprocessing, 640×480 → [1,3,224,224]", async () => {
+  const pixel = (x: number, y: number): [number, number, number] => [(x * 7) & 255, (y * 3) & 255, (x ^ y) & 255];
+  const files = { jpeg: jpegFile(640, 480, pixel, 90), png: pngFile(640, 480, pixel), webp: await webpFile(640, 480, pixel) };
+  for (const [name, bytes] of Object.entries(files)) {
+    await rate(async () => preprocessForClip(await decodeImage(bytes)), 300); // warm-up, so order does not favour either
+    const decodeOnly = await rate(() => decodeImage(bytes));
+    const full = await rate(async () => preprocessForClip(await decodeImage(bytes)));
+    console.log(`${name.padEnd(5)} ${(bytes.byteLength / 1024).toFixed(0).padStart(5)} kB: decode+resize+crop+normalise ${full.toFixed(1)} images/s   baseline decode only ${decodeOnly.toFixed(1)} images/s`);
+  }
+});
+
+await section("ONNX session overhead per call (tiny Chinese-CLIP)", async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), "bench-clip-")), "m");
+  cpSync(join(TINY_CLIP_DIR, "fp32"), dir, { recursive: true });
+  const loadStarted = performance.now();
+  const clip = await createClipEmbedder(readClipFolder(dir));
+  console.log(`load (read, hash, 2 sessions, probe): ${(performance.now() - loadStarted).toFixed(0)} ms`);
+  const fallback = createFallbackEmbedder();
+  const text = "我们在北京天安门广场看升旗仪式";
+  const clipText = await rate(() => clip.embedTexts([text]));
+  const tensor = preprocessForClip(await decodeImage(pngFile(224, 224, () => [1, 2, 3])));
+  const png = pngFile(224, 224, () => [1, 2, 3]);
+  const clipImage = await rate(() => clip.embedImages!([png]));
+  const prep = await rate(async () => preprocessForClip(await decodeImage(png)));
+  const hash = await rate(() => fallback.embedTexts([text]));
+  console.log(`text:  ${(1000 / clipText).toFixed(3)} ms/call (tokenize + run + normalise)   baseline fallback hash ${(1000 / hash).toFixed(3)} ms/call`);
+  console.log(`image: ${(1000 / clipImage).toFixed(3)} ms/call (224×224 PNG), of which decode+preprocess ${(1000 / prep).toFixed(3)} ms (tensor ${tensor.length} floats)`);
+  await clip.close();
+});
+
+function randomUnit(seed: number): Float32Array {
+  let s = seed >>> 0 || 1;
+  const v = new Float32Array(512);
+  let n = 0;
+  for (let i = 0; i < 512; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    v[i] = ((s >>> 0) / 0xffffffff) * 2 - 1;
+    n += v[i]! * v[i]!;
+  }
+  for (let i = 0; i < 512; i++) v[i]! /= Math.sqrt(n);
+  return v;
+}
+
+const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
+await section("libSQL vector index (F32_BLOB(512), DiskANN, events index settings)", async () => {
+  const sizes = (process.env.BENCH_EMBED_SIZES ?? "10000,100000").split(",").map(Number);
+  for (const size of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), "bench-vec-"));
+    const client = createClient({ url: `file:${join(dir, "v.db")}` });
+    await client.execute("PRAGMA journal_mode=WAL");
+    await client.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, embedding F32_BLOB(512))");
+    await client.execute("CREATE TABLE indexed (id INTEGER PRIMARY KEY, embedding F32_BLOB(512))");
+    await client.execute("CREATE INDEX indexed_idx ON indexed (libsql_vector_idx(embedding, 'metric=cosine', 'compress_neighbors=float8', 'max_neighbors=32'))");
+    const ingest = async (table: string) => {
+      const started = performance.now();
+      for (let from = 0; from < size; from += 500) {
+        const batch = [];
+        for (let i = from; i < Math.min(size, from + 500); i++) batch.push({ sql: `INSERT INTO ${table} (id, embedding) VALUES (?, ?)`, args: [i, blob(randomUnit(i + 1))] });
+        await client.batch(batch, "write");
+      }
+      return size / ((performance.now() - started) / 1000);
+    };
+    console.log(`${size} vectors: ingesting (the indexed table takes a while)…`);
+    const plainRate = await ingest("plain");
+    const indexedRate = await ingest("indexed");
+    console.log(`${size} vectors: ingest with index ${indexedRate.toFixed(0)} vectors/s   baseline without index ${plainRate.toFixed(0)} vectors/s`);
+
+    const queries = Array.from({ length: 50 }, (_, q) => randomUnit(1_000_000 + q));
+    let annMs = 0;
+    let exactMs = 0;
+    let hits = 0;
+    for (const q of queries) {
+      let started = performance.now();
+      const ann = await client.execute({ sql: "SELECT id FROM vector_top_k('indexed_idx', ?, 10)", args: [blob(q)] });
+      annMs += performance.now() - started;
+      started = performance.now();
+      const exact = await client.execute({ sql: "SELECT id FROM plain ORDER BY vector_distance_cos(embedding, ?) LIMIT 10", args: [blob(q)] });
+      exactMs += performance.now() - started;
+      const truth = new Set(exact.rows.map((r) => Number(r.id)));
+      hits += ann.rows.filter((r) => truth.has(Number(r.id))).length;
+    }
+    console.log(
+      `${size} vectors: top-10 via index ${(annMs / queries.length).toFixed(2)} ms/query (recall@10 ${(hits / (queries.length * 10)).toFixed(3)})   baseline exact scan ${(exactMs / queries.length).toFixed(2)} ms/query`,
+    );
+    client.close();
+  }
+});

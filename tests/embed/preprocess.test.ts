@@ -83,6 +83,17 @@ describe("CLIP preprocessing", () => {
     }
   });
 
+  test("shrinking widens the kernel (anti-aliasing): one white column spreads as PIL spreads it", () => {
+    // 448→224 (scale 2): support 4, taps at (i + 0.5 − centre)/2, weights summing to 2 before
+    // normalising. Column 200 seen from output 99 (centre 199): cubic(0.75)/2·255 = 28.9;
+    // from output 100 (centre 201): cubic(0.25)/2·255 = 110.6; from 101: cubic(1.25)/2 < 0 → 0.
+    // Without widening, output 100 would read cubic(0.5)·255 = 143.
+    const t = preprocessForClip(image(448, 448, (x) => (x === 200 ? [255, 255, 255] : [0, 0, 0])));
+    for (const [x, v] of [[98, 0], [99, 29], [100, 111], [101, 0]] as const) {
+      assert.ok(Math.abs(at(t, 1, x, 77) - norm(v, 1)) < 1e-6, `x=${x}: ${at(t, 1, x, 77)} vs ${norm(v, 1)}`);
+    }
+  });
+
   test("shrinking a 336×300 ramp: bicubic reproduces a linear function, on both axes", () => {
     // Shorter side 300→224 (scale 300/224); width → floor(224·336/300) = 250, crop left 13, top 0.
     const t = preprocessForClip(image(336, 300, (x, y) => [Math.min(255, Math.max(0, x - 40)), Math.min(255, Math.max(0, y - 30)), 77]));

@@ -72,6 +72,16 @@ describe("CLIP preprocessing", () => {
     assert.ok(Math.abs(at(t, 2, 112, 50) - norm(255, 2)) < 1e-6);
   });
 
+  test("portrait: the width is the shorter side; the crop keeps the middle half of a 112×224 image", () => {
+    // 112×224 → 224×448 (aspect kept), crop top (448 − 224)/2 = 112, so output rows 0–223 show
+    // source rows 56–167: the red middle band only, never the green top or blue bottom quarter.
+    const t = preprocessForClip(image(112, 224, (_x, y) => (y < 56 ? [0, 255, 0] : y < 168 ? [255, 0, 0] : [0, 0, 255])));
+    for (const y of [4, 112, 219]) {
+      assert.ok(Math.abs(at(t, 0, 60, y) - norm(255, 0)) < 1e-6, `R at y=${y}`);
+      assert.ok(Math.abs(at(t, 1, 60, y) - norm(0, 1)) < 1e-6, `G at y=${y}`);
+    }
+  });
+
   test("bicubic (a = −0.5) upscaling of a step edge: 20, 80 and an overshoot to 107", () => {
     // 112→224: output 111, 112, 113 sit at input 55.75, 56.25, 56.75; the step 0|100 is at 56.
     // Weights by hand: cubic(0.25)=0.8671875, cubic(0.75)=0.2265625, cubic(1.25)=−0.0703125,

@@ -34,6 +34,11 @@ describe("WordPiece tokenizer", () => {
     assert.deepEqual(ids("unaffablex dog a123"), [100, 100, 100]);
   });
 
+  test("a word over 100 characters is [UNK] whole; at 100 it is still split", () => {
+    assert.deepEqual(ids(`1${"2".repeat(99)}`), [139, ...new Array(99).fill(140)]);
+    assert.deepEqual(ids(`1${"2".repeat(100)}`), [100]);
+  });
+
   test("mixed Chinese and English without spaces", () => {
     assert.deepEqual(ids("我的猫playing中文AI。"), [104, 111, 112, 126, 127, 144, 145, 143, 115]);
   });

@@ -27,7 +27,14 @@ export function definePlugin<C extends z.ZodType>(plugin: PluginDefinition<C>): 
   return plugin as unknown as PluginDefinition;
 }
 
-export type ServeOptions = { input: Readable; output: Writable; env: Record<string, string | undefined>; log?: (line: string) => void };
+export type ServeOptions = {
+  input: Readable;
+  output: Writable;
+  env: Record<string, string | undefined>;
+  log?: (line: string) => void;
+  /** Frame cap for what the kernel sends (the transport's default when absent). */
+  maxFrameBytes?: number;
+};
 
 const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
 const InitializeParamsSchema = z.looseObject({ protocolVersion: z.string() });
@@ -53,7 +60,7 @@ export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env
 export async function servePlugin(plugin: PluginDefinition, options: ServeOptions): Promise<void> {
   const log = options.log ?? (() => {});
   const tools = new Map((await plugin.tools(readConfig(plugin, options.env))).map((t) => [t.name, t]));
-  const transport = new StreamTransport(options.input, options.output);
+  const transport = new StreamTransport(options.input, options.output, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
   const peer = new Peer(transport, { log });
   const shared = new PluginShared(peer);
   const serverInfo = { name: plugin.name, version: plugin.version };

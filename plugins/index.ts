@@ -8,11 +8,13 @@ import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { servePlugin, type PluginDefinition } from "./sdk/index.ts";
 import { shellPlugin } from "./shell/index.ts";
+import { webFetchPlugin } from "./web-fetch/index.ts";
 
 export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   files: filesPlugin,
   shell: shellPlugin,
   notes: notesPlugin,
+  web_fetch: webFetchPlugin,
 };
 
 export class UnknownPluginError extends Error {

@@ -8,6 +8,7 @@ import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { servePlugin, type PluginDefinition } from "./sdk/index.ts";
 import { shellPlugin } from "./shell/index.ts";
+import { terminalPlugin } from "./terminal/index.ts";
 import { webFetchPlugin } from "./web-fetch/index.ts";
 
 export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
@@ -15,6 +16,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   shell: shellPlugin,
   notes: notesPlugin,
   web_fetch: webFetchPlugin,
+  terminal: terminalPlugin,
 };
 
 export class UnknownPluginError extends Error {

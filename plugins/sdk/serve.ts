@@ -80,8 +80,19 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     _meta: { [META.serverInfo]: serverInfo },
   }));
   peer.handle("ping", () => ({}));
-  peer.handle("tools/list", () => ({ tools: [...tools.values()].map(describeTool) }));
+  // A plugin that needs its channel must not run without it: silently losing every push is
+  // worse than failing start-up where the kernel can see and report it.
+  const needChannel = () => {
+    if (plugin.sharedMemory && !shared.attached) {
+      throw new RpcError(ErrorCode.InternalError, `Cannot serve ${plugin.name}: its shared-memory channel was not registered (homed/shm_attach)`);
+    }
+  };
+  peer.handle("tools/list", () => {
+    needChannel();
+    return { tools: [...tools.values()].map(describeTool) };
+  });
   peer.handle("tools/call", async (params, context) => {
+    needChannel();
     const parsed = CallParamsSchema.safeParse(params);
     if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot call a tool: ${z.prettifyError(parsed.error)}`);
     const call = parsed.data;

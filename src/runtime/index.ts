@@ -2,3 +2,4 @@
 export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./assets.ts";
 export { serve, ListenError, type FetchHandler, type RunningServer } from "./serve.ts";
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
+export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";

@@ -41,7 +41,7 @@ describe("web_fetch plugin", () => {
   });
   const fetchPage = async (url: string, extra: Record<string, unknown> = {}) => {
     const result: CallToolResult = await host.callTool("web_fetch", "web_fetch", { url, ...extra });
-    return { isError: result.isError ?? false, ...(result.structuredContent as Record<string, unknown>) };
+    return { isError: result.isError ?? false, ...(result.structuredContent as Record<string, unknown>) } as Record<string, unknown>;
   };
 
   test("HTML comes back as readable text: the article with its breaks, no menu, script or style", async () => {

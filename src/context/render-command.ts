@@ -16,19 +16,15 @@ const BudgetSchema = z.coerce.number().int().positive();
 
 export type CommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
 
-export function runContextCommand(
-  rest: readonly string[],
-  budgetFlag: string | true | undefined,
-  io: CommandIo,
-): number {
-  const usageError = (message: string) => new UsageError(message);
+/** `rest`: the words after `context`; `budgetFlag`: the value of -budget, if given. */
+export function runContextCommand(rest: readonly string[], budgetFlag: string | true | undefined, io: CommandIo): number {
   const [sub, file, ...extra] = rest;
-  if (sub !== "render") throw usageError(`unknown context command "${sub ?? ""}" (usage: ${CONTEXT_USAGE})`);
-  if (!file) throw usageError(`missing FILE (usage: ${CONTEXT_USAGE})`);
-  if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}" (usage: ${CONTEXT_USAGE})`);
-  if (budgetFlag === undefined) throw usageError(`missing --budget (usage: ${CONTEXT_USAGE})`);
+  if (sub !== "render") throw new UsageError(`unknown context command "${sub ?? ""}" (usage: ${CONTEXT_USAGE})`);
+  if (!file) throw new UsageError(`missing FILE (usage: ${CONTEXT_USAGE})`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (usage: ${CONTEXT_USAGE})`);
+  if (budgetFlag === undefined) throw new UsageError(`missing --budget (usage: ${CONTEXT_USAGE})`);
   const budget = BudgetSchema.safeParse(budgetFlag);
-  if (!budget.success) throw usageError(`invalid --budget "${String(budgetFlag)}": a positive whole number of tokens`);
+  if (!budget.success) throw new UsageError(`invalid --budget "${String(budgetFlag)}": a positive whole number of tokens`);
   let text: string;
   try {
     text = readFileSync(file, "utf8");

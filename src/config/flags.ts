@@ -23,7 +23,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
   { name: "conversation", value: "C", default: "", help: "`homed recall`: search only conversation (partner, project) C and user-wide memories (default: all)" },
   { name: "k", value: "N", default: "10", help: "`homed recall`: number of results" },
-  { name: "channels", value: "LIST", default: "words,grams,vector", help: "`homed recall`: ranked channels to fuse (comma-separated)" },
+  { name: "channels", value: "LIST", default: "words,grams (plus vector when an embedding model is installed)", help: "`homed recall`: ranked channels to fuse, comma-separated: words, grams, vector" },
   { name: "since", value: "TIME", default: "", help: "`homed recall`: only memories at or after this ISO 8601 date/time" },
   { name: "until", value: "TIME", default: "", help: "`homed recall`: only memories at or before this ISO 8601 date/time" },
   { name: "explain", default: "", help: "`homed recall`: show each channel's rank, score and RRF contribution" },

@@ -34,11 +34,25 @@ export const coldSessionId = (conversation: string, session: string) => `${conve
 
 export type VectorTag = { modelId: string; vector: Float32Array };
 
+/**
+ * What the search index holds for a message: its speaker, its text, and the text of its
+ * neighbours in the session (`context`). The stored text and the vector stay the message's own.
+ * Why the speaker: questions name people ("what did Caroline research?") and a message does not
+ * say who wrote it. Why the neighbours: an answer rarely repeats its question's words — the
+ * turn before it does ("what did you do yesterday?" / "I went to a support group"). Measured on
+ * LoCoMo dev with words+grams fused: R@5/R@50 .443/.682 bare, .506/.758 with the speaker,
+ * .620/.861 with the speaker and two neighbours each side.
+ */
+export function searchText(message: ColdMessage, context: string): string {
+  return context ? `${message.speaker}: ${message.text}\n${context}` : `${message.speaker}: ${message.text}`;
+}
+
 export async function coldEventStatements(
   message: ColdMessage,
   seq: number,
   vector: VectorTag | undefined,
   now: number,
+  context = "",
 ): Promise<InStatement[]> {
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
@@ -77,6 +91,6 @@ export async function coldEventStatements(
       args: [`${id}.${i + 1}`, id, image, now],
     });
   });
-  statements.push(...(await searchRows("event", id, message.text)));
+  statements.push(...(await searchRows("event", id, searchText(message, context))));
   return statements;
 }

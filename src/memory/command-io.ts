@@ -1,7 +1,7 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
 import { join } from "node:path";
 import { ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
-import { openEmbedder, type Embedder } from "../embed/index.ts";
+import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 
 export type CommandIo = {
@@ -21,8 +21,8 @@ export async function openDataStore(settings: Settings): Promise<Store> {
  * fallback. Import and recall must agree on it, since the vector channel only compares vectors
  * of the same model.
  */
-export async function openDataEmbedder(settings: Settings): Promise<Embedder> {
-  return (await openEmbedder({ modelsDir: join(settings.dataDir, "models"), threads: 1 })).embedder;
+export async function openDataEmbedder(settings: Settings): Promise<ActiveEmbedder> {
+  return openEmbedder({ modelsDir: join(settings.dataDir, "models"), threads: 1 });
 }
 
 /** A flag's string value, or undefined; a boolean flag given a value is caught by the parser. */

@@ -31,7 +31,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   for (const bad of invalid) io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
 
   const store = await openDataStore(settings);
-  const embedder = await openDataEmbedder(settings);
+  const { embedder } = await openDataEmbedder(settings);
   const bar = io.isTty ? new SingleBar({ format: "importing [{bar}] {value}/{total} messages", hideCursor: true }) : undefined;
   let barShown = false;
   try {

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import type { ActiveEmbedder } from "../embed/index.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
@@ -18,10 +19,20 @@ const QueryLineSchema = z.strictObject({
   conversation: z.string().min(1).optional(),
 });
 
-function parseOptions(flags: ParsedArgs["flags"]): Omit<QueryOptions, "conversation"> & { conversation?: string } {
+/**
+ * Channels run when -channels is not given. The fallback embedder's vectors are character
+ * n-gram hashes: the grams channel already ranks those n-grams, with IDF weighting the hash
+ * lacks, so fusing both counts the same evidence twice and pushes answers down (LoCoMo dev
+ * R@5 .620 → .535). Vectors join by default once a real model gives them meaning.
+ */
+function defaultChannels(active: ActiveEmbedder): Channel[] {
+  return active.kind === "fallback" ? ["words", "grams"] : [...CHANNELS];
+}
+
+function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): QueryOptions {
   const k = Number(flagValue(flags, "k") ?? "10");
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError("invalid -k: expected a whole number from 1 to 1000");
-  const channelList = (flagValue(flags, "channels") ?? CHANNELS.join(",")).split(",").map((c) => c.trim());
+  const channelList = flagValue(flags, "channels")?.split(",").map((c) => c.trim()) ?? defaultChannels(active);
   for (const c of channelList) {
     if (!(CHANNELS as readonly string[]).includes(c)) throw new UsageError(`invalid -channels: "${c}" is not one of ${CHANNELS.join(", ")}`);
   }
@@ -38,12 +49,14 @@ function parseOptions(flags: ParsedArgs["flags"]): Omit<QueryOptions, "conversat
     conversation: flagValue(flags, "conversation"),
     since: time("since"),
     until: time("until"),
+    embedder: active.embedder,
   };
 }
 
-function explainLine(c: Candidate): string {
+function explainLine(c: Candidate, ran: readonly Channel[]): string {
   const parts = CHANNELS.map((ch) => {
     const hit = c.channels[ch];
+    if (!c.channels[ch] && !ran.includes(ch)) return `${ch} off`;
     return hit ? `${ch} #${hit.rank} (${hit.score.toFixed(3)}) +${hit.contribution.toFixed(4)}` : `${ch} —`;
   });
   return `     ${parts.join(" · ")}`;
@@ -82,24 +95,25 @@ function readQueries(file: string) {
 }
 
 export async function runRecallCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
-  const options = parseOptions(args.flags);
-  const explain = args.flags.has("explain");
   const batchFile = flagValue(args.flags, "queries");
   expectArguments(rest, batchFile === undefined ? 1 : 0, USAGE);
+  const explain = args.flags.has("explain");
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
+  const active = await openDataEmbedder(settings);
+  const { embedder } = active;
+  const options = parseOptions(args.flags, active);
   const store = await openDataStore(settings);
-  const embedder = await openDataEmbedder(settings);
   try {
     if (queries) {
       for (const q of queries) {
         const scope = q.conversation ?? options.conversation;
-        const results = await coldcontextQuery(store.client, q.query, { ...options, embedder, conversation: scope });
+        const results = await coldcontextQuery(store.client, q.query, { ...options, conversation: scope });
         io.stdout(`${JSON.stringify({ id: q.id, results: results.map((r) => jsonResult(r, explain)) })}\n`);
       }
       return 0;
     }
     const query = rest[0]!;
-    const results = await coldcontextQuery(store.client, query, { ...options, embedder });
+    const results = await coldcontextQuery(store.client, query, options);
     if (args.flags.has("json")) {
       io.stdout(`${JSON.stringify({ query, results: results.map((r) => jsonResult(r, explain)) })}\n`);
       return 0;
@@ -109,7 +123,7 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
       const who = r.speaker ? `${r.speaker}: ` : "";
       io.stdout(`${String(i + 1).padStart(3)}. ${new Date(r.time).toISOString().slice(0, 16)} ${who}${r.text.replace(/\s+/g, " ")}\n`);
       io.stdout(`     ${r.conversation} · sources ${r.sources.join(", ") || "—"} · score ${r.score.toFixed(4)} · ${r.id}\n`);
-      if (explain) io.stdout(`${explainLine(r)}\n`);
+      if (explain) io.stdout(`${explainLine(r, options.channels ?? CHANNELS)}\n`);
     });
     return 0;
   } finally {

@@ -1,0 +1,63 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { coldcontextQuery } from "../../src/memory/index.ts";
+import { searchWords } from "../../src/text/index.ts";
+import { message, openTempStore, phraseEmbedder, seed } from "./fixture.ts";
+
+const ids = (results: { sources: string[] }[]) => results.flatMap((r) => r.sources);
+
+describe("recall channels: each finds what only it can find", () => {
+  test("grams: a Chinese substring that jieba cuts differently (2 characters, across a word boundary)", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("我们去北京天安门广场看升旗", { sourceId: "tiananmen" }), message("今天下雨了", { sourceId: "rain" })]);
+    // Precondition: the query's words are not among the stored words, so BM25 over words misses.
+    const stored = new Set(await searchWords("我们去北京天安门广场看升旗"));
+    assert.ok((await searchWords("门广")).every((w) => !stored.has(w)), "jieba must cut 门广 apart from the stored words");
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5, channels: ["words"] })), []);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5, channels: ["grams"] })), ["tiananmen"]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5 })), ["tiananmen"]);
+  });
+
+  test("grams: a typo", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("We booked the accommodation in Lisbon", { sourceId: "hotel" }), message("The weather was fine", { sourceId: "weather" })]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "acommodation", { k: 5, channels: ["words"] })), []);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "acommodation", { k: 5, channels: ["grams"] })), ["hotel"]);
+  });
+
+  test("words: English stems meet (research / researched) and function words do not match", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("She researched adoption agencies", { sourceId: "adopt" }), message("What did you do with it", { sourceId: "chat" })]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "What did she research?", { k: 5, channels: ["words"] })), ["adopt"]);
+  });
+
+  test("vector: a paraphrase with no shared word or character, through the configured embedder", async () => {
+    await using store = await openTempStore();
+    const embedder = phraseEmbedder({ "automobile": 1, "car broke down": 1, "birthday": 2 });
+    await seed(store, [message("my car broke down on the highway", { sourceId: "car" }), message("birthday cake", { sourceId: "cake" })], embedder);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { k: 5, channels: ["words", "grams"], embedder })), []);
+    const found = await coldcontextQuery(store.client, "automobile", { k: 1, channels: ["vector"], embedder });
+    assert.deepEqual(ids(found), ["car"]);
+    assert.equal(found[0]!.channels.vector?.rank, 1);
+  });
+
+  test("vector: vectors of another model are never compared", async () => {
+    await using store = await openTempStore();
+    const stored = phraseEmbedder({ "car broke down": 1 }, "model-a@512");
+    const asking = phraseEmbedder({ "automobile": 1 }, "model-b@512");
+    await seed(store, [message("my car broke down", { sourceId: "car" })], stored);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { k: 5, channels: ["vector"], embedder: asking })), []);
+  });
+
+  test("the speaker and the neighbouring turns are searchable with a message", async () => {
+    await using store = await openTempStore();
+    await seed(store, [
+      message("What did you do yesterday?", { speaker: "Mel", sourceId: "q", session: "s1" }),
+      message("I went to a support group", { speaker: "Caroline", sourceId: "a", session: "s1" }),
+      message("Nice weather", { speaker: "Caroline", sourceId: "w", session: "s2" }),
+    ]);
+    // "yesterday" is only in the question before the answer; "Caroline" only in the speaker field.
+    const found = ids(await coldcontextQuery(store.client, "Caroline yesterday", { k: 1, channels: ["words"] }));
+    assert.deepEqual(found, ["a"]);
+  });
+});

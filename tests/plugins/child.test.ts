@@ -81,6 +81,17 @@ describe("plugin child process", () => {
     assert.ok(await gone(grandchild), "grandchild outlived its plugin");
   });
 
+  test("the child sees only allow-listed variables plus its own, never the kernel's secrets", async () => {
+    const log = new LogRing();
+    const spec = PluginSpecSchema.parse({ name: "env", command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), "env"], env: { PLUGIN_OWN: "1" } });
+    const child = PluginChild.spawn(spec, { log, parentEnv: { ...process.env, HOMED_ADMIN_TOKEN: "secret", OPENAI_API_KEY: "sk-x", PATH: process.env.PATH } });
+    children.push(child);
+    await child.connect();
+    const names = (/env (\S*)/.exec(log.tail().join("\n"))?.[1] ?? "").split(",");
+    assert.ok(names.includes("PLUGIN_OWN") && names.includes("PATH"), names.join(","));
+    assert.ok(!names.includes("HOMED_ADMIN_TOKEN") && !names.includes("OPENAI_API_KEY"), names.join(","));
+  });
+
   test("a command that does not exist is a failed start, not a thrown error", async () => {
     const spec = PluginSpecSchema.parse({ name: "ghost", command: "/nonexistent/homed-plugin" });
     const log = new LogRing();

@@ -43,7 +43,7 @@ describe("terminal plugin", () => {
   /** Reads until `pattern` shows up in everything read so far (each read waits for new output). */
   const readUntil = async (terminal: string, pattern: RegExp) => {
     let all = "";
-    for (let i = 0; i < 100 && !pattern.test(all); i++) {
+    for (let i = 0; i < 20 && !pattern.test(all); i++) {
       const answer = await call("terminal_read", { terminal, waitMs: 2000 });
       all += String(answer.output);
       if (answer.exited && !pattern.test(all)) break;

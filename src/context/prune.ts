@@ -56,14 +56,16 @@ export function planPrune(
   const ratio = overflowRatio(events, options.budget);
   const all = events.map((e) => e.id);
   if (ratio <= OVERFLOW_THRESHOLD || events.length === 0) return { ratio, overflow: false, pinned: 0, keep: all, sink: [] };
-  const pinned = pinnedCount({ configured: options.pinned, budget: options.budget, avgTokensPerEvent: (ratio * options.budget) / events.length });
+  const avgTokensPerEvent = (ratio * options.budget) / events.length;
+  const pinned = pinnedCount({ configured: options.pinned, budget: options.budget, avgTokensPerEvent });
   const candidates = events.slice(0, events.length - pinned);
-  let used = events.slice(events.length - pinned).reduce((sum, e) => sum + e.tokens, 0);
+  const recent = events.slice(events.length - pinned);
+  let used = recent.reduce((sum, e) => sum + e.tokens, 0);
   // Best first; among equals the newer one, since recency is the better tie-breaker.
   const ranked = candidates
     .map((event, index) => ({ event, index, score: relevance(query, event) }))
     .sort((a, b) => b.score - a.score || b.index - a.index);
-  const kept = new Set<string>(events.slice(events.length - pinned).map((e) => e.id));
+  const kept = new Set<string>(recent.map((e) => e.id));
   for (const { event } of ranked) {
     if (used + event.tokens > options.budget) continue;
     kept.add(event.id);

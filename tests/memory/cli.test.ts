@@ -1,0 +1,74 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run, SOURCE_HOMED } from "../support/process.ts";
+
+const turn = (id: string, text: string, over: Record<string, string> = {}) =>
+  JSON.stringify({ conversation: "conv-1", session: "session_1", time: "2023-05-08T13:56:00Z", speaker: "Caroline", role: "user", text, id, ...over });
+
+function tempFolder(): { dir: string; [Symbol.dispose](): void } {
+  const dir = mkdtempSync(join(tmpdir(), "homed-cli-"));
+  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe("homed import and homed recall (child processes)", () => {
+  test("import, re-import, then batch recall writes one JSON line per query", async () => {
+    using tmp = tempFolder();
+    const history = join(tmp.dir, "history.jsonl");
+    writeFileSync(history, [turn("D1:1", "I went to a LGBTQ support group yesterday"), turn("D1:2", "I painted a sunrise", { speaker: "Mel", role: "assistant", session: "session_2" }), turn("D1:1", "again", { conversation: "conv-2" })].join("\n") + "\n");
+    const data = join(tmp.dir, "data");
+    const first = await run([...SOURCE_HOMED, "import", "-data", data, history]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /3 added, 0 already present/);
+    const again = await run([...SOURCE_HOMED, "import", "-data", data, history]);
+    assert.match(again.stdout, /0 added, 3 already present/);
+
+    const queries = join(tmp.dir, "queries.jsonl");
+    writeFileSync(queries, [JSON.stringify({ id: "q1", query: "support group", conversation: "conv-1" }), JSON.stringify({ id: 2, query: "painting" })].join("\n"));
+    const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--queries", queries, "-k", "1"]);
+    assert.equal(out.code, 0, out.stderr);
+    const lines = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    assert.equal(lines[0].id, "q1");
+    assert.equal(lines[0].results.length, 1);
+    const hit = lines[0].results[0];
+    assert.deepEqual(Object.keys(hit).sort(), ["layer", "memory", "score", "sources", "text", "time"]);
+    assert.deepEqual([hit.layer, hit.sources, hit.text, hit.time], ["L2", ["D1:1"], "I went to a LGBTQ support group yesterday", "2023-05-08T13:56:00.000Z"]);
+    assert.equal(lines[1].id, 2);
+    assert.deepEqual(lines[1].results[0].sources, ["D1:2"]);
+
+    const single = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "support group"]);
+    assert.equal(single.code, 0, single.stderr);
+    assert.match(single.stdout, /Caroline: I went to a LGBTQ support group/);
+    assert.match(single.stdout, /words #1 \([\d.]+\) \+0\.0164 · grams #1/);
+    assert.match(single.stdout, /vector off/);
+  });
+
+  test("an invalid line aborts the whole import with its number; --skip-invalid skips and reports", async () => {
+    using tmp = tempFolder();
+    const history = join(tmp.dir, "history.jsonl");
+    writeFileSync(history, [turn("D1:1", "one"), turn("D1:2", "two"), '{"conversation":"conv-1"}', turn("D1:4", "four")].join("\n"));
+    const data = join(tmp.dir, "data");
+    const failed = await run([...SOURCE_HOMED, "import", "-data", data, history]);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /Cannot import .*history\.jsonl: line 3: .*nothing was imported/);
+    assert.equal(existsSync(join(data, "homed.db")), false, "nothing written, not even a database");
+
+    const skipped = await run([...SOURCE_HOMED, "import", "-data", data, "--skip-invalid", history]);
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.match(skipped.stderr, /skipped line 3: /);
+    assert.match(skipped.stdout, /3 added, 0 already present, 1 invalid skipped/);
+  });
+
+  test("usage errors: no file, a bad -k", async () => {
+    using tmp = tempFolder();
+    const noFile = await run([...SOURCE_HOMED, "import", "-data", tmp.dir]);
+    assert.equal(noFile.code, 2);
+    assert.match(noFile.stderr, /usage: homed import/);
+    const badK = await run([...SOURCE_HOMED, "recall", "-data", tmp.dir, "-k", "0", "x"]);
+    assert.equal(badK.code, 2);
+    assert.match(badK.stderr, /invalid -k/);
+  });
+});

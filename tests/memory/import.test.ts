@@ -1,0 +1,77 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Embedder } from "../../src/embed/index.ts";
+import { importHistory, parseHistory } from "../../src/memory/index.ts";
+import { VECTOR_DIM } from "../../src/store/index.ts";
+import { count, message, openTempStore } from "./fixture.ts";
+
+const line = (over: Record<string, unknown> = {}) =>
+  JSON.stringify({ conversation: "c", session: "s1", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text: "hello", id: "D1:1", ...over });
+
+describe("history import", () => {
+  test("parses the documented format, with images, skipping blank lines", () => {
+    const parsed = parseHistory([line(), "", line({ id: "D1:2", images: ["https://x/y.jpg"], role: "assistant" })].join("\n"));
+    assert.deepEqual(parsed.invalid, []);
+    assert.equal(parsed.messages.length, 2);
+    assert.equal(parsed.messages[0]!.time, Date.UTC(2024, 4, 8, 13, 56));
+    assert.deepEqual(parsed.messages[1]!.images, ["https://x/y.jpg"]);
+    assert.equal(parsed.messages[1]!.sourceId, "D1:2");
+  });
+
+  test("each invalid line is named with its 1-based number and reason", () => {
+    const parsed = parseHistory(
+      [line(), "{not json", line({ id: "D1:3", time: "yesterday" }), line({ id: "D1:4", role: "bot" }), line({ id: "D1:1" }), line({ id: "D1:6", text: " " })].join("\n"),
+    );
+    assert.deepEqual(parsed.invalid.map((i) => i.line), [2, 3, 4, 5, 6]);
+    assert.match(parsed.invalid[0]!.reason, /not JSON/);
+    assert.match(parsed.invalid[1]!.reason, /"time"/);
+    assert.match(parsed.invalid[2]!.reason, /"role"/);
+    assert.match(parsed.invalid[3]!.reason, /appears twice/);
+    assert.match(parsed.invalid[4]!.reason, /empty/);
+  });
+
+  test("re-importing the same messages adds nothing; new ones continue the session's order", async () => {
+    await using store = await openTempStore();
+    const batch = [message("one", { session: "s", sourceId: "1" }), message("two", { session: "s", sourceId: "2" })];
+    assert.deepEqual(await importHistory(store.client, batch), { added: 2, present: 0 });
+    assert.deepEqual(await importHistory(store.client, batch), { added: 0, present: 2 });
+    const more = [...batch, message("three", { session: "s", sourceId: "3" })];
+    assert.deepEqual(await importHistory(store.client, more), { added: 1, present: 2 });
+    assert.equal(await count(store, "SELECT count(*) FROM events"), 3);
+    assert.equal(await count(store, "SELECT count(*) FROM memory_words"), 3);
+    const seqs = await store.client.execute("SELECT seq FROM events ORDER BY time");
+    assert.deepEqual(seqs.rows.map((r) => Number(r.seq)), [0, 1, 2]);
+    // The same id in another conversation is another message.
+    await importHistory(store.client, [message("one", { session: "s", sourceId: "1", conversation: "other" })]);
+    assert.equal(await count(store, "SELECT count(*) FROM events"), 4);
+  });
+
+  test("imported messages are L2 events with provenance, one text block each, held by L2", async () => {
+    await using store = await openTempStore();
+    await importHistory(store.client, [message("with a photo", { sourceId: "p", images: ["file:///a.jpg"] })]);
+    const row = (await store.client.execute("SELECT layer, source_id, role, speaker FROM events")).rows[0]!;
+    assert.deepEqual([row.layer, row.source_id, row.role, row.speaker], ["L2", "p", "user", "Ann"]);
+    const blocks = await store.client.execute("SELECT kind, holder, content FROM blocks ORDER BY id");
+    assert.deepEqual(blocks.rows.map((b) => [b.kind, b.holder, b.content]), [["text", "L2", "with a photo"], ["image", "L2", "file:///a.jpg"]]);
+  });
+
+  test("a failure in the middle of an import writes nothing", async () => {
+    await using store = await openTempStore();
+    let calls = 0;
+    const failing: Embedder = {
+      modelId: "failing@512",
+      dimension: VECTOR_DIM,
+      embedTexts: async (texts) => {
+        // The first chunk of 256 is written inside the transaction before the second one fails.
+        if (++calls === 2) throw new Error("model crashed");
+        return texts.map(() => new Float32Array(VECTOR_DIM).fill(0.1));
+      },
+    };
+    const many = Array.from({ length: 300 }, (_, i) => message(`note ${i}`, { sourceId: String(i) }));
+    await assert.rejects(importHistory(store.client, many, { embedder: failing }), /model crashed/);
+    assert.equal(calls, 2);
+    for (const table of ["events", "blocks", "memory_words", "memory_grams"]) {
+      assert.equal(await count(store, `SELECT count(*) FROM ${table}`), 0, table);
+    }
+  });
+});

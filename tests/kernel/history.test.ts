@@ -81,6 +81,15 @@ describe("history", () => {
     assert.match(String(history.at(-1)!.content), /interrupted/);
   });
 
+  test("two messages to one session at once are answered one after the other, never interleaved", async () => {
+    let n = 0;
+    h = await kernelHarness(() => ({ content: `answer ${++n}`, delayMs: 20 }));
+    const session = await h.kernel.sessions.open("test", "queue");
+    await Promise.all([h.kernel.turn({ session, input: "first" }), h.kernel.turn({ session, input: "second" })]);
+    const rows = await h.store.client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session.id] });
+    assert.deepEqual(rows.rows.map((r) => r.text), ["first", "answer 1", "second", "answer 2"]);
+  });
+
   test("long randomized sessions with small budgets never send a broken sequence", async () => {
     // Each step: 0 = plain answer, n > 0 = a round of n parallel calls (sometimes huge outputs).
     await fc.assert(

@@ -84,6 +84,21 @@ describe("/api/sessions", () => {
   });
 });
 
+describe("auth", () => {
+  test("every API and /v1 route needs the admin token; health and the console do not", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    for (const path of ["/api/sessions", "/api/providers", "/v1/models"]) {
+      const res = await app.request(path);
+      assert.equal(res.status, 401, path);
+      assert.equal(((await res.json()) as { error: string }).error, "unauthorized");
+      assert.equal((await app.request(path, { headers: { authorization: "Bearer wrong" } })).status, 401, path);
+    }
+    assert.equal((await app.request("/healthz")).status, 200);
+    assert.equal((await app.request("/")).status, 200);
+  });
+});
+
 describe("OpenAI-compatible /v1", () => {
   test("/v1/models lists homed", async () => {
     h = await kernelHarness([]);

@@ -1,0 +1,118 @@
+/**
+ * Backfill: after a switch of embedder, re-embeds stored records whose `embed_model` is not the
+ * active model's, in small batches, each batch its own short transaction, so readers (recall)
+ * keep working between them. Until a record is re-embedded, recall's vector channel simply does
+ * not see it (it compares only vectors of the active model); the word and gram channels still do.
+ *
+ * Resumable by construction: progress is the `embed_model` column itself, so a stopped backfill
+ * (crash, Ctrl-C, restart) continues with what is still stale. A row-id cursor keeps one run
+ * from looping over a record it cannot embed (an undecodable image); the next run retries it.
+ *
+ * Covered: events (their `text`) and blocks (text blocks' `content`, image blocks' bytes when
+ * the embedder has an image encoder). Triples are left to the L3 writer, which alone knows the
+ * text a fact is embedded from.
+ */
+import type { Client, InStatement } from "@libsql/client";
+import type { Embedder } from "./embedder.ts";
+
+export type BackfillTable = "events" | "blocks";
+export type BackfillProgress = { table: BackfillTable; done: number; skipped: number; total: number; model: string };
+export type BackfillOptions = {
+  batchSize?: number;
+  onProgress?: (progress: BackfillProgress) => void;
+  /** Stops between batches; what is done stays done. */
+  signal?: AbortSignal;
+};
+export type BackfillReport = Record<BackfillTable, { done: number; skipped: number; total: number }> & { stopped: boolean };
+
+type Row = { rowid: number; id: string; text: string | null; kind: string; bytes: Uint8Array | null };
+
+const STALE = "(embed_model IS NULL OR embed_model != ?)";
+
+const SELECTS: Record<BackfillTable, { count: string; page: string }> = {
+  events: {
+    count: `SELECT count(*) AS n FROM events WHERE ${STALE}`,
+    page: `SELECT rowid, id, text, 'text' AS kind, NULL AS bytes FROM events WHERE ${STALE} AND rowid > ? ORDER BY rowid LIMIT ?`,
+  },
+  blocks: {
+    count: `SELECT count(*) AS n FROM blocks WHERE ${STALE} AND kind IN ('text', 'image')`,
+    page: `SELECT b.rowid AS rowid, b.id AS id, b.content AS text, b.kind AS kind, d.bytes AS bytes
+           FROM blocks b LEFT JOIN block_data d ON d.block_id = b.id
+           WHERE ${STALE.replaceAll("embed_model", "b.embed_model")} AND b.kind IN ('text', 'image') AND b.rowid > ?
+           ORDER BY b.rowid LIMIT ?`,
+  },
+};
+
+/** Counts records not yet embedded by `modelId`, per table. */
+export async function countStale(client: Client, modelId: string): Promise<Record<BackfillTable, number>> {
+  const count = async (table: BackfillTable) => Number((await client.execute({ sql: SELECTS[table].count, args: [modelId] })).rows[0]?.n ?? 0);
+  return { events: await count("events"), blocks: await count("blocks") };
+}
+
+/** Vectors for a page, `undefined` where a record cannot be embedded by this embedder. */
+async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array | undefined)[]> {
+  const out: (Float32Array | undefined)[] = new Array(rows.length).fill(undefined);
+  const texts = rows.flatMap((r, i) => (r.kind === "text" && r.text ? [{ i, text: r.text }] : []));
+  const vectors = await embedder.embedTexts(texts.map((t) => t.text), { purpose: "write" });
+  texts.forEach((t, k) => (out[t.i] = vectors[k]));
+  if (embedder.embedImages) {
+    for (const [i, r] of rows.entries()) {
+      if (r.kind !== "image" || !r.bytes) continue;
+      try {
+        [out[i]] = await embedder.embedImages([new Uint8Array(r.bytes)], { purpose: "write" });
+      } catch (error) {
+        // One bad image must not stop the backfill; it stays stale and is retried next run.
+        if ((error as { code?: string }).code !== "image_decode") throw error;
+      }
+    }
+  }
+  return out;
+}
+
+export async function backfillEmbeddings(client: Client, embedder: Embedder, options: BackfillOptions = {}): Promise<BackfillReport> {
+  const batchSize = options.batchSize ?? 64;
+  const model = embedder.modelId;
+  const totals = await countStale(client, model);
+  const report: BackfillReport = {
+    events: { done: 0, skipped: 0, total: totals.events },
+    blocks: { done: 0, skipped: 0, total: totals.blocks },
+    stopped: false,
+  };
+  for (const table of ["events", "blocks"] as const) {
+    const tally = report[table];
+    let cursor = 0;
+    for (;;) {
+      if (options.signal?.aborted) {
+        report.stopped = true;
+        return report;
+      }
+      const page = await client.execute({ sql: SELECTS[table].page, args: [model, cursor, batchSize] });
+      if (page.rows.length === 0) break;
+      const rows = page.rows.map((r) => ({
+        rowid: Number(r.rowid),
+        id: String(r.id),
+        text: r.text === null ? null : String(r.text),
+        kind: String(r.kind),
+        bytes: r.bytes === null ? null : new Uint8Array(r.bytes as ArrayBuffer),
+      }));
+      cursor = rows[rows.length - 1]!.rowid;
+      const vectors = await embedPage(embedder, rows);
+      const updates: InStatement[] = [];
+      for (const [i, vector] of vectors.entries()) {
+        if (!vector) {
+          tally.skipped++;
+          continue;
+        }
+        updates.push({
+          // The model check keeps a concurrent writer's fresh vector from being overwritten.
+          sql: `UPDATE ${table} SET embedding = ?, embed_model = ? WHERE id = ? AND ${STALE}`,
+          args: [new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), model, rows[i]!.id, model],
+        });
+      }
+      if (updates.length) await client.batch(updates, "write");
+      tally.done += updates.length;
+      options.onProgress?.({ table, done: tally.done, skipped: tally.skipped, total: tally.total, model });
+    }
+  }
+  return report;
+}

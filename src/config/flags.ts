@@ -36,6 +36,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "512", help: "dimension of -embed-model's vectors (must be 512, the stored vector size)" },
   { name: "embed-key-file", value: "FILE", env: "HOMED_EMBED_KEY_FILE", default: "", help: "file holding the API key for -embed-url (else HOMED_EMBED_API_KEY)" },
   { name: "embed-timeout", value: "MS", env: "HOMED_EMBED_TIMEOUT_MS", default: "1200", help: "time budget of a query embedding; after it recall goes on without vectors" },
+  { name: "backfill", default: "", help: "`homed embed`: re-embed stored events and blocks another embedder made (resumable; progress on stderr)" },
   { name: "image", value: "FILE", default: "", help: "`homed embed`: embed this JPEG/PNG/WebP image instead of text" },
   { name: "token", value: "TOKEN", env: "HOMED_TOKEN", default: "<data>/admin.token", help: "`homed chat`: the daemon's admin token" },
   { name: "partner", value: "NAME", default: "your user name", help: "`homed chat`: who you are to homed (one session per partner)" },

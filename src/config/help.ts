@@ -6,7 +6,7 @@ const COMMANDS: readonly [string, string][] = [
   ["context", "render --budget N FILE: render a context dump (JSON array of events) under a token budget, as a request would carry it"],
   ["import", "FILE: import conversation history (JSON Lines, one message a line) into cold context"],
   ["recall", "\"query\" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)"],
-  ["embed", "TEXT | --image FILE [--json]: show the embedder in use (and why) and the vector it makes"],
+  ["embed", "TEXT | --image FILE [--json]: show the embedder in use (and why) and the vector it makes; --backfill: re-embed stored memory with it"],
   ["plugin", "run NAME: serve a built-in plugin (files, shell, notes, web_fetch, terminal) on stdin/stdout; the daemon starts these itself"],
   ["chat", "talk to a running daemon from the terminal (-addr, -data or -token, -partner)"],
   ["version", "print the version"],

@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
-import { openEmbedder } from "./select.ts";
+import { openStore } from "../store/index.ts";
+import { backfillEmbeddings } from "./backfill.ts";
+import { openEmbedder, type ActiveEmbedder } from "./select.ts";
 
 export type EmbedCommandIo = { stdout(text: string): void; stderr(text: string): void };
 
@@ -19,7 +21,41 @@ function readImage(path: string): Uint8Array {
   }
 }
 
+/** `--backfill`: brings stored vectors to the active model; Ctrl-C stops between batches. */
+async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boolean, io: EmbedCommandIo): Promise<number> {
+  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    io.stderr(`backfill with ${active.embedder.modelId}: ${active.reason}\n`);
+    const report = await backfillEmbeddings(store.client, active.embedder, {
+      signal: stop.signal,
+      onProgress: (p) => io.stderr(`backfill ${p.table}: ${p.done}/${p.total} re-embedded, ${p.skipped} skipped\n`),
+    });
+    if (json) io.stdout(`${JSON.stringify({ model: active.embedder.modelId, ...report })}\n`);
+    else {
+      const parts = (["events", "blocks"] as const).map((t) => `${t} ${report[t].done}/${report[t].total}` + (report[t].skipped ? ` (${report[t].skipped} skipped: no text, or an image it cannot read)` : ""));
+      io.stdout(`${report.stopped ? "stopped (run again to continue)" : "done"}: ${parts.join(", ")} with ${active.embedder.modelId}\n`);
+    }
+    return report.stopped ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+    store.close();
+  }
+}
+
 export async function runEmbedCommand(rest: string[], args: ParsedArgs, settings: Settings, io: EmbedCommandIo): Promise<number> {
+  if (args.flags.has("backfill")) {
+    if (rest.length || args.flags.has("image")) throw new UsageError("homed embed --backfill takes no TEXT or --image");
+    const active = await openEmbedder(settings.embed);
+    try {
+      if (active.degraded) io.stderr(`homed: ${active.reason}\n`);
+      return await runBackfill(active, settings, args.flags.has("json"), io);
+    } finally {
+      await active.embedder.close?.();
+    }
+  }
   const imageFlag = args.flags.get("image");
   const imagePath = typeof imageFlag === "string" ? imageFlag : undefined;
   const text = rest.join(" ");

@@ -98,3 +98,26 @@ describe("binary: homed embed falls back plainly", () => {
     assert.match(out.stderr, /Cannot embed an image: fallback-hash-v1@512 has no image encoder/);
   });
 });
+
+describe("binary: homed embed --backfill", () => {
+  test("imported memory is re-embedded with the model, then nothing is left to do", () => {
+    const home = mkdtempSync(join(tmpdir(), "homed-backfill-"));
+    const history = join(home, "history.jsonl");
+    const line = (id: string, text: string) =>
+      JSON.stringify({ conversation: "c", session: "s1", time: "2024-01-01T00:00:00Z", speaker: "A", role: "user", text, id });
+    writeFileSync(history, `${line("m1", "我爱北京")}\n${line("m2", "hello world")}\n`);
+    const env = { PATH: process.env.PATH ?? "" };
+    const imported = spawnSync(bin, ["import", "-data", home, history], { cwd: dir, encoding: "utf8", env });
+    assert.equal(imported.status, 0, imported.stderr);
+    const models = modelsWith("fp16");
+    const run = () => spawnSync(bin, ["embed", "-data", home, "-models", models, "--backfill", "--json"], { cwd: dir, encoding: "utf8", env });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const report = JSON.parse(first.stdout);
+    assert.equal(report.model, "chinese-clip-vit-b16@512");
+    assert.deepEqual(report.events, { done: 2, skipped: 0, total: 2 });
+    assert.match(first.stderr, /backfill events: 2\/2 re-embedded/);
+    const second = JSON.parse(run().stdout);
+    assert.equal(second.events.total, 0);
+  });
+});

@@ -66,6 +66,11 @@ export class Kernel {
     );
   }
 
+  /** Rendered-context budget in tokens, per turn. */
+  get budget(): number {
+    return this.options.budget ?? 24_000;
+  }
+
   /** The database the kernel works on. */
   get client(): Client {
     return this.options.client;
@@ -104,7 +109,7 @@ export class Kernel {
         participants: this.participants,
         tools: this.tools,
         systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        budget: this.options.budget ?? 24_000,
+        budget: this.budget,
         maxIterations: this.options.maxIterations ?? 8,
         log: (line) => this.options.log.warn(line),
       },

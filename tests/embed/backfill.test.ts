@@ -129,15 +129,15 @@ describe("backfill", async () => {
       args: [fallback.modelId, probe],
     });
     assert.equal(near.rows[0]?.id, "e2");
-    // A writer stores e4 with the new model while the backfill is between batches.
+    // A writer stores e2 with the new model while the backfill holds e2 in its current batch.
     const fresh = new Float32Array(512).fill(0);
     fresh[0] = 1;
-    await reader.execute({ sql: "UPDATE events SET embed_model = ?, embedding = ? WHERE id = 'e4'", args: [clip.modelId, blob(fresh)] });
+    await reader.execute({ sql: "UPDATE events SET embed_model = ?, embedding = ? WHERE id = 'e2'", args: [clip.modelId, blob(fresh)] });
     reader.close();
     release();
     await running;
-    assert.ok(same((await vectorOf(store, "events", "e4")).vector, fresh));
-    assert.equal((await vectorOf(store, "events", "e2")).model, clip.modelId);
+    assert.ok(same((await vectorOf(store, "events", "e2")).vector, fresh));
+    assert.equal((await vectorOf(store, "events", "e4")).model, clip.modelId);
     store.close();
   });
 });

@@ -41,7 +41,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
       const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv });
-      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token });
+      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       const stopped = waitForStopSignal(log);
       log.info(

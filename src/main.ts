@@ -9,11 +9,12 @@ import { runEmbedCommand } from "./embed/index.ts";
 import { runPluginCommand } from "../plugins/index.ts";
 import { VERSION } from "./version.ts";
 import { runChat } from "./cli/chat.ts";
+import { runTokenCommand } from "./server/index.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
 
-const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed", "plugin"]);
+const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed", "plugin", "token"]);
 
 // Synchronous writes: process.exit follows, and a batch of results must reach a pipe whole.
 const memoryIo: CommandIo = {
@@ -51,6 +52,7 @@ const COMMANDS: Record<string, Command> = {
       { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), input: process.stdin },
     );
   },
+  token: async (args, rest) => runTokenCommand(rest, resolveSettings(args, process.env).dataDir, (text) => writeSync(1, text)),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

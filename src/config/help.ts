@@ -9,6 +9,7 @@ const COMMANDS: readonly [string, string][] = [
   ["embed", "TEXT | --image FILE [--json]: show the embedder in use (and why) and the vector it makes; --backfill: re-embed stored memory with it"],
   ["plugin", "run NAME: serve a built-in plugin (files, shell, notes, web_fetch, terminal) on stdin/stdout; the daemon starts these itself"],
   ["chat", "talk to a running daemon from the terminal (-addr, -data or -token, -partner)"],
+  ["token", "reset -data DIR: write a new admin token (the console's login) and print it; restart a running daemon after"],
   ["version", "print the version"],
   ["help", "show this help"],
 ];

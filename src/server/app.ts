@@ -5,12 +5,29 @@ import type { Logger } from "../log/index.ts";
 import type { Store } from "../store/index.ts";
 import { providerRoutes } from "./api-providers.ts";
 import { sessionRoutes } from "./api-sessions.ts";
-import { requireAdminToken } from "./auth.ts";
+import { doctorRoutes } from "./api-doctor.ts";
+import { inspectRoutes } from "./api-inspect.ts";
+import { loginRoutes } from "./api-login.ts";
+import { memoryRoutes } from "./api-memory.ts";
+import { requireAdmin } from "./auth.ts";
+import { ConsoleSessions } from "./console-session.ts";
+import { auditRoutes } from "./recall-audit.ts";
+import type { DoctorOptions } from "../doctor/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { openAiRoutes } from "./openai-compat.ts";
 import { consoleRoutes } from "./static.ts";
 
-export type AppDeps = { version: string; store: Store; log: Logger; kernel: Kernel; adminToken: string };
+export type AppDeps = {
+  version: string;
+  store: Store;
+  log: Logger;
+  kernel: Kernel;
+  adminToken: string;
+  /** Where the token file is, for the console's first-run page (never the token itself). */
+  adminTokenPath?: string;
+  /** What `/api/doctor` checks; without it the route is absent. */
+  doctor?: DoctorOptions;
+};
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -23,10 +40,17 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route("/", consoleRoutes());
 
-  app.use("/api/*", requireAdminToken(deps.adminToken));
-  app.use("/v1/*", requireAdminToken(deps.adminToken));
+  const sessions = new ConsoleSessions();
+  // Before the auth middleware: logging in is how a browser gets credentials.
+  app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, tokenPath: deps.adminTokenPath }));
+  app.use("/api/*", requireAdmin(deps.adminToken, sessions));
+  app.use("/v1/*", requireAdmin(deps.adminToken, sessions));
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel));
+  app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
+  app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
+  app.route("/api/audit", auditRoutes(deps.kernel.client));
+  if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   app.route("/v1", openAiRoutes(deps.kernel));
 
   app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));

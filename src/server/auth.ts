@@ -1,14 +1,47 @@
-/** Bearer-token auth for the API: every route but the health check and the console's files. */
-import type { MiddlewareHandler } from "hono";
+/**
+ * Auth for the API: every route but the health check, the login and the console's files.
+ * Two ways in: `Authorization: Bearer <admin token>` (CLI, scripts, OpenAI clients) or the
+ * console's session cookie. A cookie rides along on any request the browser makes, including
+ * ones a hostile page triggers, so a mutating request authenticated by cookie must also prove
+ * it came from the console itself: the `X-Homed-Request: 1` header (which another origin
+ * cannot add without a CORS preflight that homed never approves) and, when the browser sends
+ * one, an `Origin` equal to this host.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
 import { errorBody } from "./errors.ts";
 import { tokensMatch } from "./admin-token.ts";
+import { SESSION_COOKIE, type ConsoleSessions } from "./console-session.ts";
 
-export function requireAdminToken(token: string): MiddlewareHandler {
+export const CONSOLE_REQUEST_HEADER = "x-homed-request";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Why a cookie-authenticated mutating request is not from the console, or null when it is. */
+export function crossSiteReason(c: Context): string | null {
+  if (SAFE_METHODS.has(c.req.method)) return null;
+  if (c.req.header(CONSOLE_REQUEST_HEADER) !== "1") return `Send the header X-Homed-Request: 1 with a request that changes something`;
+  const origin = c.req.header("origin");
+  const host = c.req.header("host");
+  if (origin !== undefined && (!host || !/^https?:\/\//.test(origin) || new URL(origin).host !== host)) {
+    return `The request's Origin ${origin} is not this console's`;
+  }
+  return null;
+}
+
+export function requireAdmin(token: string, sessions: ConsoleSessions): MiddlewareHandler {
   return async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-    if (!given) return c.json(errorBody("unauthorized", "Send Authorization: Bearer <admin token> (the token is in <data>/admin.token)"), 401);
-    if (!tokensMatch(token, given)) return c.json(errorBody("unauthorized", "The admin token does not match"), 401);
-    await next();
+    const header = c.req.header("authorization");
+    if (header !== undefined) {
+      const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+      if (!given || !tokensMatch(token, given)) return c.json(errorBody("unauthorized", "The admin token does not match"), 401);
+      return next();
+    }
+    if (sessions.touch(getCookie(c, SESSION_COOKIE))) {
+      const reason = crossSiteReason(c);
+      if (reason) return c.json(errorBody("cross_site", reason), 403);
+      return next();
+    }
+    return c.json(errorBody("unauthorized", "Log in to the console, or send Authorization: Bearer <admin token> (the token is in <data>/admin.token)"), 401);
   };
 }

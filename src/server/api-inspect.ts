@@ -1,0 +1,66 @@
+/**
+ * `/api/inspect/:sessionId`: the context inspector — what the model would see now. The live
+ * events (L1) with their tokens, their relevance to the latest user message (the score a prune
+ * would rank them by) and whether they are pinned; the budget they fill; and what sank to L2.
+ * Reads only: inspecting never prunes or moves anything.
+ */
+import type { Client } from "@libsql/client";
+import { Hono } from "hono";
+import { loadL1Events, messageText, OVERFLOW_THRESHOLD, pinnedCount, queryTfidf, relevance, type L1Row } from "../context/index.ts";
+import { embedText, type Embedder } from "../embed/index.ts";
+import { searchWords } from "../text/index.ts";
+import { ApiError } from "./errors.ts";
+
+const preview = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
+
+/** The text a prune would score against: the newest user message still in L1. */
+function latestUserInput(events: readonly L1Row[]): string {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const user = events[i]!.messages.find((m) => m.role === "user");
+    if (user) return messageText(user);
+  }
+  return "";
+}
+
+async function scores(events: readonly L1Row[], input: string, embedder: Embedder): Promise<number[]> {
+  if (!input) return events.map(() => 0);
+  const query = { dense: { model: embedder.modelId, vector: await embedText(embedder, input) }, tfidf: queryTfidf(await searchWords(input), events) };
+  return events.map((e) => relevance(query, e));
+}
+
+export function inspectRoutes(client: Client, embedder: Embedder, budget: number): Hono {
+  const app = new Hono();
+  app.get("/:sessionId", async (c) => {
+    const sessionId = c.req.param("sessionId");
+    const session = await client.execute({ sql: "SELECT id FROM sessions WHERE id = ?", args: [sessionId] });
+    if (session.rows.length === 0) throw new ApiError(404, "session_not_found", `No session with id ${sessionId}`);
+    const events = await loadL1Events(client, sessionId);
+    const meta = await client.execute({ sql: "SELECT id, layer, time, role, text, tokens, last_access FROM events WHERE session_id = ? ORDER BY seq", args: [sessionId] });
+    const byId = new Map(meta.rows.map((r) => [String(r.id), r]));
+    const used = events.reduce((sum, e) => sum + e.tokens, 0);
+    const pinned = pinnedCount({ budget, avgTokensPerEvent: events.length ? used / events.length : 0 });
+    const input = latestUserInput(events);
+    const scored = await scores(events, input, embedder);
+    return c.json({
+      budget,
+      usedTokens: used,
+      ratio: used / budget,
+      threshold: OVERFLOW_THRESHOLD,
+      scoredAgainst: input,
+      live: events.map((e, i) => ({
+        id: e.id,
+        time: Number(byId.get(e.id)?.time ?? 0),
+        roles: e.messages.map((m) => m.role),
+        tokens: e.tokens,
+        score: scored[i],
+        pinned: i >= events.length - pinned,
+        text: preview(String(byId.get(e.id)?.text ?? "")),
+      })),
+      // A sunk event's time is when it was said; the store does not record the moment it sank.
+      sunk: meta.rows
+        .filter((r) => r.layer !== "L1")
+        .map((r) => ({ id: String(r.id), layer: String(r.layer), time: Number(r.time), tokens: Number(r.tokens), lastAccess: r.last_access === null ? null : Number(r.last_access), text: preview(String(r.text)) })),
+    });
+  });
+  return app;
+}

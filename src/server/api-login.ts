@@ -1,0 +1,59 @@
+/**
+ * `/api/login`, `/api/logout` and `/api/auth`: the console's way in. These are the only `/api`
+ * routes reachable without credentials, so the app mounts them before the auth middleware.
+ */
+import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+import { tokensMatch } from "./admin-token.ts";
+import { crossSiteReason } from "./auth.ts";
+import { LoginLimiter, SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
+import { ApiError, errorBody } from "./errors.ts";
+import { parseBody } from "./validate.ts";
+
+const LoginSchema = z.object({ token: z.string().min(1).max(1000) });
+
+export type LoginDeps = { adminToken: string; sessions: ConsoleSessions; limiter?: LoginLimiter; tokenPath?: string };
+
+export function loginRoutes(deps: LoginDeps): Hono {
+  const app = new Hono();
+  const limiter = deps.limiter ?? new LoginLimiter();
+
+  app.get("/auth", (c) =>
+    c.json({
+      loggedIn: deps.sessions.touch(getCookie(c, SESSION_COOKIE)),
+      // The path, never the token: it tells a first-time user where to look.
+      tokenFile: deps.tokenPath ?? "<data>/admin.token",
+    }),
+  );
+
+  app.post("/login", async (c) => {
+    // Login is a mutation too: a hostile page must not log a browser into its own session.
+    const reason = crossSiteReason(c);
+    if (reason) throw new ApiError(403, "cross_site", reason);
+    const wait = limiter.waitMs();
+    if (wait > 0) {
+      c.header("retry-after", String(Math.ceil(wait / 1000)));
+      return c.json(errorBody("rate_limited", `Too many failed logins: try again in ${Math.ceil(wait / 1000)} s`), 429);
+    }
+    const { token } = await parseBody(c, LoginSchema);
+    if (!tokensMatch(deps.adminToken, token.trim())) {
+      limiter.fail();
+      return c.json(errorBody("unauthorized", "That is not the admin token"), 401);
+    }
+    setCookie(c, SESSION_COOKIE, deps.sessions.create(), {
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/",
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return c.json({ loggedIn: true });
+  });
+
+  app.post("/logout", (c) => {
+    deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
+    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    return c.json({ loggedIn: false });
+  });
+  return app;
+}

@@ -1,0 +1,176 @@
+/**
+ * `/api/memory`: what the console's memory page needs — totals per layer, the embedder in use
+ * and the storage size; search across layers with filters; and delete, which is immediate,
+ * complete (event, blocks, search rows) and written to the log as an audit line.
+ */
+import type { Client, InValue } from "@libsql/client";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Embedder } from "../embed/index.ts";
+import type { Logger } from "../log/index.ts";
+import { coldcontextQuery } from "../memory/index.ts";
+import { removeFromSearch } from "../store/index.ts";
+import { ApiError } from "./errors.ts";
+
+const SearchSchema = z.object({
+  q: z.string().max(2000).default(""),
+  layer: z.enum(["all", "L1", "L2", "L3"]).default("all"),
+  scope: z.enum(["user", "conversation", "project"]).optional(),
+  conversation: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+type Search = z.output<typeof SearchSchema>;
+
+export type MemoryRecord = {
+  kind: "event" | "triple";
+  id: string;
+  layer: string;
+  text: string;
+  time: number;
+  conversation: string | null;
+  scope: string;
+  /** Where it came from: the session and the original message id (events), or the source event and verbatim excerpt (triples). */
+  provenance: Record<string, unknown>;
+  score?: number;
+  channels?: string[];
+};
+
+const EVENT_COLUMNS = "id, layer, text, time, conversation, scope, session_id, speaker, role, source_id, tokens, access_count";
+
+function eventRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    kind: "event",
+    id: String(r.id),
+    layer: String(r.layer),
+    text: String(r.text),
+    time: Number(r.time),
+    conversation: String(r.conversation),
+    scope: String(r.scope),
+    provenance: { session: r.session_id, speaker: r.speaker, role: r.role, sourceId: r.source_id, tokens: Number(r.tokens), accessCount: Number(r.access_count) },
+    ...extra,
+  };
+}
+
+async function searchEvents(client: Client, s: Search, embedder: Embedder): Promise<MemoryRecord[]> {
+  const ranked: MemoryRecord[] = [];
+  // Cold context is searched the way recall searches it, so what you see is what the model would get.
+  if (s.q && (s.layer === "all" || s.layer === "L2")) {
+    const found = await coldcontextQuery(client, s.q, { k: s.limit, conversation: s.conversation, embedder });
+    const ids = found.map((f) => f.id);
+    const rows = ids.length ? await client.execute({ sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id IN (${ids.map(() => "?").join(", ")})`, args: ids }) : { rows: [] };
+    const byId = new Map(rows.rows.map((r) => [String(r.id), r as Record<string, unknown>]));
+    for (const f of found) {
+      const row = byId.get(f.id);
+      if (row && (!s.scope || row.scope === s.scope)) ranked.push(eventRecord(row, { score: f.score, channels: Object.keys(f.channels) }));
+    }
+  }
+  const where: string[] = [];
+  const args: InValue[] = [];
+  if (s.layer !== "all") where.push("layer = ?"), args.push(s.layer);
+  else if (s.q) where.push("layer <> 'L2'"); // L2 matches came ranked above
+  if (s.q) where.push("instr(lower(text), lower(?)) > 0"), args.push(s.q);
+  if (s.scope) where.push("scope = ?"), args.push(s.scope);
+  if (s.conversation) where.push("conversation = ?"), args.push(s.conversation);
+  if (s.layer === "L2" && s.q) return ranked;
+  const rows = await client.execute({
+    sql: `SELECT ${EVENT_COLUMNS} FROM events ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time DESC, seq DESC LIMIT ?`,
+    args: [...args, s.limit],
+  });
+  return [...ranked, ...rows.rows.map((r) => eventRecord(r as Record<string, unknown>))];
+}
+
+async function searchTriples(client: Client, s: Search): Promise<MemoryRecord[]> {
+  if (s.layer !== "all" && s.layer !== "L3") return [];
+  const where: string[] = [];
+  const args: InValue[] = [];
+  if (s.q) where.push("instr(lower(s.content || ' ' || t.predicate || ' ' || o.content), lower(?)) > 0"), args.push(s.q);
+  if (s.scope) where.push("t.scope = ?"), args.push(s.scope);
+  const rows = await client.execute({
+    sql: `SELECT t.id, t.predicate, t.kind, t.scope, t.confidence, t.revision, t.evidence, t.source_session, t.source_event_id, t.excerpt,
+            t.updated_at, s.content AS subject, o.content AS object
+          FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id
+          ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.updated_at DESC LIMIT ?`,
+    args: [...args, s.limit],
+  });
+  return rows.rows.map((r) => ({
+    kind: "triple",
+    id: String(r.id),
+    layer: "L3",
+    text: `${r.subject} ${r.predicate} ${r.object}`,
+    time: Number(r.updated_at),
+    conversation: null,
+    scope: String(r.scope),
+    provenance: {
+      kind: r.kind, evidence: r.evidence, confidence: Number(r.confidence), revision: Number(r.revision),
+      session: r.source_session, sourceEventId: r.source_event_id, excerpt: r.excerpt,
+    },
+  }));
+}
+
+async function stats(client: Client, embedder: Embedder) {
+  const layers = await client.execute("SELECT layer, COUNT(*) AS n, COALESCE(SUM(tokens), 0) AS tokens, COALESCE(SUM(length(text)), 0) AS chars FROM events GROUP BY layer");
+  const triples = await client.execute("SELECT COUNT(*) AS n FROM triples");
+  const pages = await client.execute("SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS bytes");
+  // When each memory was written, by the layer it is in now: the growth chart's data.
+  const growth = await client.execute(
+    "SELECT layer, date(created_at / 1000, 'unixepoch') AS day, COUNT(*) AS n FROM events GROUP BY layer, day ORDER BY day",
+  );
+  const totals: Record<string, { events: number; tokens: number; chars: number }> = { L1: { events: 0, tokens: 0, chars: 0 }, L2: { events: 0, tokens: 0, chars: 0 }, L3: { events: 0, tokens: 0, chars: 0 } };
+  for (const r of layers.rows) totals[String(r.layer)] = { events: Number(r.n), tokens: Number(r.tokens), chars: Number(r.chars) };
+  return {
+    layers: totals,
+    triples: Number(triples.rows[0]!.n),
+    embedder: { modelId: embedder.modelId, dimension: embedder.dimension },
+    storageBytes: Number(pages.rows[0]!.bytes),
+    growth: growth.rows.map((r) => ({ layer: String(r.layer), day: String(r.day), n: Number(r.n) })),
+  };
+}
+
+export function memoryRoutes(client: Client, embedder: Embedder, log: Pick<Logger, "info">): Hono {
+  const app = new Hono();
+  app.get("/stats", async (c) => c.json(await stats(client, embedder)));
+
+  app.get("/search", async (c) => {
+    const parsed = SearchSchema.safeParse(c.req.query());
+    if (!parsed.success) throw new ApiError(400, "invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+    const s = parsed.data;
+    const records = [...(await searchEvents(client, s, embedder)), ...(await searchTriples(client, s))];
+    return c.json({ records: records.slice(0, s.limit) });
+  });
+
+  app.delete("/events/:id", async (c) => {
+    const id = c.req.param("id");
+    const tx = await client.transaction("write");
+    let row: Record<string, unknown> | undefined;
+    try {
+      row = (await tx.execute({ sql: "SELECT layer, conversation, session_id, length(text) AS chars FROM events WHERE id = ?", args: [id] })).rows[0] as Record<string, unknown> | undefined;
+      if (!row) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
+      await tx.execute({ sql: "DELETE FROM block_data WHERE block_id IN (SELECT id FROM blocks WHERE event_id = ?)", args: [id] });
+      await tx.execute({ sql: "DELETE FROM blocks WHERE event_id = ?", args: [id] });
+      await tx.execute({ sql: "DELETE FROM events WHERE id = ?", args: [id] });
+      await removeFromSearch(tx, id);
+      await tx.commit();
+    } finally {
+      tx.close();
+    }
+    log.info(`audit: console deleted memory ${id} (layer ${row!.layer}, conversation ${row!.conversation}, session ${row!.session_id}, ${row!.chars} chars)`);
+    return c.body(null, 204);
+  });
+
+  app.delete("/triples/:id", async (c) => {
+    const id = c.req.param("id");
+    const tx = await client.transaction("write");
+    try {
+      await tx.execute({ sql: "DELETE FROM triple_revisions WHERE triple_id = ?", args: [id] });
+      const deleted = await tx.execute({ sql: "DELETE FROM triples WHERE id = ?", args: [id] });
+      if (deleted.rowsAffected === 0) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
+      await removeFromSearch(tx, id);
+      await tx.commit();
+    } finally {
+      tx.close();
+    }
+    log.info(`audit: console deleted memory ${id} (layer L3 triple)`);
+    return c.body(null, 204);
+  });
+  return app;
+}

@@ -1,0 +1,108 @@
+/**
+ * Cooling (L2 → L3): a cold event with few accesses that has been idle long enough is distilled
+ * into facts, and its blocks move to L3 (holder changes, ids stay); the event row stays, marked
+ * L3, as the provenance its facts point to.
+ *
+ * Crash-safe and exactly once: the model call happens outside any transaction; then one
+ * transaction moves the event (`UPDATE … WHERE layer = 'L2'` must change exactly one row) and
+ * writes its facts. A crash before the commit leaves the event in L2 to be distilled again on
+ * the next run; after it, the event is no longer a candidate. Two workers can never both commit.
+ */
+import type { Client } from "@libsql/client";
+import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
+import { writeFact } from "./stable-facts.ts";
+
+export type CoolingConfig = {
+  /** At most this many accesses: a memory recalled often is still in use and stays in L2. */
+  maxAccesses: number;
+  /** Idle at least this long: a memory touched recently may be needed verbatim again soon. */
+  idleMs: number;
+  /** Events per run, so one run never holds the model (or the writer) for long. */
+  batch: number;
+};
+
+export const DEFAULT_COOLING: CoolingConfig = { maxAccesses: 2, idleMs: 72 * 3600_000, batch: 20 };
+
+export type CoolingOptions = Partial<CoolingConfig> & {
+  client: Client;
+  ask?: Ask;
+  now?: () => number;
+  log?: (line: string) => void;
+};
+
+export type CoolingRun = { distilled: number; facts: number; fallbacks: number; skipped: number };
+
+export async function coolingCandidates(client: Client, config: CoolingConfig, now: number): Promise<ColdEventRow[]> {
+  const rows = await client.execute({
+    sql: `SELECT id, session_id, seq, conversation, speaker, text, time FROM events
+          WHERE layer = 'L2' AND access_count <= ? AND COALESCE(last_access, created_at) <= ?
+          ORDER BY time, seq LIMIT ?`,
+    args: [config.maxAccesses, now - config.idleMs, config.batch],
+  });
+  return rows.rows.map((r) => ({
+    id: String(r.id),
+    sessionId: String(r.session_id),
+    seq: Number(r.seq),
+    conversation: String(r.conversation),
+    speaker: r.speaker == null ? null : String(r.speaker),
+    text: String(r.text),
+    time: Number(r.time),
+  }));
+}
+
+/** One pass over the current candidates. */
+export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
+  const config = { ...DEFAULT_COOLING, ...options };
+  const now = options.now ?? Date.now;
+  const run: CoolingRun = { distilled: 0, facts: 0, fallbacks: 0, skipped: 0 };
+  for (const event of await coolingCandidates(options.client, config, now())) {
+    const distillation = await distillEvent(event, options.ask);
+    if (distillation.method === "fallback") {
+      run.fallbacks++;
+      options.log?.(`cooling ${event.id}: deterministic distillation (${distillation.reason})`);
+    }
+    const tx = await options.client.transaction("write");
+    try {
+      const moved = await tx.execute({
+        sql: "UPDATE events SET layer = 'L3' WHERE id = ? AND layer = 'L2' AND access_count <= ?",
+        args: [event.id, config.maxAccesses],
+      });
+      if (moved.rowsAffected !== 1) {
+        // Recalled into L1, touched, or distilled by another worker since it was picked.
+        await tx.rollback();
+        run.skipped++;
+        continue;
+      }
+      await tx.execute({ sql: "UPDATE blocks SET holder = 'L3' WHERE event_id = ? AND holder = 'L2'", args: [event.id] });
+      for (const fact of distillation.facts) await writeFact(tx, fact, now());
+      await tx.commit();
+      run.distilled++;
+      run.facts += distillation.facts.length;
+    } finally {
+      tx.close();
+    }
+  }
+  return run;
+}
+
+/** Runs `coolOnce` every `intervalMs` until stopped; a failed run is logged, the next one retries. */
+export function startCoolingJob(options: CoolingOptions & { intervalMs: number }): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    if (stopped) return;
+    running = coolOnce(options)
+      .then((r) => {
+        if (r.distilled) options.log?.(`cooling: distilled ${r.distilled} events into ${r.facts} facts (${r.fallbacks} deterministic)`);
+      })
+      .catch((error) => options.log?.(`cooling run failed, will retry: ${(error as Error).message}`));
+  };
+  const timer = setInterval(tick, options.intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * L3, the stable layer: facts as triples whose subject and object are blocks, each carrying its
+ * provenance (session, turn, event id, a bounded verbatim excerpt and its hash) and a revision
+ * history.
+ *
+ * Near-duplicates update instead of appending. A new fact in the same scope with the same
+ * (normalised) subject and predicate is the same fact when its object is nearly the same text
+ * (character-trigram overlap ≥ 0.7, |A∩B| / min(|A|, |B|): "jasmine tea" → "jasmine green tea", a
+ * refinement, overlaps 0.89; "jasmine tea" vs "black coffee" 0), or when
+ * it is a `correction` (the newest fact of that subject and predicate is replaced: "lives in
+ * Beijing" → "lives in Shanghai"). Otherwise it is a new fact ("likes tea" and "likes coffee"
+ * are both true). An update increments the revision and keeps the old snapshot; the newest 20
+ * snapshots are kept.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { InStatement, Transaction } from "@libsql/client";
+import { removeFromSearch, searchRows } from "../store/index.ts";
+
+export const TRIPLE_KINDS = ["preference", "decision", "convention", "entity", "todo", "correction", "event"] as const;
+export type TripleKind = (typeof TRIPLE_KINDS)[number];
+export type Evidence = "verbatim" | "pointer" | "manual" | "summary";
+
+/** Longest excerpt kept with a fact: enough to check a claim, small enough to inject. */
+export const EXCERPT_MAX_CHARS = 600;
+export const REVISIONS_KEPT = 20;
+/** Object overlap at or above which two facts of one subject and predicate are one fact. */
+export const NEAR_DUPLICATE_OVERLAP = 0.7;
+
+export type NewFact = {
+  subject: string;
+  predicate: string;
+  object: string;
+  kind: TripleKind;
+  scope: string;
+  confidence: number;
+  importance: number;
+  evidence: Evidence;
+  source?: { session: string; turn: number; eventId: string; text: string };
+};
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+export const normalizeNode = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
+export const excerptOf = (text: string) => text.slice(0, EXCERPT_MAX_CHARS);
+export const factText = (f: { subject: string; predicate: string; object: string }) => `${f.subject} ${f.predicate} ${f.object}`;
+
+function trigrams(text: string): Set<string> {
+  const chars = Array.from(normalizeNode(text));
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) out.add(chars.slice(i, i + 3).join(""));
+  if (out.size === 0 && chars.length) out.add(chars.join(""));
+  return out;
+}
+
+/** Character-trigram overlap coefficient: 1 when one text's trigrams are all in the other's. */
+export function trigramOverlap(a: string, b: string): number {
+  const x = trigrams(a);
+  const y = trigrams(b);
+  let both = 0;
+  for (const g of x) if (y.has(g)) both++;
+  const smaller = Math.min(x.size, y.size);
+  return smaller === 0 ? 1 : both / smaller;
+}
+
+/** Finds or creates the L3 node block for a subject/object text (one block per distinct text). */
+async function nodeBlock(tx: Transaction, text: string, now: number): Promise<string> {
+  const found = await tx.execute({
+    sql: "SELECT id FROM blocks WHERE holder = 'L3' AND event_id IS NULL AND kind = 'text' AND sha256 = ? LIMIT 1",
+    args: [sha256(normalizeNode(text))],
+  });
+  if (found.rows[0]) return String(found.rows[0].id);
+  const id = `node_${randomUUID()}`;
+  await tx.execute({
+    sql: "INSERT INTO blocks (id, event_id, kind, holder, content, sha256, created_at) VALUES (?, NULL, 'text', 'L3', ?, ?, ?)",
+    args: [id, text, sha256(normalizeNode(text)), now],
+  });
+  return id;
+}
+
+type ExistingFact = { id: string; object: string; revision: number; snapshot: Record<string, unknown> };
+
+async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): Promise<ExistingFact | undefined> {
+  const rows = await tx.execute({
+    sql: `SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
+          WHERE t.scope = ? AND t.subject_block_id = ? AND lower(t.predicate) = ? ORDER BY t.updated_at DESC`,
+    args: [fact.scope, subjectId, normalizeNode(fact.predicate)],
+  });
+  const candidates = rows.rows.map((r) => ({ id: String(r.id), object: String(r.object_text), revision: Number(r.revision), snapshot: { ...r } as Record<string, unknown> }));
+  if (fact.kind === "correction") return candidates[0];
+  return candidates.find((c) => trigramOverlap(c.object, fact.object) >= NEAR_DUPLICATE_OVERLAP);
+}
+
+export type FactWrite = { id: string; action: "created" | "updated" | "unchanged"; revision: number };
+
+/** Writes one fact inside the caller's transaction: creates it, or updates its near-duplicate. */
+export async function writeFact(tx: Transaction, fact: NewFact, now: number = Date.now()): Promise<FactWrite> {
+  const subjectId = await nodeBlock(tx, fact.subject, now);
+  const objectId = await nodeBlock(tx, fact.object, now);
+  const excerpt = fact.source ? excerptOf(fact.source.text) : null;
+  const provenance = [fact.source?.session ?? null, fact.source?.turn ?? null, fact.source?.eventId ?? null, excerpt, excerpt === null ? null : sha256(excerpt)];
+  const same = await findSameFact(tx, fact, subjectId);
+  const statements: InStatement[] = [];
+  let id: string;
+  let revision: number;
+  if (same) {
+    id = same.id;
+    if (normalizeNode(same.object) === normalizeNode(fact.object) && fact.kind !== "correction") {
+      await tx.execute({ sql: "UPDATE triples SET confidence = max(confidence, ?), importance = max(importance, ?), updated_at = ? WHERE id = ?", args: [fact.confidence, fact.importance, now, id] });
+      return { id, action: "unchanged", revision: same.revision };
+    }
+    revision = same.revision + 1;
+    statements.push(
+      { sql: "INSERT INTO triple_revisions (triple_id, revision, snapshot, created_at) VALUES (?, ?, ?, ?)", args: [id, same.revision, JSON.stringify({ ...same.snapshot, embedding: undefined }), now] },
+      {
+        sql: `DELETE FROM triple_revisions WHERE triple_id = ? AND revision NOT IN
+                (SELECT revision FROM triple_revisions WHERE triple_id = ? ORDER BY revision DESC LIMIT ${REVISIONS_KEPT})`,
+        args: [id, id],
+      },
+      {
+        sql: `UPDATE triples SET object_block_id = ?, predicate = ?, kind = ?, confidence = ?, importance = ?, evidence = ?, revision = ?,
+                source_session = ?, source_turn = ?, source_event_id = ?, excerpt = ?, excerpt_hash = ?, updated_at = ? WHERE id = ?`,
+        args: [objectId, fact.predicate, fact.kind, fact.confidence, fact.importance, fact.evidence, revision, ...provenance, now, id],
+      },
+    );
+    await removeFromSearch(tx, id);
+  } else {
+    id = `fact_${randomUUID()}`;
+    revision = 1;
+    statements.push({
+      sql: `INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, confidence, importance, revision, evidence,
+              source_session, source_turn, source_event_id, excerpt, excerpt_hash, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [id, subjectId, fact.predicate, objectId, fact.kind, fact.scope, fact.confidence, fact.importance, fact.evidence, ...provenance, now, now],
+    });
+  }
+  statements.push(...(await searchRows("triple", id, factText(fact))));
+  for (const statement of statements) await tx.execute(statement);
+  return { id, action: same ? "updated" : "created", revision };
+}

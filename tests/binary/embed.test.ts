@@ -84,7 +84,7 @@ describe("binary: homed embed falls back plainly", () => {
     assert.equal(embed(["-models", models, "--json", "x"]).status, 0);
     const file = join(models, "chinese-clip-vit-b16-onnx", "vit-b-16.txt.fp32.onnx");
     const bytes = readFileSync(file);
-    bytes[bytes.length - 3] ^= 0x10;
+    bytes[bytes.length - 3]! ^= 0x10;
     writeFileSync(file, bytes);
     const out = embed(["-models", models, "--json", "x"]);
     assert.equal(out.status, 0, out.stderr);

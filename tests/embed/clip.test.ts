@@ -74,7 +74,7 @@ describe("model folder", () => {
     await (await createClipEmbedder(readClipFolder(dir))).close();
     const file = join(dir, "vit-b-16.txt.fp16.onnx.extra_file");
     const bytes = readFileSync(file);
-    bytes[100] ^= 0x40;
+    bytes[100]! ^= 0x40;
     writeFileSync(file, bytes);
     assert.throws(() => readClipFolder(dir), /vit-b-16\.txt\.fp16\.onnx\.extra_file changed since first load \(sha256 [0-9a-f]{12}…, expected [0-9a-f]{12}…\)/);
   });

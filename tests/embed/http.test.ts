@@ -92,7 +92,7 @@ describe("OpenAI-compatible embedder", () => {
   });
 
   test("an answer that is not an embeddings response, or has the wrong count, is refused", async () => {
-    const garbage = await scripted((_req, res) => res.end("<html>proxy error</html>"));
+    const garbage = await scripted((_req, res) => void res.end("<html>proxy error</html>"));
     await assert.rejects(embedderFor(garbage).embedTexts(["x"]), /not an OpenAI embeddings response/);
     const short = await scripted((req, res) => answer()({ ...req, body: { ...req.body, input: req.body.input.slice(1) } }, res, short));
     await assert.rejects(embedderFor(short).embedTexts(["a", "b"]), /sent 2 inputs, got 1 vectors/);

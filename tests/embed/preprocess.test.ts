@@ -113,8 +113,8 @@ describe("CLIP preprocessing", () => {
       if (cx < 46 || cx > 289) continue;
       for (const y of [40, 120, 200]) {
         const cy = (y + 0.5) * (300 / 224) - 0.5;
-        assert.ok(Math.abs(at(t, 0, x, y) - norm(cx - 40, 0)) <= 0.51 / 255 / CLIP_STD[0], `R at x=${x}`);
-        assert.ok(Math.abs(at(t, 1, x, y) - norm(cy - 30, 1)) <= 0.51 / 255 / CLIP_STD[1], `G at y=${y}`);
+        assert.ok(Math.abs(at(t, 0, x, y) - norm(cx - 40, 0)) <= 0.51 / 255 / CLIP_STD[0]!, `R at x=${x}`);
+        assert.ok(Math.abs(at(t, 1, x, y) - norm(cy - 30, 1)) <= 0.51 / 255 / CLIP_STD[1]!, `G at y=${y}`);
         assert.ok(Math.abs(at(t, 2, x, y) - norm(77, 2)) < 1e-6);
         checked++;
       }

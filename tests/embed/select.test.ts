@@ -48,7 +48,7 @@ describe("choosing the embedder", () => {
     await (await openEmbedder({ modelsDir: dir, threads: 1 })).embedder.close?.();
     const file = join(dir, "vit-b-16.img.fp32.onnx");
     const bytes = readFileSync(file);
-    bytes[bytes.length - 10] ^= 1;
+    bytes[bytes.length - 10]! ^= 1;
     writeFileSync(file, bytes);
     const active = await openEmbedder({ modelsDir: dir, threads: 1 });
     assert.equal(active.kind, "fallback");

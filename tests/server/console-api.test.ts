@@ -1,0 +1,127 @@
+/** The console's side of the API: cookie login, same-origin rule, rate limit, memory, inspector, audit. */
+import { describe, test, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { sinkToL2 } from "../../src/context/index.ts";
+import { createLogger } from "../../src/log/index.ts";
+import { createApp } from "../../src/server/index.ts";
+import { LOGIN_FAILURES_PER_WINDOW } from "../../src/server/console-session.ts";
+import { kernelHarness, type Harness } from "../kernel/support.ts";
+
+const TOKEN = "k".repeat(40);
+const HOST = "127.0.0.1:8080";
+const bearer = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+const fromConsole = { host: HOST, origin: `http://${HOST}`, "x-homed-request": "1", "content-type": "application/json" };
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+function appFor(harness: Harness, lines: string[] = []) {
+  const log = createLogger({ level: "info", stderr: (line) => void lines.push(line) });
+  return createApp({ version: "0.0.0-test", store: harness.store, log, kernel: harness.kernel, adminToken: TOKEN, adminTokenPath: "/data/admin.token" });
+}
+
+async function login(app: ReturnType<typeof appFor>): Promise<string> {
+  const res = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: TOKEN }) });
+  assert.equal(res.status, 200);
+  return /homed_session=[^;]+/.exec(res.headers.get("set-cookie") ?? "")![0];
+}
+
+describe("console login", () => {
+  test("the cookie is HttpOnly and SameSite=Strict, and lets the console read and (with the header, same origin) write", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const status = await (await app.request("/api/auth")).json();
+    assert.deepEqual(status, { loggedIn: false, tokenFile: "/data/admin.token" });
+    const wrong = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: "nope" }) });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.headers.get("set-cookie"), null);
+
+    const res = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: TOKEN }) });
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    assert.match(setCookie, /HttpOnly/);
+    assert.match(setCookie, /SameSite=Strict/);
+    assert.doesNotMatch(setCookie, new RegExp(TOKEN), "the cookie is a session id, not the token");
+    const cookie = /homed_session=[^;]+/.exec(setCookie)![0];
+
+    assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 200);
+    assert.equal((await (await app.request("/api/auth", { headers: { cookie } })).json() as { loggedIn: boolean }).loggedIn, true);
+    const create = (headers: Record<string, string>) => app.request("/api/sessions", { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ partner: "p" }) });
+    const noHeader = await create({ host: HOST, origin: `http://${HOST}`, "content-type": "application/json" });
+    assert.equal(noHeader.status, 403);
+    assert.equal(((await noHeader.json()) as { error: string }).error, "cross_site");
+    assert.equal((await create({ ...fromConsole, origin: "http://evil.example" })).status, 403);
+    assert.equal((await create(fromConsole)).status, 201);
+    // Scripts with the token need no console header.
+    assert.equal((await app.request("/api/sessions", { method: "POST", headers: bearer, body: JSON.stringify({ partner: "q" }) })).status, 201);
+
+    await app.request("/api/logout", { method: "POST", headers: { ...fromConsole, cookie } });
+    assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 401);
+  });
+
+  test("a cross-site login attempt is refused before the token is even checked", async () => {
+    h = await kernelHarness([]);
+    const res = await appFor(h).request("/api/login", { method: "POST", headers: { ...fromConsole, origin: "http://evil.example" }, body: JSON.stringify({ token: TOKEN }) });
+    assert.equal(res.status, 403);
+  });
+
+  test("failed logins are rate-limited: after the limit even the right token waits", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    for (let i = 0; i < LOGIN_FAILURES_PER_WINDOW; i++) {
+      const res = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: `guess${i}` }) });
+      assert.equal(res.status, 401);
+    }
+    const limited = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: TOKEN }) });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get("retry-after")) > 0);
+  });
+});
+
+describe("console memory, inspector and audit", () => {
+  test("search finds a sunk memory ranked, delete removes it everywhere and writes an audit line", async () => {
+    h = await kernelHarness([{ content: "Noted: the harbour boat is blue." }, { content: "ok" }]);
+    const lines: string[] = [];
+    const app = appFor(h, lines);
+    const cookie = await login(app);
+    const session = (await (await app.request("/api/sessions", { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ partner: "pat" }) })).json()) as { id: string };
+    await (await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ content: "Remember the harbour boat colour" }) })).text();
+    const first = (await h.store.client.execute({ sql: "SELECT id FROM events WHERE session_id = ? ORDER BY seq LIMIT 1", args: [session.id] })).rows[0]!.id as string;
+    await sinkToL2(h.store.client, [first]);
+
+    const stats = (await (await app.request("/api/memory/stats", { headers: { cookie } })).json()) as any;
+    assert.equal(stats.layers.L1.events, 1);
+    assert.equal(stats.layers.L2.events, 1);
+    assert.ok(stats.storageBytes > 0);
+    assert.equal(typeof stats.embedder.modelId, "string");
+
+    const search = (await (await app.request("/api/memory/search?q=harbour&layer=L2", { headers: { cookie } })).json()) as any;
+    assert.deepEqual(search.records.map((r: any) => r.id), [first]);
+    assert.ok(search.records[0].score > 0);
+    assert.equal(search.records[0].provenance.session, session.id);
+
+    const inspect = (await (await app.request(`/api/inspect/${session.id}`, { headers: { cookie } })).json()) as any;
+    assert.equal(inspect.budget, h.kernel.budget);
+    assert.deepEqual(inspect.sunk.map((e: any) => e.id), [first]);
+    assert.equal(inspect.live.length, 1);
+    assert.equal(inspect.live[0].pinned, true);
+    assert.ok(inspect.live[0].tokens > 0);
+
+    const audit = (await (await app.request("/api/audit", { headers: { cookie } })).json()) as any;
+    assert.equal(audit.entries.length, 1);
+    assert.equal(audit.entries[0].query, "Remember the harbour boat colour");
+
+    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { host: HOST, cookie } })).status, 403);
+    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 204);
+    const after = (await (await app.request("/api/memory/search?q=harbour", { headers: { cookie } })).json()) as any;
+    assert.deepEqual(after.records.filter((r: any) => r.id === first), []);
+    const fts = await h.store.client.execute({ sql: "SELECT COUNT(*) AS n FROM memory_words WHERE doc_id = ?", args: [first] });
+    assert.equal(Number(fts.rows[0]!.n), 0);
+    const blocks = await h.store.client.execute({ sql: "SELECT COUNT(*) AS n FROM blocks WHERE event_id = ?", args: [first] });
+    assert.equal(Number(blocks.rows[0]!.n), 0);
+    assert.ok(lines.some((l) => l.includes(`audit: console deleted memory ${first}`)), lines.join(""));
+    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404);
+  });
+});

@@ -1,0 +1,28 @@
+/** `homed token reset -data DIR`: a lost token is replaced, privately, and printed once. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run, SOURCE_HOMED } from "../support/process.ts";
+
+describe("homed token reset", () => {
+  test("writes a new 0600 token, prints it on stdout, and the old one is gone", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "homed-token-"));
+    writeFileSync(join(dir, "admin.token"), `${"o".repeat(43)}\n`, { mode: 0o644 });
+    const done = await run([...SOURCE_HOMED, "token", "reset", "-data", dir]);
+    assert.equal(done.code, 0, done.stderr);
+    const stored = readFileSync(join(dir, "admin.token"), "utf8").trim();
+    assert.equal(done.stdout.trim(), stored);
+    assert.notEqual(stored, "o".repeat(43));
+    assert.ok(stored.length >= 32);
+    assert.equal(statSync(join(dir, "admin.token")).mode & 0o777, 0o600);
+    assert.doesNotMatch(done.stderr, new RegExp(stored), "the token goes to stdout only");
+  });
+
+  test("anything but `reset` is a usage error", async () => {
+    const done = await run([...SOURCE_HOMED, "token", "show", "-data", mkdtempSync(join(tmpdir(), "homed-token-"))]);
+    assert.equal(done.code, 2);
+    assert.match(done.stderr, /usage is homed token reset -data DIR/);
+  });
+});

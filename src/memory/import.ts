@@ -20,7 +20,14 @@ const CHUNK = 256;
  */
 const CONTEXT_WINDOW = 2;
 
-/** Each message's neighbours' text within its session, in file order (present messages included). */
+/**
+ * Neighbours further apart in time than this are not one exchange: a diary of events a day
+ * apart stored as one session must not lend each entry the words of the next (on MADial that
+ * mixing halves recall). 30 minutes is the usual idle gap that ends a chat session.
+ */
+const CONTEXT_GAP_MS = 30 * 60_000;
+
+/** Each message's neighbours' text within its session and exchange, in file order (present messages included). */
 function neighbourTexts(messages: readonly ColdMessage[]): Map<ColdMessage, string> {
   const sessions = new Map<string, ColdMessage[]>();
   for (const m of messages) {
@@ -32,7 +39,9 @@ function neighbourTexts(messages: readonly ColdMessage[]): Map<ColdMessage, stri
   const context = new Map<ColdMessage, string>();
   for (const list of sessions.values()) {
     list.forEach((m, i) => {
-      const around = [...list.slice(Math.max(0, i - CONTEXT_WINDOW), i), ...list.slice(i + 1, i + 1 + CONTEXT_WINDOW)];
+      const around = [...list.slice(Math.max(0, i - CONTEXT_WINDOW), i), ...list.slice(i + 1, i + 1 + CONTEXT_WINDOW)].filter(
+        (n) => Math.abs(n.time - m.time) <= CONTEXT_GAP_MS,
+      );
       context.set(m, around.map((n) => n.text).join("\n"));
     });
   }

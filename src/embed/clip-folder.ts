@@ -12,7 +12,7 @@ import { z } from "zod";
 
 /** Default folder name under `-models`. */
 export const CLIP_FOLDER_NAME = "chinese-clip-vit-b16-onnx";
-export const MANIFEST_NAME = "homed-manifest.json";
+const MANIFEST_NAME = "homed-manifest.json";
 const PREFIX = "vit-b-16";
 
 export type Precision = "fp32" | "fp16";
@@ -28,7 +28,7 @@ export type ClipFolder = {
   verified: boolean;
 };
 
-export class ModelFolderError extends Error {
+class ModelFolderError extends Error {
   readonly code = "model_folder";
   constructor(dir: string, reason: string, options?: ErrorOptions) {
     super(`Cannot load Chinese-CLIP from ${dir}: ${reason}`, options);

@@ -11,7 +11,7 @@ import { decodeImage } from "./image-decode.ts";
 import { createOnnxSession, ort } from "./onnx-runtime.ts";
 import { CONTEXT_LENGTH, WordPieceTokenizer } from "./wordpiece.ts";
 
-export const CLIP_MODEL_NAME = "chinese-clip-vit-b16";
+const CLIP_MODEL_NAME = "chinese-clip-vit-b16";
 
 export type ClipEmbedder = Embedder & {
   /** How the folder was loaded, for status lines: precisions, manifest, image support. */

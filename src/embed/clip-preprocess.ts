@@ -11,8 +11,8 @@
 import type { RgbImage } from "./image-decode.ts";
 
 export const CLIP_IMAGE_SIZE = 224;
-export const CLIP_MEAN = [0.48145466, 0.4578275, 0.40821073] as const;
-export const CLIP_STD = [0.26862954, 0.26130258, 0.27577711] as const;
+const CLIP_MEAN = [0.48145466, 0.4578275, 0.40821073] as const;
+const CLIP_STD = [0.26862954, 0.26130258, 0.27577711] as const;
 
 function cubic(x: number): number {
   const a = -0.5;
@@ -78,7 +78,7 @@ function pass(src: RgbImage, outW: number, outH: number, horizontal: boolean): R
   return { width: outW, height: outH, data: out };
 }
 
-export function resizeBicubic(image: RgbImage, width: number, height: number): RgbImage {
+function resizeBicubic(image: RgbImage, width: number, height: number): RgbImage {
   let out = image;
   if (width !== out.width) out = pass(out, width, out.height, true);
   if (height !== out.height) out = pass(out, width, height, false);
@@ -86,7 +86,7 @@ export function resizeBicubic(image: RgbImage, width: number, height: number): R
 }
 
 /** torchvision's Resize(int): the shorter side becomes `size`, the longer keeps the aspect (floored). */
-export function resizeShorterSide(image: RgbImage, size = CLIP_IMAGE_SIZE): RgbImage {
+function resizeShorterSide(image: RgbImage, size = CLIP_IMAGE_SIZE): RgbImage {
   const { width: w, height: h } = image;
   if (w <= h) return resizeBicubic(image, size, Math.floor((size * h) / w));
   return resizeBicubic(image, Math.floor((size * w) / h), size);
@@ -98,7 +98,7 @@ function roundHalfEven(x: number): number {
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-export function centerCrop(image: RgbImage, size = CLIP_IMAGE_SIZE): RgbImage {
+function centerCrop(image: RgbImage, size = CLIP_IMAGE_SIZE): RgbImage {
   if (image.width < size || image.height < size) {
     throw new Error(`Cannot crop: ${image.width}×${image.height} is smaller than ${size}×${size}`);
   }
@@ -113,7 +113,7 @@ export function centerCrop(image: RgbImage, size = CLIP_IMAGE_SIZE): RgbImage {
 }
 
 /** A square RGB image to CLIP's input: float32 [1, 3, H, W], (v/255 − mean) / std per channel. */
-export function toClipTensor(image: RgbImage): Float32Array {
+function toClipTensor(image: RgbImage): Float32Array {
   const plane = image.width * image.height;
   const out = new Float32Array(3 * plane);
   for (let p = 0; p < plane; p++) {

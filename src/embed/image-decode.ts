@@ -24,9 +24,9 @@ export class ImageDecodeError extends Error {
   }
 }
 
-export type ImageFormat = "jpeg" | "png" | "webp";
+type ImageFormat = "jpeg" | "png" | "webp";
 
-export function sniffFormat(bytes: Uint8Array): ImageFormat | undefined {
+function sniffFormat(bytes: Uint8Array): ImageFormat | undefined {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
   if (bytes[0] === 0x89 && ascii(1, 4) === "PNG") return "png";

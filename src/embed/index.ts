@@ -1,13 +1,12 @@
-export { embedText, normalize, cosine, type Embedder } from "./embedder.ts";
+export { embedText, normalize, cosine, EmbedError, EmbedTimeoutError, type Embedder, type EmbedOptions, type EmbedPurpose } from "./embedder.ts";
 export { createFallbackEmbedder, hashEmbed } from "./fallback.ts";
 export { loadOnnxRuntime, createOnnxSession, ort } from "./onnx-runtime.ts";
 export { runTinyModel, TINY_INPUT, TINY_EXPECTED } from "./onnx-check.ts";
 export { WordPieceTokenizer, basicTokenize, CONTEXT_LENGTH } from "./wordpiece.ts";
-export { decodeImage, sniffFormat, ImageDecodeError, type RgbImage } from "./image-decode.ts";
-export { preprocessForClip, CLIP_MEAN, CLIP_STD, CLIP_IMAGE_SIZE } from "./clip-preprocess.ts";
-export { EmbedError, EmbedTimeoutError, type EmbedOptions, type EmbedPurpose } from "./embedder.ts";
-export { findClipFolder, readClipFolder, ModelFolderError, CLIP_FOLDER_NAME, MANIFEST_NAME, type ClipFolder } from "./clip-folder.ts";
-export { createClipEmbedder, CLIP_MODEL_NAME, type ClipEmbedder } from "./clip-onnx.ts";
+export { decodeImage, ImageDecodeError, type RgbImage } from "./image-decode.ts";
+export { preprocessForClip } from "./clip-preprocess.ts";
+export { readClipFolder } from "./clip-folder.ts";
+export { createClipEmbedder, type ClipEmbedder } from "./clip-onnx.ts";
 export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts";
 export { openEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";

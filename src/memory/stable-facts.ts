@@ -6,7 +6,8 @@
  * Near-duplicates update instead of appending. A new fact in the same scope with the same
  * (normalised) subject and predicate is the same fact when its object is nearly the same text
  * (character-trigram overlap ≥ 0.7, |A∩B| / min(|A|, |B|): "jasmine tea" → "jasmine green tea", a
- * refinement, overlaps 0.89; "jasmine tea" vs "black coffee" 0), or when
+ * refinement, overlaps 0.89; "jasmine tea" vs "black coffee" 0) and names the same numbers ("room
+ * 2" and "room 25" overlap fully but are different facts), or when
  * it is a `correction` (the newest fact of that subject and predicate is replaced: "lives in
  * Beijing" → "lives in Shanghai"). Otherwise it is a new fact ("likes tea" and "likes coffee"
  * are both true). An update increments the revision and keeps the old snapshot; the newest 20
@@ -61,6 +62,13 @@ export function trigramOverlap(a: string, b: string): number {
   return smaller === 0 ? 1 : both / smaller;
 }
 
+const numbersOf = (text: string) => (text.match(/\d+(?:[.,]\d+)*/g) ?? []).sort().join(" ");
+
+/** Whether two objects of one subject and predicate state the same fact. */
+export function nearDuplicateObjects(a: string, b: string): boolean {
+  return trigramOverlap(a, b) >= NEAR_DUPLICATE_OVERLAP && numbersOf(a) === numbersOf(b);
+}
+
 /** Finds or creates the L3 node block for a subject/object text (one block per distinct text). */
 async function nodeBlock(tx: Transaction, text: string, now: number): Promise<string> {
   const found = await tx.execute({
@@ -86,7 +94,7 @@ async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): 
   });
   const candidates = rows.rows.map((r) => ({ id: String(r.id), object: String(r.object_text), revision: Number(r.revision), snapshot: { ...r } as Record<string, unknown> }));
   if (fact.kind === "correction") return candidates[0];
-  return candidates.find((c) => trigramOverlap(c.object, fact.object) >= NEAR_DUPLICATE_OVERLAP);
+  return candidates.find((c) => nearDuplicateObjects(c.object, fact.object));
 }
 
 export type FactWrite = { id: string; action: "created" | "updated" | "unchanged"; revision: number };

@@ -1,6 +1,6 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { forgetRecord, trigramOverlap, openRecord, REVISIONS_KEPT, RecordError, writeFact, type FactRecord, type NewFact } from "../../src/memory/index.ts";
+import { forgetRecord, nearDuplicateObjects, trigramOverlap, openRecord, REVISIONS_KEPT, RecordError, writeFact, type FactRecord, type NewFact } from "../../src/memory/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { message, storeWith } from "./support.ts";
 
@@ -77,6 +77,8 @@ describe("L3 facts", () => {
     assert.ok(trigramOverlap("喜欢喝茉莉花茶", "喜欢喝茉莉花绿茶") >= 0.7);
     assert.ok(trigramOverlap("jasmine tea", "black coffee") < 0.7);
     assert.ok(trigramOverlap("Beijing", "Shanghai") < 0.7);
+    assert.equal(nearDuplicateObjects("jasmine tea", "jasmine green tea"), true);
+    assert.equal(nearDuplicateObjects("room 2", "room 25"), false, "different numbers are different facts");
   });
 
   test("evidence: a missing source is reported unavailable; an altered excerpt is caught", async () => {

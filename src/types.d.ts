@@ -19,3 +19,8 @@ declare module "*.css" {
   const path: string;
   export default path;
 }
+// The console's scripts are browser modules served as files, never imported as code here.
+declare module "*.js" {
+  const path: string;
+  export default path;
+}

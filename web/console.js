@@ -1,11 +1,69 @@
-// Shows whether the daemon answers /healthz, and its version.
-const status = document.getElementById("status");
-try {
-  const response = await fetch("/healthz");
-  const body = await response.json();
-  status.textContent = body.ok ? `Running — homed ${body.version}` : "The daemon reports a problem.";
-  status.dataset.state = body.ok ? "ok" : "error";
-} catch (error) {
-  status.textContent = `Cannot reach the daemon: ${error.message}`;
-  status.dataset.state = "error";
+// The console's shell: checks the login, then shows one page per #/route.
+import { api } from "/assets/api.js";
+import { clear, notice } from "/assets/dom.js";
+import { renderLogin } from "/assets/page-login.js";
+import { renderChat } from "/assets/page-chat.js";
+import { renderProviders } from "/assets/page-providers.js";
+import { renderMemory } from "/assets/page-memory.js";
+import { renderContext } from "/assets/page-context.js";
+import { renderAudit } from "/assets/page-audit.js";
+import { renderDoctor } from "/assets/page-doctor.js";
+import { renderPlugins } from "/assets/page-plugins.js";
+
+const PAGES = {
+  chat: renderChat,
+  providers: renderProviders,
+  memory: renderMemory,
+  context: renderContext,
+  audit: renderAudit,
+  doctor: renderDoctor,
+  plugins: renderPlugins,
+};
+
+const view = document.getElementById("view");
+const top = document.getElementById("top");
+let loggedIn = false;
+let leave = null;
+
+async function show() {
+  leave?.();
+  leave = null;
+  if (!loggedIn) {
+    top.hidden = true;
+    const status = await api("GET", "/api/auth");
+    loggedIn = status.loggedIn;
+    if (!loggedIn) {
+      renderLogin(view, status, () => {
+        loggedIn = true;
+        show();
+      });
+      return;
+    }
+  }
+  top.hidden = false;
+  const [name = "chat", ...params] = location.hash.replace(/^#\/?/, "").split("/");
+  const render = PAGES[name] ?? PAGES.chat;
+  for (const link of top.querySelectorAll("nav a")) {
+    if (link.getAttribute("href") === `#/${name}`) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  clear(view);
+  try {
+    leave = (await render(view, params.map(decodeURIComponent))) ?? null;
+  } catch (error) {
+    clear(view, notice(`Cannot show this page: ${error.message}`, "error"));
+  }
 }
+
+window.addEventListener("hashchange", show);
+window.addEventListener("homed:logged-out", () => {
+  if (!loggedIn) return;
+  loggedIn = false;
+  show();
+});
+document.getElementById("logout").addEventListener("click", async () => {
+  await api("POST", "/api/logout");
+  loggedIn = false;
+  show();
+});
+show().catch((error) => clear(view, notice(`Cannot reach the daemon: ${error.message}`, "error")));

@@ -9,14 +9,44 @@ import jiebaWasmPath from "../../node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_b
 import ortWasmPath from "../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm" with { type: "file" };
 import webpDecoderWasmPath from "../../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm" with { type: "file" };
 import tinyOnnxPath from "../../tests/fixtures/tiny-linear.onnx" with { type: "file" };
-import consoleHtmlPath from "../../web/index.html" with { type: "file" };
-import consoleCssPath from "../../web/console.css" with { type: "file" };
-import consoleJsPath from "../../web/console.js" with { type: "file" };
+import webIndexHtmlPath from "../../web/index.html" with { type: "file" };
+import webConsoleCssPath from "../../web/console.css" with { type: "file" };
+import webConsoleJsPath from "../../web/console.js" with { type: "file" };
+import webApiJsPath from "../../web/api.js" with { type: "file" };
+import webDomJsPath from "../../web/dom.js" with { type: "file" };
+import webChartsJsPath from "../../web/charts.js" with { type: "file" };
+import webPageLoginJsPath from "../../web/page-login.js" with { type: "file" };
+import webPageChatJsPath from "../../web/page-chat.js" with { type: "file" };
+import webPageProvidersJsPath from "../../web/page-providers.js" with { type: "file" };
+import webPageMemoryJsPath from "../../web/page-memory.js" with { type: "file" };
+import webPageContextJsPath from "../../web/page-context.js" with { type: "file" };
+import webPageAuditJsPath from "../../web/page-audit.js" with { type: "file" };
+import webPageDoctorJsPath from "../../web/page-doctor.js" with { type: "file" };
+import webPagePluginsJsPath from "../../web/page-plugins.js" with { type: "file" };
+import uplotJsPath from "../../node_modules/uplot/dist/uPlot.esm.js" with { type: "file" };
+import uplotCssPath from "../../node_modules/uplot/dist/uPlot.min.css" with { type: "file" };
 
 export type AssetName = "jieba.wasm" | "ort.wasm" | "webp_dec.wasm" | "tiny-linear.onnx" | WebAssetName;
 
 /** Files of the web console, by the name they are served under. */
-export const WEB_ASSETS = ["index.html", "console.css", "console.js"] as const;
+export const WEB_ASSETS = [
+  "index.html",
+  "console.css",
+  "console.js",
+  "api.js",
+  "dom.js",
+  "charts.js",
+  "page-login.js",
+  "page-chat.js",
+  "page-providers.js",
+  "page-memory.js",
+  "page-context.js",
+  "page-audit.js",
+  "page-doctor.js",
+  "page-plugins.js",
+  "uplot.js",
+  "uplot.css",
+] as const;
 export type WebAssetName = (typeof WEB_ASSETS)[number];
 
 const ASSET_PATHS: Record<AssetName, string> = {
@@ -24,9 +54,22 @@ const ASSET_PATHS: Record<AssetName, string> = {
   "ort.wasm": ortWasmPath,
   "webp_dec.wasm": webpDecoderWasmPath,
   "tiny-linear.onnx": tinyOnnxPath,
-  "index.html": consoleHtmlPath,
-  "console.css": consoleCssPath,
-  "console.js": consoleJsPath,
+  "index.html": webIndexHtmlPath,
+  "console.css": webConsoleCssPath,
+  "console.js": webConsoleJsPath,
+  "api.js": webApiJsPath,
+  "dom.js": webDomJsPath,
+  "charts.js": webChartsJsPath,
+  "page-login.js": webPageLoginJsPath,
+  "page-chat.js": webPageChatJsPath,
+  "page-providers.js": webPageProvidersJsPath,
+  "page-memory.js": webPageMemoryJsPath,
+  "page-context.js": webPageContextJsPath,
+  "page-audit.js": webPageAuditJsPath,
+  "page-doctor.js": webPageDoctorJsPath,
+  "page-plugins.js": webPagePluginsJsPath,
+  "uplot.js": uplotJsPath,
+  "uplot.css": uplotCssPath,
 };
 
 /** Reads an embedded binary asset. */

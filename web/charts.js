@@ -1,0 +1,31 @@
+// Small line charts through uPlot (bundled into the binary like every console file).
+import uPlot from "/assets/uplot.js";
+import { h } from "/assets/dom.js";
+
+const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
+
+/**
+ * A chart of series over x. `time` makes x Unix seconds shown as dates. The figure carries a
+ * text summary too, for people who cannot see the picture.
+ */
+export function lineChart({ title, x, series, time = false, summary, height = 180 }) {
+  const figure = h("figure", { class: "chart", "data-chart": title }, h("figcaption", {}, title));
+  const mount = () => {
+    const width = Math.max(260, Math.min(figure.clientWidth || 600, 900));
+    new uPlot(
+      {
+        width,
+        height,
+        scales: { x: { time } },
+        axes: [{ stroke: "#555" }, { stroke: "#555" }],
+        series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: s.colour ?? COLOURS[i % COLOURS.length], width: 2, dash: s.dash, points: { show: x.length < 40 } }))],
+      },
+      [x, ...series.map((s) => s.values)],
+      figure,
+    );
+  };
+  figure.append(h("p", { class: "sr-only" }, summary ?? title));
+  // uPlot measures the figure, so it is drawn once the figure is in the page.
+  requestAnimationFrame(mount);
+  return figure;
+}

@@ -1,0 +1,25 @@
+// Doctor: the same checks as `homed doctor`, on demand.
+import { api } from "/assets/api.js";
+import { clear, h, notice } from "/assets/dom.js";
+
+export function renderDoctor(view) {
+  const out = h("div", { "aria-live": "polite" });
+  const button = h("button", {
+    type: "button",
+    async onclick() {
+      button.disabled = true;
+      clear(out, notice("Running the deep check…"));
+      try {
+        const r = await api("POST", "/api/doctor");
+        clear(out,
+          notice(r.ok ? `All checks passed in ${r.ms} ms.` : `Some checks failed (${r.ms} ms).`, r.ok ? "ok" : "error"),
+          h("ul", { class: "checks" }, r.results.map((c) => h("li", { class: c.ok ? "ok" : "fail" }, h("strong", {}, `${c.ok ? "✓" : "✗"} ${c.name}`), " ", c.detail))));
+      } catch (error) {
+        clear(out, notice(error.message, "error"));
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, "Run deep check");
+  view.append(h("h1", {}, "Doctor"), h("p", { class: "help" }, "Checks the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder."), button, out);
+}

@@ -1,0 +1,87 @@
+// Memory: totals per layer, embedder, storage; growth chart; search across layers with
+// filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
+import { api } from "/assets/api.js";
+import { lineChart } from "/assets/charts.js";
+import { bytes, clear, h, notice, when } from "/assets/dom.js";
+
+function growthChart(growth) {
+  const days = [...new Set(growth.map((g) => g.day))].sort();
+  if (days.length === 0) return null;
+  const layers = ["L1", "L2", "L3"];
+  const series = layers.map((layer) => {
+    let total = 0;
+    return { label: layer, values: days.map((day) => (total += growth.find((g) => g.day === day && g.layer === layer)?.n ?? 0)) };
+  });
+  const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+  const summary = series.map((s) => `${s.label}: ${s.values.at(-1)}`).join(", ");
+  return lineChart({ title: "Memory growth (events written, by the layer they are in now)", x, series, time: true, summary });
+}
+
+function recordView(record, onDeleted) {
+  const p = record.provenance;
+  const prov = record.kind === "triple"
+    ? [`evidence ${p.evidence}`, `confidence ${p.confidence}`, `revision ${p.revision}`, p.sourceEventId ? `from event ${p.sourceEventId}` : null]
+    : [`session ${p.session}`, p.speaker ? `speaker ${p.speaker}` : null, p.sourceId ? `source message ${p.sourceId}` : null, `${p.tokens} tokens`, `recalled ${p.accessCount}×`];
+  const item = h(
+    "li",
+    { class: "record", dataset: { id: record.id, layer: record.layer } },
+    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, record.layer), h("code", {}, record.id), ` · ${when(record.time)}`, record.conversation ? ` · ${record.conversation}` : "", ` · ${record.scope}`,
+      record.score !== undefined ? h("span", { class: "muted" }, ` · score ${record.score.toFixed(4)} via ${record.channels.join("+")}`) : null),
+    h("p", { class: "text" }, record.text),
+    record.kind === "triple" && p.excerpt ? h("blockquote", {}, p.excerpt) : null,
+    h("p", { class: "muted prov" }, prov.filter(Boolean).join(" · ")),
+    h("button", {
+      type: "button",
+      class: "quiet danger",
+      "aria-label": `Delete memory ${record.id}`,
+      async onclick() {
+        if (!confirm(`Delete this memory for good?\n\n${record.text.slice(0, 200)}`)) return;
+        await api("DELETE", `/api/memory/${record.kind === "triple" ? "triples" : "events"}/${encodeURIComponent(record.id)}`);
+        item.replaceWith(notice(`Deleted ${record.id}.`, "ok"));
+        onDeleted();
+      },
+    }, "Delete"),
+  );
+  return item;
+}
+
+export async function renderMemory(view) {
+  const totals = h("div", { class: "cards" });
+  const charts = h("div");
+  async function loadStats() {
+    const s = await api("GET", "/api/memory/stats");
+    const card = (label, value, detail) => h("div", { class: "card stat", dataset: { stat: label } }, h("span", { class: "label" }, label), h("strong", {}, value), detail ? h("small", {}, detail) : null);
+    clear(
+      totals,
+      card("L1 live", s.layers.L1.events, `${s.layers.L1.tokens} tokens`),
+      card("L2 cold", s.layers.L2.events, `${s.layers.L2.tokens} tokens`),
+      card("L3 facts", s.triples, `${s.layers.L3.events} source events`),
+      card("Embedder", s.embedder.modelId, `${s.embedder.dimension} dimensions`),
+      card("Storage", bytes(s.storageBytes)),
+    );
+    clear(charts, growthChart(s.growth));
+  }
+  const results = h("ul", { class: "records", "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "card search", role: "search" },
+    h("label", { for: "m-q" }, "Search"),
+    h("input", { id: "m-q", name: "q", type: "search", placeholder: "words, names, 中文…" }),
+    h("label", { for: "m-layer" }, "Layer"),
+    h("select", { id: "m-layer", name: "layer" }, ["all", "L1", "L2", "L3"].map((l) => h("option", { value: l }, l))),
+    h("label", { for: "m-scope" }, "Scope"),
+    h("select", { id: "m-scope", name: "scope" }, h("option", { value: "" }, "any"), ["conversation", "user", "project"].map((s) => h("option", { value: s }, s))),
+    h("label", { for: "m-conv" }, "Conversation"),
+    h("input", { id: "m-conv", name: "conversation", placeholder: "any" }),
+    h("button", { type: "submit" }, "Search"),
+  );
+  async function search() {
+    const params = new URLSearchParams([...new FormData(form)].filter(([, v]) => v !== ""));
+    const { records } = await api("GET", `/api/memory/search?${params}`);
+    clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice("No memory matches."));
+  }
+  form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
+  view.append(h("h1", {}, "Memory"), totals, charts, form, results);
+  await loadStats();
+  await search();
+}

@@ -8,6 +8,7 @@ import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
 import { ChatClient, type SequenceGuardMode } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
+import { DEFAULT_INJECTION, type InjectionConfig } from "../memory/index.ts";
 import { memoryParticipant } from "./memory-participant.ts";
 import { ProviderStore, type ProviderEnv } from "./providers.ts";
 import { Sessions, type Session } from "./sessions.ts";
@@ -29,6 +30,7 @@ export type KernelOptions = {
   sequenceGuard?: SequenceGuardMode;
   /** Provider request timeout per attempt. */
   providerTimeoutMs?: number;
+  injection?: InjectionConfig;
 };
 
 export const DEFAULT_SYSTEM_PROMPT =
@@ -61,6 +63,7 @@ export class Kernel {
       memoryParticipant({
         client: options.client,
         embedder,
+        config: options.injection ?? DEFAULT_INJECTION,
         conversationOf: async (id) => (await this.sessions.get(id))?.partner ?? id,
       }),
     );

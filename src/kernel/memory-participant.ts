@@ -1,49 +1,46 @@
 /**
- * Built-in memory as a stage participant (not a special case in the loop): at `pre_action` it
- * peeks into cold context for the input, within the conversation's scope, and injects the best
- * few as cited lines. Peeking changes nothing; moving memories back into L1 is a deliberate
- * recall, not a side effect of reading.
+ * Built-in memory as a stage participant (not a special case in the loop):
+ * - `pre_action`: builds the turn's injection from cold context and stable facts within the
+ *   conversation's scope (peeking only: nothing moves), audits it, and reports it to surfaces;
+ * - `after_output`: the ids the model cited gain weight for next time.
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { coldcontextQuery, type Candidate } from "../memory/index.ts";
+import { auditInjection, buildInjection, recordCitations, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
 import type { Participant } from "./stages.ts";
 
 export type MemoryParticipantOptions = {
   client: Client;
   embedder?: Embedder;
+  config: InjectionConfig;
   /** Resolves a session to its recall scope (the conversation key). */
   conversationOf: (sessionId: string) => Promise<string>;
-  /** Memories injected per turn (default 5). */
-  k?: number;
-  /** Characters per injected memory, so one long memory cannot crowd out the rest. */
-  maxChars?: number;
 };
 
-const shortId = (id: string) => id.replace(/[^a-zA-Z0-9]/g, "").slice(-8);
-
-function line(c: Candidate, maxChars: number): string {
-  const when = new Date(c.time).toISOString().slice(0, 10);
-  const text = c.text.length > maxChars ? `${c.text.slice(0, maxChars)}…` : c.text;
-  return `- (id:${shortId(c.id)}) [${when}${c.speaker ? ` ${c.speaker}` : ""}] ${text.replace(/\s+/g, " ")}`;
-}
-
 export function memoryParticipant(options: MemoryParticipantOptions): Participant {
-  const k = options.k ?? 5;
-  const maxChars = options.maxChars ?? 400;
+  const injectedByTurn = new Map<string, InjectedLine[]>();
   return {
     name: "memory",
     deadlineMs: 3000,
     hooks: {
-      async pre_action({ sessionId, input }) {
+      async pre_action({ sessionId, turnId, input }) {
         const conversation = await options.conversationOf(sessionId);
-        const found = await coldcontextQuery(options.client, input, { k, conversation, embedder: options.embedder });
-        const lines = found.map((c) => line(c, maxChars));
-        const inject = lines.length ? `Relevant memories from earlier conversations (cite an id when you use one):\n${lines.join("\n")}` : undefined;
+        const injection = await buildInjection(options.client, input, { conversation, embedder: options.embedder, config: options.config });
+        if (injection.lines.length) {
+          await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
+          injectedByTurn.set(turnId, injection.lines);
+          // A cancelled turn never reaches after_output: forget the oldest so the map stays small.
+          if (injectedByTurn.size > 64) injectedByTurn.delete(injectedByTurn.keys().next().value!);
+        }
         return {
-          inject,
-          report: { query: input, ids: found.map((c) => c.id), counts: { L2: found.length, L3: 0 }, chars: inject?.length ?? 0, lines },
+          inject: injection.text || undefined,
+          report: { query: injection.query, counts: injection.counts, chars: injection.chars, lines: injection.lines.map((l) => l.line), ids: injection.lines.map((l) => l.id) },
         };
+      },
+      async after_output({ turnId, text }) {
+        const injected = injectedByTurn.get(turnId);
+        injectedByTurn.delete(turnId);
+        if (injected) await recordCitations(options.client, text, injected);
       },
     },
   };

@@ -14,3 +14,6 @@ export { writeFact, trigramOverlap, nearDuplicateObjects, sha256, factText, TRIP
 export { distillEvent, fallbackFacts, askWithChat, DistilledSchema, DISTILL_SYSTEM_PROMPT, type Ask, type ColdEventRow, type Distillation } from "./distill.ts";
 export { coolOnce, coolingCandidates, startCoolingJob, DEFAULT_COOLING, type CoolingConfig, type CoolingOptions, type CoolingRun } from "./cooling.ts";
 export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, type EventRecord, type EvidenceCheck, type RecordRef } from "./records.ts";
+export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
+export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
+export { buildInjection, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";

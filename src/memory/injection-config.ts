@@ -1,0 +1,52 @@
+/**
+ * Every threshold of recall injection, with the failure it prevents beside it. Validated once at
+ * start (zod); a bad value stops start-up with its name rather than degrading recall silently.
+ */
+import { z } from "zod";
+
+const Band = z.object({ items: z.number().int().min(0).max(20), chars: z.number().int().min(0).max(20_000) });
+
+export const InjectionConfigSchema = z.object({
+  /** Candidates fetched per layer. Fewer starves the bands; many more only costs time. */
+  k: z.number().int().min(1).max(100).default(8),
+  /**
+   * Fused score below which nothing is injected: 1/(60+25), a memory only one channel ranks
+   * 25th or worse. Prevents: a weak one-word match injected into every turn as noise.
+   */
+  minScore: z.number().min(0).max(1).default(1 / 85),
+  /**
+   * Bands by rank. IMMEDIATE, the best matches in full; WORKING, the next, shorter; BACKGROUND,
+   * a glimpse. Per-band item and character caps prevent: one long memory (a pasted log)
+   * crowding every other memory out of the prompt.
+   */
+  bands: z
+    .object({ immediate: Band, working: Band, background: Band })
+    .default({ immediate: { items: 2, chars: 900 }, working: { items: 3, chars: 900 }, background: { items: 3, chars: 450 } }),
+  /** Longest single line; longer memories are cut with "…". Prevents: one memory eating a band. */
+  lineChars: z.number().int().min(40).max(4000).default(360),
+  /**
+   * The active window: 1–2 high-importance L3 facts injected every turn from a reserved budget.
+   * Prevents: standing preferences ("answers in Chinese") dropping out whenever the turn's own
+   * matches fill the bands. Capped at 2 so they never crowd out the turn.
+   */
+  activeWindow: z
+    .object({ max: z.number().int().min(0).max(2), minImportance: z.number().min(0).max(1), chars: z.number().int().min(0).max(4000) })
+    .default({ max: 2, minImportance: 0.7, chars: 400 }),
+  /**
+   * Inputs this short (or a bare "继续"/"go on") carry nothing to search for. Prevents: random
+   * matches for "ok"; such turns get recent + important memories instead.
+   */
+  shortInputChars: z.number().int().min(0).max(40).default(4),
+  /**
+   * Weight gained per time a memory was cited (or recalled), capped. Prevents two failures:
+   * useful memories never rising, and (by the cap) one popular memory winning every turn.
+   */
+  citedBoost: z.number().min(0).max(1).default(0.15),
+  citedBoostCap: z.number().int().min(0).max(20).default(3),
+  /** Audit rows kept. Prevents: the audit growing without bound. */
+  auditKeep: z.number().int().min(1).max(100_000).default(1000),
+});
+
+export type InjectionConfig = z.output<typeof InjectionConfigSchema>;
+
+export const DEFAULT_INJECTION: InjectionConfig = InjectionConfigSchema.parse({});

@@ -1,0 +1,77 @@
+/**
+ * Ranked retrieval over L3 facts: BM25 over words and over character trigrams/bigrams of each
+ * fact's "subject predicate object" text, fused by RRF like cold context. Scope applies inside
+ * the SQL: a conversation sees its own facts and user-wide ones. (Facts carry no dense vectors
+ * yet, so there is no vector channel here.)
+ */
+import type { Client } from "@libsql/client";
+import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
+import type { Ranked } from "./channels.ts";
+import { fuseRrf } from "./fusion.ts";
+import { channelDepth } from "./query.ts";
+
+export type StableCandidate = {
+  id: string;
+  layer: "L3";
+  score: number;
+  text: string;
+  evidence: string;
+  importance: number;
+  citedCount: number;
+  updatedAt: number;
+};
+
+const anyOf = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+
+async function factBm25(client: Client, table: string, terms: readonly string[], conversation: string | undefined, limit: number): Promise<Ranked> {
+  if (terms.length === 0) return [];
+  const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+  const rows = await client.execute({
+    sql: `SELECT f.doc_id AS id, bm25(${table}) AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
+          WHERE ${table} MATCH ? AND f.kind = 'triple' ${scoped} ORDER BY rank LIMIT ?`,
+    args: [anyOf(terms), ...(conversation === undefined ? [] : [conversation]), limit],
+  });
+  return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
+}
+
+const SELECT_FACTS = `SELECT t.id, t.evidence, t.importance, t.cited_count, t.updated_at, s.content AS subject, t.predicate, o.content AS object
+  FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id`;
+
+function candidate(row: Record<string, unknown>, score: number): StableCandidate {
+  return {
+    id: String(row.id),
+    layer: "L3",
+    score,
+    text: `${row.subject} ${row.predicate} ${row.object}`,
+    evidence: String(row.evidence),
+    importance: Number(row.importance),
+    citedCount: Number(row.cited_count),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export async function stableQuery(client: Client, query: string, options: { k: number; conversation?: string }): Promise<StableCandidate[]> {
+  const depth = channelDepth(options.k);
+  const [words, tri, bi] = await Promise.all([
+    factBm25(client, "memory_words", [...new Set(await searchWords(query))], options.conversation, depth),
+    factBm25(client, "memory_grams", queryTrigrams(query), options.conversation, depth),
+    factBm25(client, "memory_bigrams", queryBigrams(query), options.conversation, depth),
+  ]);
+  const grams = new Map<string, number>();
+  for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
+  const fused = fuseRrf({ words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score) }).slice(0, options.k);
+  if (fused.length === 0) return [];
+  const rows = await client.execute({ sql: `${SELECT_FACTS} WHERE t.id IN (${fused.map(() => "?").join(", ")})`, args: fused.map((f) => f.id) });
+  const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
+  return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score)] : []));
+}
+
+/** The most important facts in scope: the active window that is injected every turn. */
+export async function importantFacts(client: Client, options: { conversation?: string; minImportance: number; limit: number }): Promise<StableCandidate[]> {
+  const scoped = options.conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+  const rows = await client.execute({
+    sql: `${SELECT_FACTS} WHERE t.importance >= ? ${scoped} ORDER BY t.importance DESC, t.cited_count DESC, t.updated_at DESC LIMIT ?`,
+    args: [options.minImportance, ...(options.conversation === undefined ? [] : [options.conversation]), options.limit],
+  });
+  return rows.rows.map((r) => candidate(r, 0));
+}

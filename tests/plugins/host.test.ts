@@ -68,6 +68,12 @@ describe("plugin host", () => {
     assert.match(JSON.stringify((await h.callTool("one", "ping", {})).content), /pong/);
   });
 
+  test("a plugin starts once the provider of what it requires runs", async () => {
+    const h = host(spec("consumer", "ok", { requires: ["db"] }), spec("provider", "ok", { provides: ["db"] }));
+    await h.start();
+    assert.deepEqual(h.list().map((p) => [p.name, p.state]), [["consumer", "running"], ["provider", "running"]]);
+  });
+
   test("a plugin whose requirement cannot run is not started; stopAll leaves no process", async () => {
     const h = host(spec("base", "crash", { provides: ["base"] }), spec("user", "ok", { requires: ["base"] }), spec("free", "ok"));
     const starting = h.start();

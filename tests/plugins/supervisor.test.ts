@@ -40,8 +40,8 @@ describe("supervisor", () => {
     assert.equal(status.crashesInWindow, 4);
     assert.equal(status.lastExit?.code, 3);
     assert.match(status.logTail.join("\n"), /restarts stopped/);
-    clock.advance(10 * 60_000);
-    assert.equal(s.currentState, "failed");
+    clock.advance(60_000);
+    assert.equal(s.currentState, "failed", "time alone does not resume restarts");
 
     await s.restart();
     await s.until((x) => x.currentState === "backoff");

@@ -8,9 +8,11 @@
  * (crash, Ctrl-C, restart) continues with what is still stale. A row-id cursor keeps one run
  * from looping over a record it cannot embed (an undecodable image); the next run retries it.
  *
- * Covered: events (their `text`) and blocks (text blocks' `content`, image blocks' bytes when
- * the embedder has an image encoder). Triples are left to the L3 writer, which alone knows the
- * text a fact is embedded from.
+ * Covered: events (their `text`) and blocks: text blocks' `content`, and image blocks when the
+ * embedder has an image encoder, from their `block_data` bytes or an inline `data:image/…;base64`
+ * URL in `content` (how chat messages carry pasted images). Remote image URLs are not fetched:
+ * the daemon does not reach out to arbitrary hosts on its own. Triples are left to the L3
+ * writer, which alone knows the text a fact is embedded from.
  */
 import type { Client, InStatement } from "@libsql/client";
 import type { Embedder } from "./embedder.ts";
@@ -49,6 +51,15 @@ export async function countStale(client: Client, modelId: string): Promise<Recor
   return { events: await count("events"), blocks: await count("blocks") };
 }
 
+const DATA_URL = /^data:image\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)$/;
+
+/** The image bytes of a block: its stored payload, or an inline data: URL. */
+function imageBytes(row: Row): Uint8Array | undefined {
+  if (row.bytes) return row.bytes;
+  const inline = row.text ? DATA_URL.exec(row.text) : null;
+  return inline ? new Uint8Array(Buffer.from(inline[1]!, "base64")) : undefined;
+}
+
 /** Vectors for a page, `undefined` where a record cannot be embedded by this embedder. */
 async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array | undefined)[]> {
   const out: (Float32Array | undefined)[] = new Array(rows.length).fill(undefined);
@@ -57,9 +68,10 @@ async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array
   texts.forEach((t, k) => (out[t.i] = vectors[k]));
   if (embedder.embedImages) {
     for (const [i, r] of rows.entries()) {
-      if (r.kind !== "image" || !r.bytes) continue;
+      const bytes = r.kind === "image" ? imageBytes(r) : undefined;
+      if (!bytes) continue;
       try {
-        [out[i]] = await embedder.embedImages([new Uint8Array(r.bytes)], { purpose: "write" });
+        [out[i]] = await embedder.embedImages([bytes], { purpose: "write" });
       } catch (error) {
         // One bad image must not stop the backfill; it stays stale and is retried next run.
         if ((error as { code?: string }).code !== "image_decode") throw error;

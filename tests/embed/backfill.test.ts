@@ -22,7 +22,10 @@ const fallback = createFallbackEmbedder();
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 const IMAGE = pngFile(32, 32, (x) => [x * 8, 10, 200]);
 
-/** A store holding 5 events (3 by the fallback, 2 never embedded) and 4 blocks (2 text, 2 image, one broken). */
+/**
+ * A store holding 5 events (3 by the fallback, 2 never embedded) and 6 blocks: 2 text, and 4
+ * images — stored bytes, an inline data: URL, a remote URL (never fetched), broken bytes.
+ */
 async function seeded(): Promise<{ store: Store; url: string }> {
   const url = `file:${join(mkdtempSync(join(tmpdir(), "homed-backfill-")), "homed.db")}`;
   const store = await openStore({ url });
@@ -40,6 +43,8 @@ async function seeded(): Promise<{ store: Store; url: string }> {
     ["b1", "image", null, IMAGE],
     ["b2", "image", null, new Uint8Array([1, 2, 3])],
     ["b3", "text", "notes", null],
+    ["b4", "image", `data:image/png;base64,${Buffer.from(IMAGE).toString("base64")}`, null],
+    ["b5", "image", "https://example.invalid/cat.png", null],
   ];
   for (const [id, kind, content, bytes] of blocks) {
     await store.client.execute({ sql: "INSERT INTO blocks (id, kind, holder, content, created_at) VALUES (?, ?, 'L2', ?, 0)", args: [id, kind, content] });
@@ -61,11 +66,12 @@ describe("backfill", async () => {
 
   test("re-embeds every stale event and block with the new model; images through the image encoder", async () => {
     const { store } = await seeded();
-    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 5, blocks: 4 });
+    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 5, blocks: 6 });
     const progress: BackfillProgress[] = [];
     const report = await backfillEmbeddings(store.client, clip, { batchSize: 2, onProgress: (p) => progress.push(p) });
     assert.deepEqual(report.events, { done: 4, skipped: 1, total: 5 }); // the empty event has nothing to embed
-    assert.deepEqual(report.blocks, { done: 3, skipped: 1, total: 4 }); // the broken image is skipped, not fatal
+    // The broken image is skipped, not fatal; the remote URL is not fetched.
+    assert.deepEqual(report.blocks, { done: 4, skipped: 2, total: 6 });
     for (const [i, text] of ["我爱北京", "the cat sat", "周五开会"].entries()) {
       const got = await vectorOf(store, "events", `e${i}`);
       assert.equal(got.model, clip.modelId);
@@ -74,12 +80,14 @@ describe("backfill", async () => {
     const image = await vectorOf(store, "blocks", "b1");
     assert.equal(image.model, clip.modelId);
     assert.ok(same(image.vector, (await clip.embedImages!([IMAGE]))[0]!));
+    assert.ok(same((await vectorOf(store, "blocks", "b4")).vector, (await clip.embedImages!([IMAGE]))[0]!));
     assert.equal((await vectorOf(store, "blocks", "b2")).model, null);
+    assert.equal((await vectorOf(store, "blocks", "b5")).model, null);
     assert.deepEqual(
       progress.map((p) => `${p.table} ${p.done}+${p.skipped}/${p.total}`),
-      ["events 2+0/5", "events 3+1/5", "events 4+1/5", "blocks 2+0/4", "blocks 3+1/4"],
+      ["events 2+0/5", "events 3+1/5", "events 4+1/5", "blocks 2+0/6", "blocks 3+1/6", "blocks 4+2/6"],
     );
-    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 1, blocks: 1 });
+    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 1, blocks: 2 });
     store.close();
   });
 

@@ -6,10 +6,15 @@ import { join } from "node:path";
 import { ensureWritableDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
+import { openEmbedder } from "./embed/index.ts";
 import { Kernel, type ProviderEnv } from "./kernel/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
+import { startCoolingJob } from "./memory/index.ts";
 import { openStore } from "./store/index.ts";
 import { VERSION } from "./version.ts";
+
+/** How often cold events are checked for cooling into L3. */
+const COOLING_INTERVAL_MS = 10 * 60_000;
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
 const SHUTDOWN_GRACE_MS = 4000;
@@ -40,9 +45,13 @@ export async function runDaemon(settings: Settings): Promise<number> {
     try {
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
-      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv });
+      const active = await openEmbedder(settings.embed);
+      (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
+      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback" });
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
+      // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
+      const cooling = startCoolingJob({ client: store.client, ask: kernel.ask, intervalMs: COOLING_INTERVAL_MS, log: (line) => log.info(line) });
       const stopped = waitForStopSignal(log);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +
@@ -50,6 +59,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       );
       await stopped;
       await server.stop(SHUTDOWN_GRACE_MS);
+      await cooling.stop();
       log.info("stopped cleanly");
       return 0;
     } finally {

@@ -9,12 +9,14 @@ import { runEmbedCommand } from "./embed/index.ts";
 import { runPluginCommand } from "../plugins/index.ts";
 import { VERSION } from "./version.ts";
 import { runChat } from "./cli/chat.ts";
+import { runMcpServer } from "./cli/mcp.ts";
+import { runMemoryCommand } from "./cli/memory.ts";
 import { runTokenCommand } from "./server/index.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
 
-const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed", "plugin", "token"]);
+const TAKES_ARGUMENTS = new Set(["context", "import", "recall", "embed", "plugin", "token", "memory"]);
 
 // Synchronous writes: process.exit follows, and a batch of results must reach a pipe whole.
 const memoryIo: CommandIo = {
@@ -53,6 +55,8 @@ const COMMANDS: Record<string, Command> = {
     );
   },
   token: async (args, rest) => runTokenCommand(rest, resolveSettings(args, process.env).dataDir, (text) => writeSync(1, text)),
+  memory: async (args, rest) => runMemoryCommand(rest, resolveSettings(args, process.env), (t) => writeSync(1, t)),
+  mcp: async (args) => runMcpServer(resolveSettings(args, process.env)),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

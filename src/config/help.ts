@@ -8,6 +8,8 @@ const COMMANDS: readonly [string, string][] = [
   ["recall", "\"query\" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)"],
   ["embed", "TEXT | --image FILE [--json]: show the embedder in use (and why) and the vector it makes; --backfill: re-embed stored memory with it"],
   ["plugin", "run NAME: serve a built-in plugin (files, shell, notes, web_fetch, terminal) on stdin/stdout; the daemon starts these itself"],
+  ["memory", "<recall|open|note|list|forget|injections|stats|doctor> [ARG | JSON]: the memory tools on -data's database"],
+  ["mcp", "serve the memory tools as an MCP stdio server (for IDE agents), on -data's database"],
   ["chat", "talk to a running daemon from the terminal (-addr, -data or -token, -partner)"],
   ["token", "reset -data DIR: write a new admin token (the console's login) and print it; restart a running daemon after"],
   ["version", "print the version"],

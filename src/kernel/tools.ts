@@ -4,12 +4,15 @@
  */
 import type { ToolSpec } from "../llm/index.ts";
 
+/** Who is calling: tools that work within a scope (memory) read it from here. */
+export type ToolCallContext = { sessionId: string; partner: string };
+
 export type Tool = {
   name: string;
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
-  run(args: unknown, signal: AbortSignal): Promise<string>;
+  run(args: unknown, signal: AbortSignal, context: ToolCallContext): Promise<string>;
 };
 
 export class ToolRegistry {
@@ -29,7 +32,7 @@ export class ToolRegistry {
   }
 
   /** Runs a call; every failure becomes a JSON error result the model can read. */
-  async call(name: string, rawArguments: string, signal: AbortSignal): Promise<string> {
+  async call(name: string, rawArguments: string, signal: AbortSignal, context: ToolCallContext): Promise<string> {
     const tool = this.tools.get(name);
     if (!tool) return toolError("unknown_tool", `No tool named ${name}`);
     let args: unknown;
@@ -39,7 +42,7 @@ export class ToolRegistry {
       return toolError("bad_arguments", `The arguments are not valid JSON: ${rawArguments.slice(0, 200)}`);
     }
     try {
-      return await tool.run(args, signal);
+      return await tool.run(args, signal, context);
     } catch (error) {
       return toolError("tool_failed", (error as Error).message);
     }

@@ -164,7 +164,7 @@ async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCal
       denied++;
       result = toolError("denied", denial);
     } else {
-      result = await options.tools.call(call.function.name, call.function.arguments, signal ?? neverAborted);
+      result = await options.tools.call(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner });
       for (const p of options.participants) {
         const decision = await runHook(p, "after_toolcall", { ...info, call, result }, options.log);
         if (decision) result = decision.result;

@@ -85,8 +85,12 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
   return run;
 }
 
-/** Runs `coolOnce` every `intervalMs` until stopped; a failed run is logged, the next one retries. */
-export function startCoolingJob(options: CoolingOptions & { intervalMs: number }): { stop(): Promise<void> } {
+/**
+ * Runs `coolOnce` every `intervalMs` until stopped; a failed run is logged, the next one retries.
+ * `stop` waits at most `stopWaitMs` for a run in progress: a run waiting on a slow model must
+ * not hold up shutdown, and abandoning it is safe (its transaction never commits).
+ */
+export function startCoolingJob(options: CoolingOptions & { intervalMs: number; stopWaitMs?: number }): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const tick = () => {
@@ -102,7 +106,9 @@ export function startCoolingJob(options: CoolingOptions & { intervalMs: number }
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running;
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, options.stopWaitMs ?? 1000)))]);
+      clearTimeout(wait);
     },
   };
 }

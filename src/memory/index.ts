@@ -17,3 +17,4 @@ export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, 
 export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
 export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
 export { buildInjection, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";
+export { MEMORY_TOOLS, runMemoryTool, MemoryToolError, type MemoryTool, type MemoryToolContext } from "./tools.ts";

@@ -11,9 +11,10 @@ import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
 import { requireAdmin } from "./auth.ts";
 import { ConsoleSessions } from "./console-session.ts";
-import { auditRoutes } from "./recall-audit.ts";
+import { auditRoutes } from "./api-audit.ts";
 import type { DoctorOptions } from "../doctor/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
 import { consoleRoutes } from "./static.ts";
 
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use("/v1/*", requireAdmin(deps.adminToken, sessions));
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel));
+  app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
   app.route("/api/audit", auditRoutes(deps.kernel.client));

@@ -1,0 +1,197 @@
+/**
+ * The memory tools: one definition each (a zod schema for the arguments and what it does),
+ * served to the model as tool calls, over the API, from the CLI (`homed memory …`) and as an
+ * MCP server (`homed mcp`). The shape matches the plugin SDK's tool definitions.
+ */
+import type { Client } from "@libsql/client";
+import { z } from "zod";
+import type { Embedder } from "../embed/index.ts";
+import { DEFAULT_INJECTION } from "./injection-config.ts";
+import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
+import { coldcontextQuery } from "./query.ts";
+import { forgetRecord, openRecord } from "./records.ts";
+import { TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
+import { stableQuery } from "./stable-query.ts";
+
+export type MemoryToolContext = { client: Client; embedder?: Embedder; /** The caller's scope, when it has one. */ conversation?: string };
+
+export type MemoryTool<S extends z.ZodType = z.ZodType> = {
+  name: string;
+  description: string;
+  input: S;
+  run: (args: z.infer<S>, context: MemoryToolContext) => Promise<Record<string, unknown>>;
+};
+
+const tool = <S extends z.ZodType>(t: MemoryTool<S>) => t as unknown as MemoryTool;
+
+async function count(client: Client, sql: string): Promise<Record<string, number>> {
+  const rows = await client.execute(sql);
+  return Object.fromEntries(rows.rows.map((r) => [String(r.k), Number(r.n)]));
+}
+
+const recall = tool({
+  name: "memory_recall",
+  description: "Search long-term memory (cold context L2 and stable facts L3) without changing anything. Returns ranked memories with ids.",
+  input: z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).default(8), conversation: z.string().max(200).optional() }),
+  async run({ query, k, conversation }, ctx) {
+    const scope = conversation ?? ctx.conversation;
+    const [cold, stable] = await Promise.all([
+      coldcontextQuery(ctx.client, query, { k, conversation: scope, embedder: ctx.embedder }),
+      stableQuery(ctx.client, query, { k, conversation: scope }),
+    ]);
+    const results = [
+      ...cold.map((c) => ({ id: c.id, layer: "L2", score: c.score, text: c.text, time: new Date(c.time).toISOString(), speaker: c.speaker, evidence: EVIDENCE_MARKS.verbatim, sources: c.sources })),
+      ...stable.map((s) => ({ id: s.id, layer: "L3", score: s.score, text: s.text, evidence: EVIDENCE_MARKS[s.evidence] ?? s.evidence })),
+    ].sort((a, b) => b.score - a.score);
+    return { query, results: results.slice(0, k) };
+  },
+});
+
+const open = tool({
+  name: "memory_open",
+  description: "Open one memory by id (or the 8-character id shown in memory lines): verbatim source, provenance, hash check, revision history.",
+  input: z.object({ id: z.string().min(6).max(200) }),
+  run: async ({ id }, ctx) => ({ record: await openRecord(ctx.client, id) }),
+});
+
+const note = tool({
+  name: "memory_note",
+  description: "Write a fact into stable memory by hand (evidence: written by hand). Give subject, predicate and object, or just text.",
+  // One object schema (MCP and OpenAI tools need type "object"), with either form checked.
+  input: z
+    .object({
+      subject: z.string().min(1).max(200).optional(),
+      predicate: z.string().min(1).max(100).optional(),
+      object: z.string().min(1).max(2000).optional(),
+      text: z.string().min(1).max(2000).optional(),
+      kind: z.enum(TRIPLE_KINDS).default("entity"),
+      scope: z.string().min(1).max(200).default("user"),
+      importance: z.number().min(0).max(1).default(0.5),
+    })
+    .refine((a) => (a.text !== undefined) !== (a.subject !== undefined && a.predicate !== undefined && a.object !== undefined), {
+      message: "give either text, or subject, predicate and object",
+    }),
+  async run(args, ctx) {
+    const fact =
+      args.text !== undefined
+        ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope: args.scope, importance: args.importance }
+        : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope: args.scope, importance: args.importance };
+    const tx = await ctx.client.transaction("write");
+    try {
+      const written = await writeFact(tx, { ...fact, confidence: 1, evidence: "manual" });
+      await tx.commit();
+      return { ...written };
+    } finally {
+      tx.close();
+    }
+  },
+});
+
+const list = tool({
+  name: "memory_list",
+  description: "List memories of one layer (L2 cold events or L3 facts), newest first.",
+  input: z.object({ layer: z.enum(["L2", "L3"]).default("L3"), conversation: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).default(20), offset: z.number().int().min(0).default(0) }),
+  async run({ layer, conversation, limit, offset }, ctx) {
+    const scope = conversation ?? ctx.conversation;
+    if (layer === "L2") {
+      const rows = await ctx.client.execute({
+        sql: `SELECT id, time, speaker, text, access_count FROM events WHERE layer = 'L2' ${scope ? "AND (conversation = ? OR scope = 'user')" : ""} ORDER BY time DESC LIMIT ? OFFSET ?`,
+        args: [...(scope ? [scope] : []), limit, offset],
+      });
+      return { layer, items: rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), speaker: r.speaker, text: String(r.text), accesses: Number(r.access_count) })) };
+    }
+    const rows = await ctx.client.execute({
+      sql: `SELECT t.id, t.kind, t.scope, t.evidence, t.importance, t.revision, t.updated_at, s.content AS subject, t.predicate, o.content AS object
+            FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id
+            ${scope ? "WHERE t.scope IN (?, 'user')" : ""} ORDER BY t.updated_at DESC LIMIT ? OFFSET ?`,
+      args: [...(scope ? [scope] : []), limit, offset],
+    });
+    return {
+      layer,
+      items: rows.rows.map((r) => ({ id: String(r.id), text: `${r.subject} ${r.predicate} ${r.object}`, kind: r.kind, scope: r.scope, evidence: EVIDENCE_MARKS[String(r.evidence)], importance: Number(r.importance), revision: Number(r.revision) })),
+    };
+  },
+});
+
+const forget = tool({
+  name: "memory_forget",
+  description: "Delete one memory for good, by id or 8-character id.",
+  input: z.object({ id: z.string().min(6).max(200) }),
+  run: async ({ id }, ctx) => ({ forgotten: await forgetRecord(ctx.client, id) }),
+});
+
+const injections = tool({
+  name: "memory_injections",
+  description: "The recall audit: what memory was injected into recent turns (query, ids, per-layer counts, size).",
+  input: z.object({ limit: z.number().int().min(1).max(1000).default(20), session: z.string().max(200).optional() }),
+  run: async ({ limit, session }, ctx) => ({ injections: await listInjections(ctx.client, { limit, sessionId: session }) }),
+});
+
+const stats = tool({
+  name: "memory_stats",
+  description: "Totals per layer, the embedder in use, and the database size.",
+  input: z.object({}),
+  async run(_args, ctx) {
+    const pages = await ctx.client.execute("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()");
+    return {
+      events: await count(ctx.client, "SELECT layer AS k, count(*) AS n FROM events GROUP BY layer"),
+      blocks: await count(ctx.client, "SELECT holder AS k, count(*) AS n FROM blocks GROUP BY holder"),
+      facts: await count(ctx.client, "SELECT evidence AS k, count(*) AS n FROM triples GROUP BY evidence"),
+      injections: Number((await ctx.client.execute("SELECT count(*) AS n FROM injection_audit")).rows[0]!.n),
+      embedder: ctx.embedder?.modelId ?? "fallback (vector recall off)",
+      databaseBytes: Number(pages.rows[0]?.bytes ?? 0),
+    };
+  },
+});
+
+type Check = { check: string; ok: boolean; detail: string };
+
+const doctor = tool({
+  name: "memory_doctor",
+  description: "Check memory for real: open a fact and verify its evidence hash, run a recall probe on a stored memory, and report anything that could not be checked.",
+  input: z.object({}),
+  async run(_args, ctx) {
+    const checks: Check[] = [];
+    const fact = await ctx.client.execute("SELECT id FROM triples ORDER BY random() LIMIT 1");
+    if (!fact.rows[0]) checks.push({ check: "fact evidence", ok: true, detail: "not checked: no facts yet" });
+    else {
+      const record = await openRecord(ctx.client, String(fact.rows[0].id));
+      const ok = record.kind === "fact" && (record.check === "verified" || record.check === "no_excerpt");
+      checks.push({ check: "fact evidence", ok, detail: `${record.id}: ${record.kind === "fact" ? record.check : "?"}` });
+    }
+    const event = await ctx.client.execute("SELECT id, conversation, text FROM events WHERE layer = 'L2' ORDER BY random() LIMIT 1");
+    if (!event.rows[0]) checks.push({ check: "recall probe", ok: true, detail: "not checked: cold context is empty" });
+    else {
+      const { id, conversation, text } = event.rows[0];
+      const found = await coldcontextQuery(ctx.client, String(text).slice(0, 300), { k: DEFAULT_INJECTION.k, conversation: String(conversation), embedder: ctx.embedder });
+      const rank = found.findIndex((c) => c.id === id);
+      checks.push({ check: "recall probe", ok: rank !== -1, detail: rank === -1 ? `${id} not found by its own text` : `${id} found at rank ${rank + 1}` });
+    }
+    const orphans = await ctx.client.execute("SELECT count(*) AS n FROM blocks b JOIN events e ON e.id = b.event_id WHERE b.holder <> e.layer");
+    const n = Number(orphans.rows[0]!.n);
+    checks.push({ check: "one holder per block", ok: n === 0, detail: n === 0 ? "every event's blocks are held by its layer" : `${n} blocks held by another layer than their event` });
+    return { ok: checks.every((c) => c.ok), checks };
+  },
+});
+
+export const MEMORY_TOOLS: readonly MemoryTool[] = [recall, open, note, list, forget, injections, stats, doctor];
+
+/** Runs a tool by name with raw (unvalidated) arguments. */
+export async function runMemoryTool(name: string, rawArgs: unknown, ctx: MemoryToolContext): Promise<Record<string, unknown>> {
+  const t = MEMORY_TOOLS.find((m) => m.name === name || m.name === `memory_${name}`);
+  if (!t) throw new MemoryToolError("unknown_tool", `No memory tool named ${name} (${MEMORY_TOOLS.map((m) => m.name).join(", ")})`);
+  const args = t.input.safeParse(rawArgs ?? {});
+  if (!args.success) throw new MemoryToolError("invalid_arguments", `${t.name}: ${z.prettifyError(args.error)}`);
+  return await t.run(args.data, ctx);
+}
+
+export class MemoryToolError extends Error {
+  constructor(
+    readonly code: "unknown_tool" | "invalid_arguments",
+    message: string,
+  ) {
+    super(message);
+    this.name = "MemoryToolError";
+  }
+}
+

@@ -25,6 +25,9 @@ describe("built-in plugins", () => {
   before(async () => {
     mkdirSync(join(root, "sub"), { recursive: true });
     mkdirSync(outside);
+    // A sibling whose name starts with the root's: a prefix check without a separator would let it in.
+    mkdirSync(`${root}-sibling`);
+    writeFileSync(`${root}-sibling/secret.txt`, "sibling secret\n");
     writeFileSync(join(root, "hello.txt"), "hello inside\n");
     writeFileSync(join(outside, "secret.txt"), "outside secret\n");
     symlinkSync(join(outside, "secret.txt"), join(root, "link-to-secret"));
@@ -71,7 +74,7 @@ describe("built-in plugins", () => {
   });
 
   test("files: .. cannot escape", async () => {
-    for (const path of ["../outside/secret.txt", "sub/../../outside/secret.txt"]) {
+    for (const path of ["../outside/secret.txt", "sub/../../outside/secret.txt", "../root-sibling/secret.txt"]) {
       const result = await files("files_read", { path });
       assert.equal(result.isError, true, path);
       assert.equal(body(result).error, "outside_root");

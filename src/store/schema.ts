@@ -62,6 +62,8 @@ export const events = sqliteTable(
     index("events_session_seq").on(t.sessionId, t.seq),
     index("events_layer_time").on(t.layer, t.time),
     index("events_conversation_time").on(t.conversation, t.time),
+    // User-wide memories are visible from every conversation: recall looks them up by scope.
+    index("events_scope").on(t.scope),
     uniqueIndex("events_conversation_source").on(t.conversation, t.sourceId),
     check("events_layer_valid", sql`${t.layer} IN ('L1', 'L2', 'L3')`),
   ],

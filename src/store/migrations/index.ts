@@ -3,10 +3,12 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_search_indexes.sql" with { type: "text" };
 import m2 from "./0002_bigram_index.sql" with { type: "text" };
 import m3 from "./0003_event_vector_index_tuning.sql" with { type: "text" };
+import m4 from "./0004_events_scope_index.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
   { idx: 1, tag: "0001_search_indexes", sql: m1 },
   { idx: 2, tag: "0002_bigram_index", sql: m2 },
   { idx: 3, tag: "0003_event_vector_index_tuning", sql: m3 },
+  { idx: 4, tag: "0004_events_scope_index", sql: m4 },
 ];

@@ -1,0 +1,1 @@
+CREATE INDEX `events_scope` ON `events` (`scope`);

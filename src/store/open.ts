@@ -32,9 +32,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const client = createClient({ url: options.url, authToken: options.authToken });
   try {
     if (embedded) {
+      // Wait for another connection's lock (a running daemon, a closing client) instead of
+      // failing at once; it must be set first, since switching to WAL itself takes a lock.
+      await client.execute("PRAGMA busy_timeout = 5000");
       // WAL: readers never block the writer, and a killed process leaves a consistent file.
       await client.execute("PRAGMA journal_mode = WAL");
-      await client.execute("PRAGMA busy_timeout = 5000");
     }
     await client.execute("PRAGMA foreign_keys = ON");
     if (options.migrate !== false) await migrate(client);

@@ -59,8 +59,10 @@ export async function gramChannel(client: Client, query: string, scope: RecallSc
  * Up to this many events in scope are compared exactly (a scan of their vectors). Beyond it the
  * DiskANN index answers. Why not always the index: `vector_top_k` ranks the whole table before
  * the scope applies, so a small conversation among a million events would get no neighbours.
+ * Why not always the scan: it reads every vector in scope (95 ms for 10k measured, vs ~6 ms
+ * through the index).
  */
-const EXACT_SCAN_LIMIT = 20_000;
+export const EXACT_SCAN_LIMIT = 5_000;
 /** Index neighbours fetched per wanted result when the scope filters after the index. */
 const INDEX_OVERFETCH = 10;
 
@@ -70,6 +72,7 @@ export async function vectorChannel(
   query: string,
   scope: RecallScope,
   limit: number,
+  exactScanLimit: number = EXACT_SCAN_LIMIT,
 ): Promise<Ranked> {
   let vector: Float32Array;
   try {
@@ -85,7 +88,7 @@ export async function vectorChannel(
     sql: `SELECT count(*) AS n FROM events e WHERE ${filter.sql} AND e.embed_model = ?`,
     args: [...filter.args, embedder.modelId],
   });
-  const exact = Number(inScope.rows[0]?.n ?? 0) <= EXACT_SCAN_LIMIT;
+  const exact = Number(inScope.rows[0]?.n ?? 0) <= exactScanLimit;
   const from = exact ? "events e" : "vector_top_k('events_embedding_idx', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id";
   const fromArgs = exact ? [] : [blob, limit * INDEX_OVERFETCH];
   const rows = await client.execute({

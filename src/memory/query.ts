@@ -15,6 +15,8 @@ export type QueryOptions = RecallScope & {
   channels?: readonly Channel[];
   /** The vector channel's embedder; without one the vector channel is skipped. */
   embedder?: Embedder;
+  /** Events in scope up to which vectors are compared exactly instead of through the index. */
+  exactScanLimit?: number;
 };
 
 export type Candidate = {
@@ -44,7 +46,7 @@ export async function coldcontextQuery(client: Client, query: string, options: Q
   const runs: Partial<Record<Channel, Promise<Ranked>>> = {};
   if (wanted.has("words")) runs.words = wordChannel(client, query, options, depth);
   if (wanted.has("grams")) runs.grams = gramChannel(client, query, options, depth);
-  if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth);
+  if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth, options.exactScanLimit);
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
   const top = fuseRrf(rankings).slice(0, options.k);

@@ -42,6 +42,25 @@ describe("recall channels: each finds what only it can find", () => {
     assert.equal(found[0]!.channels.vector?.rank, 1);
   });
 
+  test("vector: through the DiskANN index (large scopes) the scope and model still apply", async () => {
+    await using store = await openTempStore();
+    const embedder = phraseEmbedder({ "automobile": 1, "car broke down": 1, "birthday": 2 });
+    await seed(
+      store,
+      [
+        message("my car broke down on the highway", { conversation: "A", sourceId: "car-a" }),
+        message("my car broke down again", { conversation: "B", sourceId: "car-b" }),
+        message("birthday cake", { conversation: "A", sourceId: "cake" }),
+      ],
+      embedder,
+    );
+    const viaIndex = { k: 1, channels: ["vector"] as const, embedder, exactScanLimit: 0 };
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, conversation: "A" })), ["car-a"]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, conversation: "B" })), ["car-b"]);
+    const other = phraseEmbedder({ "automobile": 1 }, "model-b@512");
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, embedder: other })), []);
+  });
+
   test("vector: vectors of another model are never compared", async () => {
     await using store = await openTempStore();
     const stored = phraseEmbedder({ "car broke down": 1 }, "model-a@512");

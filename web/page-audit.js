@@ -12,6 +12,6 @@ export async function renderAudit(view) {
     lineChart({ title: "Characters injected per turn", x: ordered.map((e) => e.time / 1000), time: true, series: [{ label: "chars", values: ordered.map((e) => e.chars) }], summary: `${entries.length} turns` }),
     h("div", { class: "scroll" }, h("table", {},
       h("thead", {}, h("tr", {}, ["Time", "Query", "Injected", "Chars", "Ids"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, entries.map((e) => h("tr", {}, h("td", {}, when(e.time)), h("td", {}, e.query), h("td", {}, Object.entries(e.counts).map(([k, v]) => `${k}×${v}`).join(" ")), h("td", { class: "num" }, e.chars), h("td", { class: "ids" }, e.ids.join(", "))))))),
+      h("tbody", {}, entries.map((e) => h("tr", {}, h("td", {}, when(e.time)), h("td", {}, e.query), h("td", {}, Object.entries(e.counts).map(([k, v]) => `${k}×${v}`).join(" ")), h("td", { class: "num" }, e.chars), h("td", { class: "ids" }, e.ids.map((i) => `${i.id} (${i.layer} ${i.band} ${i.evidence})`).join(", "))))))),
   );
 }

@@ -17,9 +17,38 @@ function growthChart(growth) {
   return lineChart({ title: "Memory growth (events written, by the layer they are in now)", x, series, time: true, summary });
 }
 
+/** Field-by-field changes between two snapshots of a fact: the revision history as a diff. */
+function snapshotDiff(older, newer) {
+  const keys = [...new Set([...Object.keys(older), ...Object.keys(newer)])].filter((k) => JSON.stringify(older[k]) !== JSON.stringify(newer[k]));
+  return keys.map((k) => h("li", {}, h("code", {}, k), ": ", h("del", {}, JSON.stringify(older[k]) ?? "—"), " → ", h("ins", {}, JSON.stringify(newer[k]) ?? "—")));
+}
+
+/** Opens on demand: the evidence check (facts), the source messages, and the revision history. */
+function recordDetails(record) {
+  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  const details = h("details", { class: "step" }, h("summary", {}, "evidence and history"), body);
+  details.addEventListener("toggle", async () => {
+    if (!details.open || details.dataset.loaded) return;
+    details.dataset.loaded = "1";
+    try {
+      const r = await api("GET", `/api/memory/records/${encodeURIComponent(record.id)}`);
+      if (r.kind === "event") {
+        clear(body, h("p", {}, `source ids: ${r.sources.join(", ") || "none (said here)"}`), h("pre", { class: "verbatim" }, JSON.stringify(r.messages, null, 2)));
+        return;
+      }
+      const current = { subject: r.subject, predicate: r.predicate, object: r.object, confidence: r.confidence, evidence: r.evidence };
+      const history = r.history.map((hst, i) => h("li", {}, `revision ${hst.revision} · ${when(hst.at)}`, h("ul", {}, snapshotDiff(hst.snapshot, r.history[i - 1]?.snapshot ?? current))));
+      clear(body, h("p", {}, `evidence check: ${r.check}`), r.provenance.excerpt ? h("blockquote", {}, r.provenance.excerpt) : null, history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, "no earlier revisions"));
+    } catch (error) {
+      clear(body, notice(error.message, "error"));
+    }
+  });
+  return details;
+}
+
 function recordView(record, onDeleted) {
   const p = record.provenance;
-  const prov = record.kind === "triple"
+  const prov = record.kind === "fact"
     ? [`evidence ${p.evidence}`, `confidence ${p.confidence}`, `revision ${p.revision}`, p.sourceEventId ? `from event ${p.sourceEventId}` : null]
     : [`session ${p.session}`, p.speaker ? `speaker ${p.speaker}` : null, p.sourceId ? `source message ${p.sourceId}` : null, `${p.tokens} tokens`, `recalled ${p.accessCount}×`];
   const item = h(
@@ -28,15 +57,20 @@ function recordView(record, onDeleted) {
     h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, record.layer), h("code", {}, record.id), ` · ${when(record.time)}`, record.conversation ? ` · ${record.conversation}` : "", ` · ${record.scope}`,
       record.score !== undefined ? h("span", { class: "muted" }, ` · score ${record.score.toFixed(4)} via ${record.channels.join("+")}`) : null),
     h("p", { class: "text" }, record.text),
-    record.kind === "triple" && p.excerpt ? h("blockquote", {}, p.excerpt) : null,
+    record.kind === "fact" && p.excerpt ? h("blockquote", {}, p.excerpt) : null,
     h("p", { class: "muted prov" }, prov.filter(Boolean).join(" · ")),
+    recordDetails(record),
     h("button", {
       type: "button",
       class: "quiet danger",
       "aria-label": `Delete memory ${record.id}`,
       async onclick() {
         if (!confirm(`Delete this memory for good?\n\n${record.text.slice(0, 200)}`)) return;
-        await api("DELETE", `/api/memory/${record.kind === "triple" ? "triples" : "events"}/${encodeURIComponent(record.id)}`);
+        try {
+          await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
+        } catch (error) {
+          return item.append(notice(`Cannot delete ${record.id}: ${error.message}`, "error"));
+        }
         item.replaceWith(notice(`Deleted ${record.id}.`, "ok"));
         onDeleted();
       },

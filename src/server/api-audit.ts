@@ -1,45 +1,15 @@
 /**
- * The recall audit: what memory injected into each turn (query, ids, counts per layer,
- * characters), kept for the last 1000 turns so a person can see why the model "remembered"
- * something. Written as the turn streams its recall report; read by the console.
+ * `/api/audit`: the recall audit — what memory injected into each of the last 1000 turns (the
+ * memory participant writes it), so a person can see why the model "remembered" something.
  */
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
-import { z } from "zod";
+import { listInjections } from "../memory/index.ts";
 
-export const AUDIT_KEEP = 1000;
-
-/** The participant's report, as the memory participant sends it; anything else is not recorded. */
-const ReportSchema = z.object({
-  query: z.string(),
-  ids: z.array(z.string()),
-  counts: z.record(z.string(), z.number()),
-  chars: z.number(),
-});
-
-export async function recordRecall(client: Client, sessionId: string, report: unknown, now = Date.now()): Promise<void> {
-  const parsed = ReportSchema.safeParse(report);
-  if (!parsed.success) return;
-  const r = parsed.data;
-  await client.batch(
-    [
-      { sql: "INSERT INTO injection_audit (time, session_id, query, ids, counts, chars) VALUES (?, ?, ?, ?, ?, ?)", args: [now, sessionId, r.query, JSON.stringify(r.ids), JSON.stringify(r.counts), r.chars] },
-      { sql: "DELETE FROM injection_audit WHERE id <= (SELECT id FROM injection_audit ORDER BY id DESC LIMIT 1 OFFSET ?)", args: [AUDIT_KEEP] },
-    ],
-    "write",
-  );
-}
+export const AUDIT_SHOWN = 1000;
 
 export function auditRoutes(client: Client): Hono {
   const app = new Hono();
-  app.get("/", async (c) => {
-    const rows = await client.execute({ sql: "SELECT id, time, session_id, query, ids, counts, chars FROM injection_audit ORDER BY id DESC LIMIT ?", args: [AUDIT_KEEP] });
-    return c.json({
-      entries: rows.rows.map((r) => ({
-        id: Number(r.id), time: Number(r.time), sessionId: r.session_id, query: String(r.query),
-        ids: JSON.parse(String(r.ids)) as string[], counts: JSON.parse(String(r.counts)) as Record<string, number>, chars: Number(r.chars),
-      })),
-    });
-  });
+  app.get("/", async (c) => c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN }) }));
   return app;
 }

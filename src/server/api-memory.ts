@@ -8,9 +8,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { coldcontextQuery } from "../memory/index.ts";
-import { removeFromSearch } from "../store/index.ts";
+import { coldcontextQuery, forgetRecord, openRecord, RecordError } from "../memory/index.ts";
 import { ApiError } from "./errors.ts";
+
+/** The console deletes by full id only: a suffix that happened to match another record must not. */
+const recordError = (error: unknown): never => {
+  if (error instanceof RecordError) throw new ApiError(error.code === "not_found" ? 404 : 409, `memory_${error.code}`, error.message, { cause: error });
+  throw error;
+};
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -22,7 +27,7 @@ const SearchSchema = z.object({
 type Search = z.output<typeof SearchSchema>;
 
 export type MemoryRecord = {
-  kind: "event" | "triple";
+  kind: "event" | "fact";
   id: string;
   layer: string;
   text: string;
@@ -93,7 +98,7 @@ async function searchTriples(client: Client, s: Search): Promise<MemoryRecord[]>
     args: [...args, s.limit],
   });
   return rows.rows.map((r) => ({
-    kind: "triple",
+    kind: "fact",
     id: String(r.id),
     layer: "L3",
     text: `${r.subject} ${r.predicate} ${r.object}`,
@@ -138,38 +143,20 @@ export function memoryRoutes(client: Client, embedder: Embedder, log: Pick<Logge
     return c.json({ records: records.slice(0, s.limit) });
   });
 
-  app.delete("/events/:id", async (c) => {
-    const id = c.req.param("id");
-    const tx = await client.transaction("write");
-    let row: Record<string, unknown> | undefined;
-    try {
-      row = (await tx.execute({ sql: "SELECT layer, conversation, session_id, length(text) AS chars FROM events WHERE id = ?", args: [id] })).rows[0] as Record<string, unknown> | undefined;
-      if (!row) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
-      await tx.execute({ sql: "DELETE FROM block_data WHERE block_id IN (SELECT id FROM blocks WHERE event_id = ?)", args: [id] });
-      await tx.execute({ sql: "DELETE FROM blocks WHERE event_id = ?", args: [id] });
-      await tx.execute({ sql: "DELETE FROM events WHERE id = ?", args: [id] });
-      await removeFromSearch(tx, id);
-      await tx.commit();
-    } finally {
-      tx.close();
-    }
-    log.info(`audit: console deleted memory ${id} (layer ${row!.layer}, conversation ${row!.conversation}, session ${row!.session_id}, ${row!.chars} chars)`);
-    return c.body(null, 204);
-  });
+  /** The record with exactly this id (openRecord also takes suffixes, which a delete must not). */
+  const exactRecord = async (id: string) => {
+    const record = await openRecord(client, id).catch(recordError);
+    if (record.id !== id) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
+    return record;
+  };
 
-  app.delete("/triples/:id", async (c) => {
-    const id = c.req.param("id");
-    const tx = await client.transaction("write");
-    try {
-      await tx.execute({ sql: "DELETE FROM triple_revisions WHERE triple_id = ?", args: [id] });
-      const deleted = await tx.execute({ sql: "DELETE FROM triples WHERE id = ?", args: [id] });
-      if (deleted.rowsAffected === 0) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
-      await removeFromSearch(tx, id);
-      await tx.commit();
-    } finally {
-      tx.close();
-    }
-    log.info(`audit: console deleted memory ${id} (layer L3 triple)`);
+  app.get("/records/:id", async (c) => c.json(await exactRecord(c.req.param("id"))));
+
+  app.delete("/records/:id", async (c) => {
+    const before = await exactRecord(c.req.param("id"));
+    await forgetRecord(client, before.id);
+    const where = before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
+    log.info(`audit: console deleted memory ${before.id} (${where})`);
     return c.body(null, 204);
   });
   return app;

@@ -10,7 +10,6 @@ import type { Logger } from "../log/index.ts";
 import { ApiError } from "./errors.ts";
 import { turnError } from "./turn-errors.ts";
 import { parseBody } from "./validate.ts";
-import { recordRecall } from "./recall-audit.ts";
 
 const CreateSessionSchema = z.object({
   channel: z.string().min(1).max(100).default("console"),
@@ -48,10 +47,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
       // A client that goes away cancels the turn; what was said so far stays in history.
       stream.onAbort(() => controller.abort(new Error("client disconnected")));
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-      const onEvent = (e: TurnEvent) => {
-        void send(e.type, e);
-        if (e.type === "recall") recordRecall(kernel.client, session.id, e.report).catch((error) => log.error(`recall audit for session ${session.id} failed: ${error}`));
-      };
+      const onEvent = (e: TurnEvent) => void send(e.type, e);
       try {
         const result = await kernel.turn({ session, input: content, signal: controller.signal, onEvent });
         await send("done", result);

@@ -109,12 +109,20 @@ describe("console memory, inspector and audit", () => {
     assert.equal(inspect.live[0].pinned, true);
     assert.ok(inspect.live[0].tokens > 0);
 
+    // A turn that recalls the sunk memory shows up in the audit.
+    await (await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ content: "Which harbour boat?" }) })).text();
     const audit = (await (await app.request("/api/audit", { headers: { cookie } })).json()) as any;
-    assert.equal(audit.entries.length, 1);
-    assert.equal(audit.entries[0].query, "Remember the harbour boat colour");
+    assert.equal(audit.entries[0].query, "Which harbour boat?");
+    assert.deepEqual(audit.entries[0].ids.map((i: any) => i.id), [first]);
 
-    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { host: HOST, cookie } })).status, 403);
-    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 204);
+    const record = (await (await app.request(`/api/memory/records/${first}`, { headers: { cookie } })).json()) as any;
+    assert.equal(record.kind, "event");
+    assert.equal(record.layer, "L2");
+    assert.equal(record.session, session.id);
+    assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { host: HOST, cookie } })).status, 403);
+    const suffix = first.replace(/[^a-zA-Z0-9]/g, "").slice(-8);
+    assert.equal((await app.request(`/api/memory/records/${suffix}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404, "no delete by a suffix");
+    assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 204);
     const after = (await (await app.request("/api/memory/search?q=harbour", { headers: { cookie } })).json()) as any;
     assert.deepEqual(after.records.filter((r: any) => r.id === first), []);
     const fts = await h.store.client.execute({ sql: "SELECT COUNT(*) AS n FROM memory_words WHERE doc_id = ?", args: [first] });
@@ -122,6 +130,6 @@ describe("console memory, inspector and audit", () => {
     const blocks = await h.store.client.execute({ sql: "SELECT COUNT(*) AS n FROM blocks WHERE event_id = ?", args: [first] });
     assert.equal(Number(blocks.rows[0]!.n), 0);
     assert.ok(lines.some((l) => l.includes(`audit: console deleted memory ${first}`)), lines.join(""));
-    assert.equal((await app.request(`/api/memory/events/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404);
+    assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404);
   });
 });

@@ -1,0 +1,242 @@
+/**
+ * The console in real headless Chromium against a daemon from source and a scripted provider:
+ * first run and login, providers, streaming chat with tool steps and the recall line, memory
+ * search and delete, the context inspector, audit, doctor, plugins, charts; every page at
+ * 1280×800 and at a phone width, reachable by keyboard, and nothing loaded from elsewhere.
+ */
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import type { Script } from "../support/scripted-provider.ts";
+import { chromiumMissing, logIn, openConsole, PHONE, DESKTOP, screenshot, type Console } from "./support.ts";
+
+const SECRET_KEY = "sk-browser-test-secret-4242";
+
+const script: Script = ({ body }) => {
+  if (body.model === "bad-model") {
+    return { status: 401, body: JSON.stringify({ error: { message: "Incorrect API key provided: sk-wr***", type: "invalid_request_error" } }) };
+  }
+  if (!body.stream) return { content: "ok" };
+  const last = body.messages.at(-1);
+  if (last.role === "tool") return { content: "Your boat is blue, as you told me before.", delayMs: 400 };
+  if (/boat/.test(String(last.content))) return { toolCalls: [{ id: "call_1", name: "lookup", arguments: JSON.stringify({ q: "boat" }) }] };
+  return { content: "Hello." };
+};
+
+const history = [
+  { conversation: "alice", session: "old-1", time: "2026-01-05T10:00:00Z", speaker: "alice", role: "user", text: "My harbour boat is painted blue.", id: "m1" },
+  { conversation: "alice", session: "old-1", time: "2026-01-05T10:01:00Z", speaker: "homed", role: "assistant", text: "Noted, a blue harbour boat.", id: "m2" },
+];
+
+const ROUTES = ["chat", "providers", "memory", "context", "audit", "plugins", "doctor"];
+
+/** Tabs through the page and returns the names of everything that took focus. */
+async function tabStops(page: Page, max = 60): Promise<string[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    seen.push(await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return (el?.getAttribute("aria-label") || el?.textContent || el?.id || "").trim();
+    }));
+  }
+  return seen;
+}
+
+describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
+  let c: Console;
+  before(async () => {
+    c = await openConsole(script, { history });
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("first run: the page says where the token is; a wrong token is refused; the right one logs in", async () => {
+    const { page } = c;
+    const first = await page.goto(c.daemon.url);
+    assert.match(first!.headers()["content-security-policy"] ?? "", /default-src 'self'/);
+    await page.getByText(join(c.dataDir, "admin.token")).first().waitFor();
+    await page.getByText("homed token reset -data DIR").waitFor();
+    await screenshot(page, "login");
+    await page.getByLabel("Admin token").fill("not-the-token");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("alert").getByText("That is not the admin token").waitFor();
+    await logIn(c);
+    const cookies = await c.context.cookies();
+    const session = cookies.find((k) => k.name === "homed_session")!;
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.sameSite, "Strict");
+    assert.equal(await page.evaluate(() => document.cookie), "", "scripts cannot read the session cookie");
+  });
+
+  test("a mutating request without the console's header is refused even with the cookie", async () => {
+    const status = await c.page.evaluate(async () => {
+      const r = await fetch("/api/sessions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ partner: "mallory" }) });
+      return r.status;
+    });
+    assert.equal(status, 403);
+  });
+
+  test("providers: add from the form with a write-only key; test connection shows latency, or the error verbatim", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/providers`);
+    await page.getByLabel("Preset").selectOption("ollama");
+    assert.equal(await page.getByLabel("Base URL").inputValue(), "http://127.0.0.1:11434/v1");
+    await page.getByLabel("Name").fill("Scripted");
+    await page.getByLabel("Base URL").fill(c.provider.url);
+    await page.getByLabel("Model").fill("bad-model");
+    await page.getByLabel("API key").fill(SECRET_KEY);
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await page.getByText("Incorrect API key provided: sk-wr***").first().waitFor();
+    await page.getByText(/Failed after \d+ ms: HTTP 401/).waitFor();
+    await page.getByLabel("Model").fill("scripted-model");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await page.getByText(/Connected in \d+ ms — scripted-model replied: "ok"/).waitFor();
+    await page.getByRole("button", { name: "Add provider" }).click();
+    const row = page.locator("tr[data-provider=Scripted]");
+    await row.getByText("active").waitFor();
+    assert.match(await row.innerText(), /set/);
+    assert.ok(!(await page.content()).includes(SECRET_KEY), "the key never comes back to the page");
+    await row.getByRole("button", { name: "Edit" }).click();
+    assert.equal(await page.getByLabel("API key").inputValue(), "");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await page.getByText(/Connected in \d+ ms/).waitFor();
+    assert.equal(c.provider.requests.at(-1)!.headers.authorization, `Bearer ${SECRET_KEY}`, "a saved provider is tested with its stored key");
+    await screenshot(page, "providers");
+  });
+
+  test("chat: the answer streams in, the tool call is a collapsible step, the recall line expands to query and ids", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/chat`);
+    await page.getByLabel("New conversation with").fill("alice");
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.getByLabel("Message").waitFor();
+    await page.getByLabel("Message").fill("What colour is my boat?");
+    await page.getByLabel("Message").press("Control+Enter");
+    // Mid-stream: part of the answer is on screen while the turn is still running.
+    await page.locator(".msg.streaming .answer").filter({ hasText: /\S/ }).waitFor();
+    await page.locator(".msg.assistant:not(.streaming) .answer").getByText("Your boat is blue, as you told me before.").waitFor();
+    const step = page.locator("details.step.tool");
+    assert.match(await step.locator("summary").innerText(), /tool · lookup/);
+    assert.equal(await step.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await step.locator("summary").click();
+    assert.match(await step.locator(".args").innerText(), /"q":"boat"/);
+    assert.match(await step.locator(".result").innerText(), /unknown_tool/);
+
+    const recall = page.locator("details.recall");
+    assert.match(await recall.locator("summary").innerText(), /^recalled · L2×[1-9]\d* L3×0 · [1-9]\d* chars$/);
+    await recall.locator("summary").press("Enter");
+    assert.match(await recall.innerText(), /query: .*What colour is my boat\?/);
+    assert.match(await recall.locator(".lines").innerText(), /\(id:\w+\) .*My harbour boat is painted blue\./);
+    await screenshot(page, "chat");
+  });
+
+  test("memory: totals, growth chart, search across layers, delete is confirmed, immediate and audited", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.locator("[data-stat='L2 cold'] strong").getByText("2").waitFor();
+    await page.locator("[data-stat=Embedder]").waitFor();
+    await page.locator("[data-stat=Storage]").getByText(/KB|MB/).waitFor();
+    await page.getByRole("searchbox", { name: "Search" }).fill("painted");
+    await page.getByLabel("Layer").selectOption("L2");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const record = page.locator("li.record").filter({ hasText: "My harbour boat is painted blue." });
+    await record.waitFor();
+    assert.match(await record.innerText(), /source message m1/);
+    assert.match(await record.innerText(), /score \d/);
+    await screenshot(page, "memory");
+    const id = await record.getAttribute("data-id");
+    let asked = "";
+    page.once("dialog", (d) => ((asked = d.message()), void d.accept()));
+    await record.getByRole("button", { name: /Delete memory/ }).click();
+    await page.getByText(`Deleted ${id}.`).or(page.getByText(`Cannot delete ${id}`)).waitFor();
+    assert.equal(await page.getByText(`Deleted ${id}.`).count(), 1, await page.locator("main").innerText());
+    assert.match(asked, /Delete this memory for good\?/);
+    await Promise.all([page.waitForResponse((r) => r.url().includes("/api/memory/search")), page.getByRole("button", { name: "Search", exact: true }).click()]);
+    await page.locator("li.record, .notice").first().waitFor();
+    assert.equal(await page.locator(`li.record[data-id="${id}"]`).count(), 0);
+    await page.locator("[data-stat='L2 cold'] strong").getByText("1").waitFor();
+    const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("");
+    assert.match(logs, new RegExp(`audit: console deleted memory ${id}`));
+  });
+
+  test("context inspector: budget bar, each live event with tokens, score and pin; charts render", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/context`);
+    await page.getByRole("meter", { name: "Budget use" }).waitFor();
+    const rows = page.locator("table.events tbody tr");
+    assert.ok((await rows.count()) >= 3);
+    assert.match(await rows.first().innerText(), /\d+\s+\d\.\d{3}\s+pinned/);
+    await page.getByText(/Relevance to the latest message|Scores: relevance/).waitFor();
+    await page.locator("figure.chart canvas").first().waitFor();
+    const inked = await page.locator("figure.chart canvas").first().evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+      return n;
+    });
+    assert.ok(inked > 100, `the chart drew ${inked} pixels`);
+    await screenshot(page, "context");
+  });
+
+  test("recall audit lists the turn; doctor runs the deep check; plugins page answers", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/audit`);
+    await page.getByRole("cell", { name: "What colour is my boat?" }).first().waitFor();
+    await page.locator("figure.chart canvas").waitFor();
+    await screenshot(page, "audit");
+    await page.goto(`${c.daemon.url}/#/doctor`);
+    await page.getByRole("button", { name: "Run deep check" }).click();
+    await page.locator(".checks li").first().waitFor({ timeout: 60_000 });
+    assert.ok((await page.locator(".checks li.ok").count()) >= 3);
+    await screenshot(page, "doctor");
+    await page.goto(`${c.daemon.url}/#/plugins`);
+    await page.locator("main h1", { hasText: "Plugins" }).waitFor();
+    await page.locator("main .notice, main li.plugin").first().waitFor();
+    await screenshot(page, "plugins");
+  });
+
+  test("keyboard reaches every main action", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/chat`);
+    await page.getByLabel("Message").waitFor();
+    const chat = await tabStops(page);
+    for (const name of ["Chat", "Providers", "Memory", "Context", "Recall audit", "Plugins", "Doctor", "Log out", "Start", "Send"]) {
+      assert.ok(chat.includes(name), `Tab never reaches "${name}" on the chat page: ${JSON.stringify(chat)}`);
+    }
+    await page.goto(`${c.daemon.url}/#/providers`);
+    await page.getByRole("button", { name: "Add provider" }).waitFor();
+    const providers = await tabStops(page);
+    for (const name of ["Edit", "Add provider", "Test connection"]) assert.ok(providers.includes(name), `providers: "${name}" unreachable`);
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.locator("li.record").first().waitFor();
+    const memory = await tabStops(page, 40);
+    assert.ok(memory.includes("Search"), "memory: Search unreachable");
+    assert.ok(memory.some((n) => n.startsWith("Delete memory")), "memory: Delete unreachable");
+  });
+
+  test("every page fits a phone and 1280×800 without sideways scrolling", async () => {
+    const { page } = c;
+    for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+      await page.setViewportSize(size);
+      for (const route of ROUTES) {
+        await page.goto(`${c.daemon.url}/#/${route}`);
+        await page.locator("main h1").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${route} at ${label} width scrolls sideways by ${overflow}px`);
+        await screenshot(page, `${route}-${label}`);
+      }
+    }
+  });
+
+  test("nothing was requested from anywhere but the daemon", () => {
+    assert.ok(c.requests.length > 20);
+    const outside = c.requests.filter((u) => !u.startsWith(`${c.daemon.url}/`) && !/^(data|blob):/.test(u));
+    assert.deepEqual(outside, []);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Browser-test support: Debian's Chromium driven by playwright-core (never a downloaded
+ * browser), a fresh profile per run, a daemon from source with a scripted provider, and a log of
+ * every request the page makes so a test can prove nothing left 127.0.0.1.
+ */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { ROOT, run, SOURCE_HOMED, startDaemon, type Daemon } from "../support/process.ts";
+import { startScriptedProvider, type Script, type ScriptedProvider } from "../support/scripted-provider.ts";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const chromiumMissing = !existsSync(CHROMIUM);
+/** Screenshots land here (git-ignored), one per page and width. */
+export const ARTIFACTS = join(ROOT, "tests/browser/artifacts");
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export type Console = {
+  daemon: Daemon;
+  provider: ScriptedProvider;
+  context: BrowserContext;
+  page: Page;
+  dataDir: string;
+  token: string;
+  /** Every URL the browser requested, in order. */
+  requests: string[];
+  close(): Promise<void>;
+};
+
+export async function openConsole(script: Script, options: { history?: object[] } = {}): Promise<Console> {
+  const provider = await startScriptedProvider(script);
+  const dataDir = mkdtempSync(join(tmpdir(), "homed-browser-"));
+  if (options.history) {
+    const file = join(dataDir, "history.jsonl");
+    writeFileSync(file, options.history.map((m) => JSON.stringify(m)).join("\n"));
+    const imported = await run([...SOURCE_HOMED, "import", "-data", dataDir, file]);
+    if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+  }
+  const env = { ...process.env };
+  for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
+  const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });
+  const { readFileSync } = await import("node:fs");
+  const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
+  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "homed-chromium-")), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: DESKTOP,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const requests: string[] = [];
+  context.on("request", (r) => void requests.push(r.url()));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    daemon, provider, context, page, dataDir, token, requests,
+    async close() {
+      await context.close();
+      await daemon.stop();
+      await provider.close();
+    },
+  };
+}
+
+export async function logIn(c: Console): Promise<void> {
+  await c.page.goto(c.daemon.url);
+  await c.page.getByLabel("Admin token").fill(c.token);
+  await c.page.getByLabel("Admin token").press("Enter");
+  await c.page.getByRole("navigation", { name: "Console" }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

@@ -11,13 +11,19 @@ const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
 export function lineChart({ title, x, series, time = false, summary, height = 180 }) {
   const figure = h("figure", { class: "chart", "data-chart": title }, h("figcaption", {}, title));
   const mount = () => {
-    const width = Math.max(260, Math.min(figure.clientWidth || 600, 900));
+    const width = Math.max(260, (figure.clientWidth || 600) - 20);
+    const [min, max] = [Math.min(...x), Math.max(...x)];
+    // A single x value (one day of memories) would otherwise stretch the axis over years.
+    const pad = min === max ? (time ? 86_400 : 1) : 0;
     new uPlot(
       {
         width,
         height,
-        scales: { x: { time } },
-        axes: [{ stroke: "#555" }, { stroke: "#555" }],
+        scales: { x: { time, range: [min - pad, max + pad] } },
+        axes: [
+          { stroke: "#555", values: time ? undefined : (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
+          { stroke: "#555", size: 64 },
+        ],
         series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: s.colour ?? COLOURS[i % COLOURS.length], width: 2, dash: s.dash, points: { show: x.length < 40 } }))],
       },
       [x, ...series.map((s) => s.values)],

@@ -12,7 +12,7 @@ export function recallLine(report) {
     { class: "recall" },
     h("summary", {}, summary),
     h("p", {}, "query: ", h("q", {}, report.query ?? "")),
-    report.lines?.length ? h("ul", { class: "lines" }, report.lines.map((line) => h("li", {}, line))) : h("p", { class: "muted" }, "nothing injected"),
+    report.lines?.length ? h("ul", { class: "lines" }, report.lines.map((line) => h("li", {}, line.replace(/^- /, "")))) : h("p", { class: "muted" }, "nothing injected"),
     report.ids?.length ? h("p", { class: "muted ids" }, "ids: ", report.ids.join(", ")) : null,
   );
 }
@@ -73,7 +73,7 @@ export async function renderChat(view, [sessionId]) {
     send,
   );
   input.addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.requestSubmit());
-  main.append(h("h2", {}, current.title ?? current.partner, h("a", { class: "small", href: `#/context/${current.id}` }, " context inspector →")), log, form);
+  main.append(h("h2", {}, current.title ?? current.partner, " ", h("a", { class: "small", href: `#/context/${current.id}` }, "context inspector →")), log, form);
 
   async function turn(text) {
     if (!text.trim()) return;

@@ -90,7 +90,7 @@ export async function renderMemory(view) {
       card("L1 live", s.layers.L1.events, `${s.layers.L1.tokens} tokens`),
       card("L2 cold", s.layers.L2.events, `${s.layers.L2.tokens} tokens`),
       card("L3 facts", s.triples, `${s.layers.L3.events} source events`),
-      card("Embedder", s.embedder.modelId, `${s.embedder.dimension} dimensions`),
+      card("Embedder", h("code", {}, s.embedder.modelId), `${s.embedder.dimension} dimensions`),
       card("Storage", bytes(s.storageBytes)),
     );
     clear(charts, growthChart(s.growth));
@@ -100,7 +100,7 @@ export async function renderMemory(view) {
     "form",
     { class: "card search", role: "search" },
     h("label", { for: "m-q" }, "Search"),
-    h("input", { id: "m-q", name: "q", type: "search", placeholder: "words, names, 中文…" }),
+    h("input", { id: "m-q", name: "q", type: "search", placeholder: "words or names" }),
     h("label", { for: "m-layer" }, "Layer"),
     h("select", { id: "m-layer", name: "layer" }, ["all", "L1", "L2", "L3"].map((l) => h("option", { value: l }, l))),
     h("label", { for: "m-scope" }, "Scope"),

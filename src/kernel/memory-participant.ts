@@ -2,11 +2,17 @@
  * Built-in memory as a stage participant (not a special case in the loop):
  * - `pre_action`: builds the turn's injection from cold context and stable facts within the
  *   conversation's scope (peeking only: nothing moves), audits it, and reports it to surfaces;
- * - `after_output`: the ids the model cited gain weight for next time.
+ * - `after_output`: the ids the model cited gain weight for next time, and the turn is observed
+ *   as an occurrence of its scene (its fingerprint now includes the tools it used); the turn's
+ *   events are tagged with the scene so later recall in the same situation favours them.
  */
+
+/** Words of the input that describe its topic in a fingerprint. */
+const TOPIC_WORDS = 8;
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { auditInjection, buildInjection, recordCitations, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
+import { activeScene, auditInjection, buildInjection, observeScene, recordCitations, timeOfDay, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
+import { searchWords } from "../text/index.ts";
 import type { Participant } from "./stages.ts";
 
 export type MemoryParticipantOptions = {
@@ -19,28 +25,43 @@ export type MemoryParticipantOptions = {
 
 export function memoryParticipant(options: MemoryParticipantOptions): Participant {
   const injectedByTurn = new Map<string, InjectedLine[]>();
+  const fingerprints = new Map<string, Fingerprint>();
+  // A cancelled turn never reaches after_output: forget the oldest so the maps stay small.
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.set(key, value);
+    if (map.size > 64) map.delete(map.keys().next().value!);
+  };
   return {
     name: "memory",
     deadlineMs: 3000,
     hooks: {
-      async pre_action({ sessionId, turnId, input }) {
+      async pre_action({ sessionId, turnId, channel, partner, input }) {
         const conversation = await options.conversationOf(sessionId);
-        const injection = await buildInjection(options.client, input, { conversation, embedder: options.embedder, config: options.config });
+        const topic = [...new Set(await searchWords(input))].slice(0, TOPIC_WORDS);
+        const fingerprint: Fingerprint = { channel, partner, topic, timeOfDay: timeOfDay(Date.now()) };
+        remember(fingerprints, turnId, fingerprint);
+        const sceneId = await activeScene(options.client, fingerprint);
+        const injection = await buildInjection(options.client, input, { conversation, embedder: options.embedder, config: options.config, sceneId });
         if (injection.lines.length) {
           await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
-          injectedByTurn.set(turnId, injection.lines);
-          // A cancelled turn never reaches after_output: forget the oldest so the map stays small.
-          if (injectedByTurn.size > 64) injectedByTurn.delete(injectedByTurn.keys().next().value!);
+          remember(injectedByTurn, turnId, injection.lines);
         }
         return {
           inject: injection.text || undefined,
           report: { query: injection.query, counts: injection.counts, chars: injection.chars, lines: injection.lines.map((l) => l.line), ids: injection.lines.map((l) => l.id) },
         };
       },
-      async after_output({ turnId, text }) {
+      async after_output({ sessionId, turnId, text, tools }) {
         const injected = injectedByTurn.get(turnId);
         injectedByTurn.delete(turnId);
         if (injected) await recordCitations(options.client, text, injected);
+        const fingerprint = fingerprints.get(turnId);
+        fingerprints.delete(turnId);
+        if (!fingerprint) return;
+        const { sceneId } = await observeScene(options.client, { ...fingerprint, tools });
+        if (sceneId) {
+          await options.client.execute({ sql: "UPDATE events SET scene_id = ? WHERE session_id = ? AND layer = 'L1' AND scene_id IS NULL", args: [sceneId, sessionId] });
+        }
       },
     },
   };

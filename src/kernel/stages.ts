@@ -35,7 +35,7 @@ export type BeforeOutputDecision = { text: string } | void;
 
 export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "blocked" | "short_circuit" | "cancelled" | "error";
 
-export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; ms: number };
+export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; /** Names of the tools called this turn. */ tools: string[]; ms: number };
 
 export type Hooks = {
   on_input?: (p: OnInput) => Promise<OnInputDecision> | OnInputDecision;

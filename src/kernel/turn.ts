@@ -74,6 +74,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   let stopReason: StopReason = "iteration_limit";
   let iterations = 0;
   let toolCalls = 0;
+  const toolsUsed = new Set<string>();
   let lastText = "";
   /** What the model has streamed in the current iteration: kept if the turn is cancelled. */
   let partial = "";
@@ -103,6 +104,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
         break;
       }
       toolCalls += calls.length;
+      for (const c of calls) toolsUsed.add(c.function.name);
       const { ran, results, denied } = await runToolRound(options, info, calls, turn.signal, emit);
       await persist([{ ...message, tool_calls: ran }, ...results]);
       if (turn.signal?.aborted) throw turn.signal.reason;
@@ -128,7 +130,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   }
   if (final) await persist([{ ...final, content: text }]);
   const ms = performance.now() - started;
-  for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, ms }, log);
+  for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
   return { text, stopReason, iterations, toolCalls };
 }
 

@@ -18,3 +18,4 @@ export { stableQuery, importantFacts, type StableCandidate } from "./stable-quer
 export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
 export { buildInjection, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";
 export { MEMORY_TOOLS, runMemoryTool, MemoryToolError, type MemoryTool, type MemoryToolContext } from "./tools.ts";
+export { observeScene, declareScene, activeScene, listScenes, similarity, declaredFeatures, decayedStrength, timeOfDay, SCENE_WEIGHTS, DEFAULT_SCENES, type Scene, type SceneConfig, type Fingerprint, type Observation } from "./scenes.ts";

@@ -43,6 +43,12 @@ export const InjectionConfigSchema = z.object({
    */
   citedBoost: z.number().min(0).max(1).default(0.15),
   citedBoostCap: z.number().int().min(0).max(20).default(3),
+  /**
+   * Weight gained by cold memories of the active scene. Prevents: the same question asked in a
+   * work group and in a family chat recalling the other situation's memories first; small, so
+   * a strong match from elsewhere still wins.
+   */
+  sceneBoost: z.number().min(0).max(2).default(0.3),
   /** Audit rows kept. Prevents: the audit growing without bound. */
   auditKeep: z.number().int().min(1).max(100_000).default(1000),
 });

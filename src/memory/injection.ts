@@ -46,7 +46,7 @@ async function recentCold(client: Client, conversation: string | undefined, limi
   return rows.rows.map((r) => ({ id: String(r.id), layer: "L2", score: 0, text: String(r.text), evidence: "verbatim", uses: Number(r.access_count) }));
 }
 
-export type InjectionOptions = { conversation?: string; embedder?: Embedder; config: InjectionConfig };
+export type InjectionOptions = { conversation?: string; embedder?: Embedder; config: InjectionConfig; /** The active scene: its memories gain weight. */ sceneId?: string };
 
 export async function buildInjection(client: Client, input: string, options: InjectionOptions): Promise<Injection> {
   const { config, conversation } = options;
@@ -62,13 +62,18 @@ export async function buildInjection(client: Client, input: string, options: Inj
       stableQuery(client, query, { k: config.k, conversation }),
     ]);
     const uses = new Map<string, number>();
+    const inScene = new Set<string>();
     if (cold.length) {
-      const rows = await client.execute({ sql: `SELECT id, access_count FROM events WHERE id IN (${cold.map(() => "?").join(", ")})`, args: cold.map((c) => c.id) });
-      for (const r of rows.rows) uses.set(String(r.id), Number(r.access_count));
+      const rows = await client.execute({ sql: `SELECT id, access_count, scene_id FROM events WHERE id IN (${cold.map(() => "?").join(", ")})`, args: cold.map((c) => c.id) });
+      for (const r of rows.rows) {
+        uses.set(String(r.id), Number(r.access_count));
+        if (options.sceneId && r.scene_id === options.sceneId) inScene.add(String(r.id));
+      }
     }
     const boost = (n: number) => 1 + Math.min(n, config.citedBoostCap) * config.citedBoost;
+    const sceneBoost = (id: string) => (inScene.has(id) ? 1 + config.sceneBoost : 1);
     ranked = [
-      ...cold.map((c): Pick => ({ id: c.id, layer: "L2", score: c.score * boost(uses.get(c.id) ?? 0), text: c.speaker ? `${c.speaker}: ${c.text}` : c.text, evidence: "verbatim", uses: uses.get(c.id) ?? 0 })),
+      ...cold.map((c): Pick => ({ id: c.id, layer: "L2", score: c.score * boost(uses.get(c.id) ?? 0) * sceneBoost(c.id), text: c.speaker ? `${c.speaker}: ${c.text}` : c.text, evidence: "verbatim", uses: uses.get(c.id) ?? 0 })),
       ...stable.map((s): Pick => ({ id: s.id, layer: "L3", score: s.score * boost(s.citedCount), text: s.text, evidence: s.evidence, uses: s.citedCount })),
     ]
       .filter((p) => p.score >= config.minScore)

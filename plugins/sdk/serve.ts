@@ -19,9 +19,11 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   sharedMemory?: boolean;
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
-  /** Builds the tools once the settings are known. */
-  tools: (config: z.infer<C>) => ToolDefinition[] | Promise<ToolDefinition[]>;
+  /** Builds the tools once the settings are known; `onClose` registers clean-up for shutdown. */
+  tools: (config: z.infer<C>, lifecycle: Lifecycle) => ToolDefinition[] | Promise<ToolDefinition[]>;
 };
+
+export type Lifecycle = { onClose(cleanup: () => void | Promise<void>): void };
 
 export function definePlugin<C extends z.ZodType>(plugin: PluginDefinition<C>): PluginDefinition {
   return plugin as unknown as PluginDefinition;
@@ -59,7 +61,9 @@ export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env
 /** Runs the plugin until its input closes. */
 export async function servePlugin(plugin: PluginDefinition, options: ServeOptions): Promise<void> {
   const log = options.log ?? (() => {});
-  const tools = new Map((await plugin.tools(readConfig(plugin, options.env))).map((t) => [t.name, t]));
+  const cleanups: (() => void | Promise<void>)[] = [];
+  const lifecycle: Lifecycle = { onClose: (cleanup) => void cleanups.push(cleanup) };
+  const tools = new Map((await plugin.tools(readConfig(plugin, options.env), lifecycle)).map((t) => [t.name, t]));
   const transport = new StreamTransport(options.input, options.output, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
   const peer = new Peer(transport, { log });
   const shared = new PluginShared(peer);
@@ -121,5 +125,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
 
   await peer.start();
   await peer.closedPromise;
+  // The kernel closed our stdin: end what the tools started before the process goes.
+  for (const cleanup of cleanups) await cleanup();
   shared.detach();
 }

@@ -29,8 +29,14 @@ export const terminalPlugin = definePlugin({
   // Pushes travel through the segment's ring: without it the plugin refuses to serve.
   sharedMemory: true,
   config: ConfigSchema,
-  tools: (config: Config) => {
+  tools: (config: Config, lifecycle) => {
     const terminals = new Map<string, TerminalSession>();
+    // Programs in a PTY live in their own session, out of reach of the group kill the
+    // supervisor uses: close them explicitly when the plugin is asked to stop.
+    lifecycle.onClose(() => {
+      for (const session of terminals.values()) session.close();
+      terminals.clear();
+    });
     let channel: PluginShared | undefined;
     const gone = (id: string) =>
       new ToolFailure("terminal_gone", `Terminal ${id} is closed or never existed`, {

@@ -34,6 +34,13 @@ export async function spawnPty(command: string, args: readonly string[], options
       // bun-pty's kill reports exit code 0 for a killed process; report "no code" instead.
       exited = true;
       for (const listener of exitListeners) listener(null);
+      // The PTY's program leads its own session and process group: kill the whole group, so
+      // that programs which ignore the hang-up (nohup, trap '' HUP) go too.
+      try {
+        process.kill(-terminal.pid, "SIGKILL");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
       terminal.kill();
     },
     onData: (listener) => void terminal.onData(listener),

@@ -15,8 +15,12 @@ export function isRunning(pid: number): boolean {
   return !/^\d+ \(.*\) Z /.test(stat);
 }
 
-/** Waits (yielding to the event loop, never sleeping) until `pid` is gone or `tries` runs out. */
-export async function gone(pid: number, tries = 1000): Promise<boolean> {
-  for (let i = 0; i < tries && isRunning(pid); i++) await new Promise((r) => setImmediate(r));
+/**
+ * Waits until `pid` is gone, checking every few milliseconds up to `withinMs`: a killed
+ * process disappears only once its parent (or init) reaps it, which takes a moment.
+ */
+export async function gone(pid: number, withinMs = 5000): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (isRunning(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   return !isRunning(pid);
 }

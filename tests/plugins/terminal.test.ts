@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, LogRing, PluginChild, type PluginHost } from "../../src/plugins/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
-import { gone } from "./support.ts";
+import { gone, isRunning } from "./support.ts";
 
 type Answer = Record<string, unknown> & { isError: boolean };
 
@@ -151,11 +151,18 @@ describe("terminal plugin", () => {
     assert.ok(!events.some((e) => e.terminal === quiet || e.terminal === cleared));
   });
 
-  test("stopping the plugin ends the programs in its terminals", async () => {
-    const created = await call("terminal_create", {});
+  test("stopping the plugin ends the programs in its terminals, even those that ignore SIGHUP", async () => {
+    const created = await call("terminal_create", { command: "/bin/sh", args: ["-c", "trap '' HUP; echo hangup-ignored; sleep 300"] });
     const pid = Number(created.pid);
-    await host.stopAll();
-    assert.ok(await gone(pid), "the terminal's shell outlived the plugin");
+    try {
+      // Only once the trap is set does the test prove anything.
+      await readUntil(String(created.terminal), /hangup-ignored/);
+      await host.stopAll();
+      assert.ok(await gone(pid), "the terminal's program outlived the plugin");
+    } finally {
+      // Even when the assertion fails, leave no process behind.
+      if (isRunning(pid)) process.kill(-pid, "SIGKILL");
+    }
     await host.restart("terminal");
   });
 });

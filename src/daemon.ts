@@ -3,18 +3,15 @@
  * SIGTERM/SIGINT — stop accepting, let in-flight requests finish, close the database.
  */
 import { join } from "node:path";
-import { ensureWritableDir, type Settings } from "./config/index.ts";
+import { configSection, ensureWritableDir, readConfigFile, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { openEmbedder } from "./embed/index.ts";
 import { Kernel, type ProviderEnv } from "./kernel/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
-import { startCoolingJob } from "./memory/index.ts";
+import { CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { openStore } from "./store/index.ts";
 import { VERSION } from "./version.ts";
-
-/** How often cold events are checked for cooling into L3. */
-const COOLING_INTERVAL_MS = 10 * 60_000;
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
 const SHUTDOWN_GRACE_MS = 4000;
@@ -39,6 +36,8 @@ function waitForStopSignal(log: Logger): Promise<string> {
 /** Runs until a stop signal; resolves with the exit code. Start-up failures throw. */
 export async function runDaemon(settings: Settings): Promise<number> {
   ensureWritableDir(settings.dataDir);
+  const file = readConfigFile(settings.dataDir);
+  const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
   const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
   try {
     const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
@@ -47,11 +46,11 @@ export async function runDaemon(settings: Settings): Promise<number> {
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
       const active = await openEmbedder(settings.embed);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
-      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback" });
+      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection });
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
-      const cooling = startCoolingJob({ client: store.client, ask: kernel.ask, intervalMs: COOLING_INTERVAL_MS, log: (line) => log.info(line) });
+      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, log: (line) => log.info(line) });
       const stopped = waitForStopSignal(log);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +

@@ -2,3 +2,4 @@ export { FLAGS, EXTRA_ENV, parseArgs, UsageError, type FlagSpec, type ParsedArgs
 export { resolveSettings, defaultDataDir, SettingsSchema, type Settings, type Environment } from "./settings.ts";
 export { helpText } from "./help.ts";
 export { ensureWritableDir, DataDirError } from "./data-dir.ts";
+export { readConfigFile, configSection, ConfigFileError, CONFIG_FILE } from "./config-file.ts";

@@ -9,21 +9,26 @@
  * the next run; after it, the event is no longer a candidate. Two workers can never both commit.
  */
 import type { Client } from "@libsql/client";
+import { z } from "zod";
 import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
 import { writeFact } from "./stable-facts.ts";
 
-export type CoolingConfig = {
-  /** At most this many accesses: a memory recalled often is still in use and stays in L2. */
-  maxAccesses: number;
-  /** Idle at least this long: a memory touched recently may be needed verbatim again soon. */
-  idleMs: number;
-  /** Events per run, so one run never holds the model (or the writer) for long. */
-  batch: number;
-};
+export const CoolingConfigSchema = z.object({
+  /** At most this many accesses. Prevents: distilling (and losing the verbatim turn of) a memory still in use. */
+  maxAccesses: z.number().int().min(0).max(1000).default(2),
+  /** Idle at least this long. Prevents: cooling what was touched recently and may be needed verbatim soon. */
+  idleMs: z.number().int().min(60_000).default(72 * 3600_000),
+  /** Events per run. Prevents: one run holding the model (or the writer) for long. */
+  batch: z.number().int().min(1).max(1000).default(20),
+  /** Minutes between runs. */
+  intervalMs: z.number().int().min(10_000).default(10 * 60_000),
+});
 
-export const DEFAULT_COOLING: CoolingConfig = { maxAccesses: 2, idleMs: 72 * 3600_000, batch: 20 };
+export type CoolingConfig = z.output<typeof CoolingConfigSchema>;
 
-export type CoolingOptions = Partial<CoolingConfig> & {
+export const DEFAULT_COOLING: CoolingConfig = CoolingConfigSchema.parse({});
+
+export type CoolingOptions = Partial<Omit<CoolingConfig, "intervalMs">> & {
   client: Client;
   ask?: Ask;
   now?: () => number;

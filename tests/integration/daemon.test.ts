@@ -81,6 +81,17 @@ describe("start-up failures: one clear line and a non-zero exit", () => {
     assert.match(result.stderr, /^homed: Cannot use data folder .*a-file\/data: a part of the path is a file/);
   });
 
+  test("a memory threshold out of range in homed.json names the file and the field", async () => {
+    const data = tmp();
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ injection: { minScore: 2 }, cooling: { maxAccesses: 2 } }));
+    const result = await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr.trim().split("\n").length, 1, result.stderr);
+    assert.match(result.stderr, /^homed: Cannot start: .*homed\.json: injection\.minScore: /);
+    writeFileSync(join(data, "homed.json"), "{ not json");
+    assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot read .*homed\.json: /);
+  });
+
   test("an unknown flag", async () => {
     const result = await run([...SOURCE_HOMED, "-verbose"]);
     assert.equal(result.code, 2);

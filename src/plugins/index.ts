@@ -26,3 +26,4 @@ export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, t
 export { createPluginHost, PluginError, type PluginHost, type PluginHostOptions, type HostedTool } from "./host.ts";
 export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
+export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";

@@ -7,6 +7,8 @@ export const PluginSpecSchema = z.object({
   args: z.array(z.string()).default([]),
   /** Extra environment for the child; nothing else of the kernel's environment leaks through. */
   env: z.record(z.string(), z.string()).default({}),
+  /** Names of the kernel's variables this plugin may also see (e.g. a token it needs). */
+  inheritEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   cwd: z.string().optional(),
   /** Facilities this plugin offers and needs (used for start-up order). */
   provides: z.array(z.string()).default([]),
@@ -24,7 +26,7 @@ export const INHERITED_ENV = ["HOME", "LANG", "LC_ALL", "LOGNAME", "PATH", "SHEL
 
 export function childEnvironment(spec: PluginSpec, parent: Record<string, string | undefined>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV) {
+  for (const key of [...INHERITED_ENV, ...spec.inheritEnv]) {
     const value = parent[key];
     // Exported shell functions ("() {…") are skipped: they are a known injection path.
     if (value !== undefined && !value.startsWith("()")) env[key] = value;

@@ -81,14 +81,14 @@ describe("plugin child process", () => {
     assert.ok(await gone(grandchild), "grandchild outlived its plugin");
   });
 
-  test("the child sees only allow-listed variables plus its own, never the kernel's secrets", async () => {
+  test("the child sees only allow-listed variables (common ones and those it names) plus its own, never the kernel's secrets", async () => {
     const log = new LogRing();
-    const spec = PluginSpecSchema.parse({ name: "env", command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), "env"], env: { PLUGIN_OWN: "1" } });
-    const child = PluginChild.spawn(spec, { log, parentEnv: { ...process.env, HOMED_ADMIN_TOKEN: "secret", OPENAI_API_KEY: "sk-x", PATH: process.env.PATH } });
+    const spec = PluginSpecSchema.parse({ name: "env", command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), "env"], env: { PLUGIN_OWN: "1" }, inheritEnv: ["GITHUB_TOKEN"] });
+    const child = PluginChild.spawn(spec, { log, parentEnv: { ...process.env, HOMED_ADMIN_TOKEN: "secret", OPENAI_API_KEY: "sk-x", GITHUB_TOKEN: "gh", PATH: process.env.PATH } });
     children.push(child);
     await child.connect();
     const names = (/env (\S*)/.exec(log.tail().join("\n"))?.[1] ?? "").split(",");
-    assert.ok(names.includes("PLUGIN_OWN") && names.includes("PATH"), names.join(","));
+    assert.ok(names.includes("PLUGIN_OWN") && names.includes("PATH") && names.includes("GITHUB_TOKEN"), names.join(","));
     assert.ok(!names.includes("HOMED_ADMIN_TOKEN") && !names.includes("OPENAI_API_KEY"), names.join(","));
   });
 

@@ -3,9 +3,10 @@
  * is in use, why, and the vector, so a user can check a model folder by hand. With --json
  * stdout is one object `{"model","dim","embedder","reason","vector"}`; when the fallback stands
  * in for a broken model the reason also goes to stderr, so it is seen even when stdout is piped.
+ * `homed embed --backfill` re-embeds stored memory with the embedder in use (see backfill.ts).
  */
 import { readFileSync } from "node:fs";
-import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import { ensureWritableDir, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
 import { openStore } from "../store/index.ts";
 import { backfillEmbeddings } from "./backfill.ts";
 import { openEmbedder, type ActiveEmbedder } from "./select.ts";
@@ -23,6 +24,7 @@ function readImage(path: string): Uint8Array {
 
 /** `--backfill`: brings stored vectors to the active model; Ctrl-C stops between batches. */
 async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boolean, io: EmbedCommandIo): Promise<number> {
+  if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
   const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
   const stop = new AbortController();
   const onSigint = () => stop.abort();

@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from "./mcp-client.ts";
 import { startupDependencies } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
-import { Supervisor, type PluginStatus } from "./supervisor.ts";
+import { Supervisor, type PluginState, type PluginStatus } from "./supervisor.ts";
 
 /** Local failures of the host, with string codes the HTTP layer maps to statuses. */
 export class PluginError extends Error {
@@ -28,6 +28,8 @@ export interface PluginHost {
   start(): Promise<void>;
   list(): PluginStatus[];
   status(name: string): PluginStatus;
+  /** Resolves once the plugin is in one of `states`. */
+  waitFor(name: string, ...states: PluginState[]): Promise<PluginStatus>;
   restart(name: string): Promise<PluginStatus>;
   listTools(): HostedTool[];
   callTool(plugin: string, tool: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<CallToolResult>;
@@ -91,6 +93,11 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     },
     list: () => [...supervisors.values()].map((s) => s.status()),
     status: (name) => get(name).status(),
+    async waitFor(name, ...states) {
+      const supervisor = get(name);
+      await supervisor.until((s) => states.includes(s.currentState));
+      return supervisor.status();
+    },
     async restart(name) {
       const supervisor = get(name);
       await supervisor.restart();

@@ -13,6 +13,7 @@ import {
   startupWaves,
   type PluginHost,
 } from "../../src/plugins/index.ts";
+import { serve } from "../../src/runtime/index.ts";
 import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
 
 const spec = (name: string, mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
@@ -78,8 +79,7 @@ describe("plugin host", () => {
     const h = host(spec("base", "crash", { provides: ["base"] }), spec("user", "ok", { requires: ["base"] }), spec("free", "ok"));
     const starting = h.start();
     // "free" needs nothing and runs while "base" is still crashing.
-    const free = () => h.status("free").state;
-    while (free() !== "running") await new Promise((r) => setImmediate(r));
+    await h.waitFor("free", "running");
     assert.equal(h.status("user").state, "idle");
     await h.restart("base").catch(() => {});
     const pids = h.list().map((p) => p.pid).filter((p): p is number => p !== null);
@@ -107,5 +107,30 @@ describe("plugin host", () => {
     const missing = await app.request("/api/plugins/ghost/restart", { method: "POST" });
     assert.equal(missing.status, 404);
     assert.deepEqual(Object.keys((await missing.json()) as object).sort(), ["error", "message"]);
+  });
+
+  test("the kernel keeps serving HTTP while plugins crash, hang, flood stderr and write garbage", async () => {
+    const h = host(spec("crasher", "crash"), spec("hanger", "hang"), spec("flooder", "flood"), spec("garbler", "garbage"));
+    const app = new Hono().get("/healthz", (c) => c.json({ ok: true })).route("/", pluginsRoutes(h));
+    const server = serve("127.0.0.1", 0, (request) => app.fetch(request));
+    try {
+      const starting = h.start();
+      const hung = h.callTool("hanger", "ping", {}, { timeoutMs: 300 }).catch((e: Error) => e);
+      for (let i = 0; i < 20; i++) {
+        const health = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+        assert.equal(health.status, 200);
+        const list = (await (await fetch(`http://127.0.0.1:${server.port}/api/plugins`)).json()) as { plugins: { name: string }[] };
+        assert.equal(list.plugins.length, 4);
+      }
+      // Wait until the plugins that can run do, while the crasher keeps failing.
+      await Promise.all(["hanger", "flooder", "garbler"].map((n) => h.waitFor(n, "running")));
+      void starting;
+      assert.ok((await hung) instanceof Error);
+      const garbled = await h.callTool("garbler", "ping", {});
+      assert.match(JSON.stringify(garbled.content), /pong/);
+      assert.ok(h.status("crasher").crashesInWindow >= 1);
+    } finally {
+      await server.stop(100);
+    }
   });
 });

@@ -138,8 +138,7 @@ describe("shared memory with a real plugin", () => {
     const host = await start();
     const first = host.status("blob").sharedMemory!.name;
     process.kill(host.status("blob").pid!, "SIGKILL");
-    const supervisorSaw = () => host.status("blob").state === "backoff";
-    while (!supervisorSaw()) await new Promise((r) => setImmediate(r));
+    await host.waitFor("blob", "backoff");
     assert.equal(existsSync(`/dev/shm${first}`), false, "segment left after a crash");
     await host.restart("blob");
     const second = host.status("blob").sharedMemory!.name;

@@ -50,7 +50,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
-      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, log: (line) => log.info(line) });
+      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line) });
       const stopped = waitForStopSignal(log);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +

@@ -11,7 +11,8 @@
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
-import { writeFact } from "./stable-facts.ts";
+import type { Embedder } from "../embed/index.ts";
+import { factText, writeFact } from "./stable-facts.ts";
 
 export const CoolingConfigSchema = z.object({
   /** At most this many accesses. Prevents: distilling (and losing the verbatim turn of) a memory still in use. */
@@ -31,6 +32,8 @@ export const DEFAULT_COOLING: CoolingConfig = CoolingConfigSchema.parse({});
 export type CoolingOptions = Partial<Omit<CoolingConfig, "intervalMs">> & {
   client: Client;
   ask?: Ask;
+  /** Gives facts dense vectors for recall's vector channel (off with the fallback embedder). */
+  embedder?: Embedder;
   now?: () => number;
   log?: (line: string) => void;
 };
@@ -66,6 +69,7 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
       run.fallbacks++;
       options.log?.(`cooling ${event.id}: deterministic distillation (${distillation.reason})`);
     }
+    const vectors = options.embedder ? await options.embedder.embedTexts(distillation.facts.map(factText), { purpose: "write" }) : [];
     const tx = await options.client.transaction("write");
     try {
       const moved = await tx.execute({
@@ -79,7 +83,10 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
         continue;
       }
       await tx.execute({ sql: "UPDATE blocks SET holder = 'L3' WHERE event_id = ? AND holder = 'L2'", args: [event.id] });
-      for (const fact of distillation.facts) await writeFact(tx, fact, now());
+      for (const [i, fact] of distillation.facts.entries()) {
+        const vector = vectors[i] && options.embedder ? { modelId: options.embedder.modelId, vector: vectors[i] } : undefined;
+        await writeFact(tx, fact, now(), vector);
+      }
       await tx.commit();
       run.distilled++;
       run.facts += distillation.facts.length;

@@ -59,7 +59,7 @@ export async function buildInjection(client: Client, input: string, options: Inj
   } else {
     const [cold, stable] = await Promise.all([
       coldcontextQuery(client, query, { k: config.k, conversation, embedder: options.embedder }),
-      stableQuery(client, query, { k: config.k, conversation }),
+      stableQuery(client, query, { k: config.k, conversation, embedder: options.embedder }),
     ]);
     const uses = new Map<string, number>();
     const inScene = new Set<string>();

@@ -97,10 +97,13 @@ async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): 
   return candidates.find((c) => nearDuplicateObjects(c.object, fact.object));
 }
 
+/** A fact's dense vector, tagged with the model that made it. */
+export type FactVector = { modelId: string; vector: Float32Array };
+
 export type FactWrite = { id: string; action: "created" | "updated" | "unchanged"; revision: number };
 
 /** Writes one fact inside the caller's transaction: creates it, or updates its near-duplicate. */
-export async function writeFact(tx: Transaction, fact: NewFact, now: number = Date.now()): Promise<FactWrite> {
+export async function writeFact(tx: Transaction, fact: NewFact, now: number = Date.now(), vector?: FactVector): Promise<FactWrite> {
   const subjectId = await nodeBlock(tx, fact.subject, now);
   const objectId = await nodeBlock(tx, fact.object, now);
   const excerpt = fact.source ? excerptOf(fact.source.text) : null;
@@ -139,6 +142,10 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [id, subjectId, fact.predicate, objectId, fact.kind, fact.scope, fact.confidence, fact.importance, fact.evidence, ...provenance, now, now],
     });
+  }
+  if (vector) {
+    const bytes = new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength);
+    statements.push({ sql: "UPDATE triples SET embedding = ?, embed_model = ? WHERE id = ?", args: [bytes, vector.modelId, id] });
   }
   statements.push(...(await searchRows("triple", id, factText(fact))));
   for (const statement of statements) await tx.execute(statement);

@@ -1,10 +1,12 @@
 /**
  * Ranked retrieval over L3 facts: BM25 over words and over character trigrams/bigrams of each
  * fact's "subject predicate object" text, fused by RRF like cold context. Scope applies inside
- * the SQL: a conversation sees its own facts and user-wide ones. (Facts carry no dense vectors
- * yet, so there is no vector channel here.)
+ * the SQL: a conversation sees its own facts and user-wide ones. With an embedder, a vector
+ * channel joins: an exact scan over the facts' vectors of that model (L3 is small — distilled —
+ * so a scan stays cheap where events need the DiskANN index).
  */
 import type { Client } from "@libsql/client";
+import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
@@ -50,16 +52,35 @@ function candidate(row: Record<string, unknown>, score: number): StableCandidate
   };
 }
 
-export async function stableQuery(client: Client, query: string, options: { k: number; conversation?: string }): Promise<StableCandidate[]> {
+async function factVectors(client: Client, embedder: Embedder, query: string, conversation: string | undefined, limit: number): Promise<Ranked> {
+  let vector: Float32Array;
+  try {
+    vector = await embedText(embedder, query, { purpose: "query" });
+  } catch (error) {
+    if (error instanceof EmbedTimeoutError) return [];
+    throw error;
+  }
+  const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+  const rows = await client.execute({
+    sql: `SELECT t.id, vector_distance_cos(t.embedding, vector32(?)) AS distance FROM triples t
+          WHERE t.embed_model = ? AND t.embedding IS NOT NULL ${scoped} ORDER BY distance LIMIT ?`,
+    args: [new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), embedder.modelId, ...(conversation === undefined ? [] : [conversation]), limit],
+  });
+  return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+}
+
+export async function stableQuery(client: Client, query: string, options: { k: number; conversation?: string; embedder?: Embedder }): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
-  const [words, tri, bi] = await Promise.all([
+  const [words, tri, bi, vector] = await Promise.all([
     factBm25(client, "memory_words", [...new Set(await searchWords(query))], options.conversation, depth),
     factBm25(client, "memory_grams", queryTrigrams(query), options.conversation, depth),
     factBm25(client, "memory_bigrams", queryBigrams(query), options.conversation, depth),
+    options.embedder ? factVectors(client, options.embedder, query, options.conversation, depth) : Promise.resolve(undefined),
   ]);
   const grams = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
-  const fused = fuseRrf({ words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score) }).slice(0, options.k);
+  const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
+  const fused = fuseRrf(rankings).slice(0, options.k);
   if (fused.length === 0) return [];
   const rows = await client.execute({ sql: `${SELECT_FACTS} WHERE t.id IN (${fused.map(() => "?").join(", ")})`, args: fused.map((f) => f.id) });
   const byId = new Map(rows.rows.map((r) => [String(r.id), r]));

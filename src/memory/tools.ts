@@ -10,7 +10,7 @@ import { DEFAULT_INJECTION } from "./injection-config.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
-import { TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
+import { factText, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { stableQuery } from "./stable-query.ts";
 
 export type MemoryToolContext = { client: Client; embedder?: Embedder; /** The caller's scope, when it has one. */ conversation?: string };
@@ -37,7 +37,7 @@ const recall = tool({
     const scope = conversation ?? ctx.conversation;
     const [cold, stable] = await Promise.all([
       coldcontextQuery(ctx.client, query, { k, conversation: scope, embedder: ctx.embedder }),
-      stableQuery(ctx.client, query, { k, conversation: scope }),
+      stableQuery(ctx.client, query, { k, conversation: scope, embedder: ctx.embedder }),
     ]);
     const results = [
       ...cold.map((c) => ({ id: c.id, layer: "L2", score: c.score, text: c.text, time: new Date(c.time).toISOString(), speaker: c.speaker, evidence: EVIDENCE_MARKS.verbatim, sources: c.sources })),
@@ -76,9 +76,10 @@ const note = tool({
       args.text !== undefined
         ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope: args.scope, importance: args.importance }
         : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope: args.scope, importance: args.importance };
+    const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([factText(fact)], { purpose: "write" }) : [];
     const tx = await ctx.client.transaction("write");
     try {
-      const written = await writeFact(tx, { ...fact, confidence: 1, evidence: "manual" });
+      const written = await writeFact(tx, { ...fact, confidence: 1, evidence: "manual" }, Date.now(), vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined);
       await tx.commit();
       return { ...written };
     } finally {

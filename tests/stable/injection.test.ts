@@ -126,3 +126,29 @@ describe("recall injection", () => {
     assert.throws(() => InjectionConfigSchema.parse({ minScore: -1 }), /minScore|too small|>=/);
   });
 });
+
+describe("L3 vector channel", () => {
+  /** Maps texts to hand-chosen directions, so a paraphrase with no shared word is near. */
+  const conceptEmbedder = {
+    modelId: "concepts@512",
+    dimension: 512,
+    embedTexts: async (texts: readonly string[]) =>
+      texts.map((t) => {
+        const v = new Float32Array(512);
+        v[/car|automobile|vehicle/i.test(t) ? 0 : /tea|drink/i.test(t) ? 1 : 2] = 1;
+        return v;
+      }),
+  };
+
+  test("cooling gives facts vectors; a paraphrase with no shared word finds them", async () => {
+    ({ store } = await storeWith([message(0, "I finally bought a car last week."), message(1, "I drink jasmine tea every morning.")]));
+    const { coolOnce, stableQuery } = await import("../../src/memory/index.ts");
+    await coolOnce({ client: store.client, now: () => 10 * 24 * 3600_000, embedder: conceptEmbedder });
+    const tagged = await store.client.execute("SELECT count(*) AS n FROM triples WHERE embed_model = 'concepts@512'");
+    assert.equal(Number(tagged.rows[0]!.n), 2);
+    const lexical = await stableQuery(store.client, "which automobile", { k: 5, conversation: "conv-a" });
+    assert.deepEqual(lexical, []);
+    const found = await stableQuery(store.client, "which automobile", { k: 5, conversation: "conv-a", embedder: conceptEmbedder });
+    assert.match(found[0]!.text, /bought a car/);
+  });
+});

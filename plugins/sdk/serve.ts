@@ -5,7 +5,18 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
-import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, META, MODERN_PROTOCOL_VERSION, Peer, RpcError, StreamTransport } from "../../src/plugins/index.ts";
+import {
+  ErrorCode,
+  LEGACY_PROTOCOL_VERSIONS,
+  META,
+  MODERN_PROTOCOL_VERSION,
+  Peer,
+  RpcError,
+  STAGES,
+  StreamTransport,
+  type HookAnswer,
+  type Stage,
+} from "../../src/plugins/index.ts";
 import { PluginShared } from "./shared.ts";
 import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
 
@@ -19,9 +30,13 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   sharedMemory?: boolean;
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
+  /** Kernel stages this plugin takes part in, built once the settings are known. */
+  hooks?: (config: z.infer<C>) => Partial<Record<Stage, HookHandler>>;
   /** Builds the tools once the settings are known; `onClose` registers clean-up for shutdown. */
   tools: (config: z.infer<C>, lifecycle: Lifecycle) => ToolDefinition[] | Promise<ToolDefinition[]>;
 };
+
+export type HookHandler = (payload: unknown, context: { signal: AbortSignal }) => HookAnswer | Promise<HookAnswer>;
 
 export type Lifecycle = { onClose(cleanup: () => void | Promise<void>): void };
 
@@ -41,6 +56,7 @@ export type ServeOptions = {
 const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
 const InitializeParamsSchema = z.looseObject({ protocolVersion: z.string() });
 const AttachParamsSchema = z.looseObject({ name: z.string(), size: z.number().int().positive() });
+const HookParamsSchema = z.looseObject({ stage: z.enum(STAGES), payload: z.unknown() });
 const ReleaseParamsSchema = z.looseObject({ offset: z.number().int().nonnegative(), length: z.number().int().nonnegative() });
 
 export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env: Record<string, string | undefined>): z.infer<C> {
@@ -63,7 +79,9 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
   const log = options.log ?? (() => {});
   const cleanups: (() => void | Promise<void>)[] = [];
   const lifecycle: Lifecycle = { onClose: (cleanup) => void cleanups.push(cleanup) };
-  const tools = new Map((await plugin.tools(readConfig(plugin, options.env), lifecycle)).map((t) => [t.name, t]));
+  const config = readConfig(plugin, options.env);
+  const tools = new Map((await plugin.tools(config, lifecycle)).map((t) => [t.name, t]));
+  const hooks = plugin.hooks?.(config) ?? {};
   const transport = new StreamTransport(options.input, options.output, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
   const peer = new Peer(transport, { log });
   const shared = new PluginShared(peer);
@@ -110,7 +128,15 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     provides: plugin.provides ?? [],
     requires: plugin.requires ?? [],
     sharedMemory: plugin.sharedMemory ?? false,
+    hooks: Object.keys(hooks),
   }));
+  peer.handle("homed/hook", (params, context) => {
+    const parsed = HookParamsSchema.safeParse(params);
+    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot run hook: ${z.prettifyError(parsed.error)}`);
+    const handler = hooks[parsed.data.stage];
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `${plugin.name} has no ${parsed.data.stage} hook`);
+    return handler(parsed.data.payload, context);
+  });
   peer.handle("homed/shm_attach", (params) => {
     const parsed = AttachParamsSchema.safeParse(params);
     if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot attach shared memory: ${z.prettifyError(parsed.error)}`);

@@ -4,7 +4,8 @@
  */
 import { systemClock, type Clock } from "./clock.ts";
 import type { CallToolResult, Tool } from "./mcp-client.ts";
-import { startupDependencies } from "./order.ts";
+import { runStage, type HookOutcome, type Stage } from "./hooks.ts";
+import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
 import { Supervisor, type PluginState, type PluginStatus } from "./supervisor.ts";
@@ -23,6 +24,9 @@ export class PluginError extends Error {
 
 export type HostedTool = { plugin: string; tool: Tool };
 
+/** A hook is on the path of every turn: a plugin gets this long unless the caller says otherwise. */
+export const DEFAULT_HOOK_DEADLINE_MS = 2000;
+
 export interface PluginHost {
   /** Starts every plugin once its required facilities' providers run; resolves when all tried. */
   start(): Promise<void>;
@@ -36,6 +40,11 @@ export interface PluginHost {
   stopAll(): Promise<void>;
   /** The kernel's side of a running plugin's shared segment, if it has one. */
   shared(plugin: string): SharedAccess | undefined;
+  /**
+   * Passes a stage's payload through every running plugin that declared the stage, in
+   * start-up order, each within `deadlineMs`.
+   */
+  runHook(stage: Stage, payload: unknown, options?: { deadlineMs?: number }): Promise<HookOutcome>;
   /** Events pushed by any plugin through its segment's ring. */
   onEvent(listener: (plugin: string, event: unknown) => void): () => void;
 }
@@ -64,6 +73,8 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
   };
   const runningOrFailed = (s: Supervisor) => s.currentState === "running" || s.currentState === "failed" || s.currentState === "stopped";
 
+  // Hooks run providers before the plugins that build on them.
+  const hookOrder = startupWaves(deps).flat();
   const started = new Map<string, Promise<void>>();
   // Set by stopAll: a start still waiting for its requirements must not launch afterwards.
   let stopping = false;
@@ -110,6 +121,17 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
       return child.client.callTool(tool, args, callOptions);
     },
     shared: (plugin) => get(plugin).sharedAccess,
+    runHook(stage, payload, hookOptions = {}) {
+      const targets = hookOrder
+        .map(get)
+        .filter((s) => s.running && s.status(0).manifest?.hooks.includes(stage))
+        .map((s) => ({
+          plugin: s.spec.name,
+          ask: (st: Stage, p: unknown, deadlineMs: number) => s.running!.client.call("homed/hook", { stage: st, payload: p }, deadlineMs),
+          note: (line: string) => s.log.note(line),
+        }));
+      return runStage(targets, stage, payload, hookOptions.deadlineMs ?? DEFAULT_HOOK_DEADLINE_MS);
+    },
     onEvent(listener) {
       const offs = [...supervisors.values()].map((s) => s.onEvent((event) => listener(s.spec.name, event)));
       return () => offs.forEach((off) => off());

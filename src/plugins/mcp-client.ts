@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
+import { STAGES } from "./hooks.ts";
 import type { Peer } from "./peer.ts";
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -53,6 +54,8 @@ export const ManifestSchema = z.object({
   requires: z.array(z.string()).default([]),
   /** The plugin wants a shared segment for bulk payloads and events. */
   sharedMemory: z.boolean().default(false),
+  /** Kernel stages the plugin wants to take part in (answered through `homed/hook`). */
+  hooks: z.array(z.enum(STAGES)).default([]),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -3,3 +3,4 @@ export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./asse
 export { serve, ListenError, type FetchHandler, type RunningServer } from "./serve.ts";
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
+export { selfCommand } from "./self.ts";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_PLUGINS, builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, startupDependencies, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
-import { SOURCE_HOMED } from "../support/process.ts";
+import { run, SOURCE_HOMED } from "../support/process.ts";
 import { gone } from "./support.ts";
 
 const body = (result: CallToolResult) => JSON.parse((result.content[0] as unknown as { text: string }).text);
@@ -149,5 +149,13 @@ describe("built-in plugins", () => {
     const gone = await call("notes_delete", { id: a.id });
     assert.equal(gone.error, "note_not_found");
     assert.ok(gone.next_action);
+  });
+});
+
+describe("self command", () => {
+  test("from source, homed runs itself as bun + the entry script", async () => {
+    const script = join(import.meta.dirname, "fixtures", "print-self.ts");
+    const { stdout } = await run([process.execPath, script]);
+    assert.deepEqual(JSON.parse(stdout), [process.execPath, script]);
   });
 });

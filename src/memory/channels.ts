@@ -63,8 +63,12 @@ export async function gramChannel(client: Client, query: string, scope: RecallSc
  * through the index).
  */
 export const EXACT_SCAN_LIMIT = 5_000;
-/** Index neighbours fetched per wanted result when the scope filters after the index. */
-const INDEX_OVERFETCH = 10;
+/**
+ * Index neighbours fetched per wanted result. With a conversation scope the index ranks other
+ * conversations' events too, so it is asked for more; without one only other models' and L1
+ * events are dropped after it, and asking for 10× costs a slower index walk for nothing.
+ */
+const INDEX_OVERFETCH = { scoped: 10, unscoped: 2 };
 
 export async function vectorChannel(
   client: Client,
@@ -90,7 +94,7 @@ export async function vectorChannel(
   });
   const exact = Number(inScope.rows[0]?.n ?? 0) <= exactScanLimit;
   const from = exact ? "events e" : "vector_top_k('events_embedding_idx', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id";
-  const fromArgs = exact ? [] : [blob, limit * INDEX_OVERFETCH];
+  const fromArgs = exact ? [] : [blob, limit * INDEX_OVERFETCH[scope.conversation === undefined ? "unscoped" : "scoped"]];
   const rows = await client.execute({
     sql: `SELECT e.id AS id, vector_distance_cos(e.embedding, vector32(?)) AS distance
           FROM ${from}

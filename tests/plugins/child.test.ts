@@ -11,6 +11,8 @@ describe("plugin child process", () => {
   const children: PluginChild[] = [];
   after(async () => {
     await Promise.all(children.map((c) => c.stop(200)));
+    // Should stop itself be broken, still leave no process behind.
+    for (const c of children) if (c.pid && isRunning(c.pid)) process.kill(-c.pid, "SIGKILL");
   });
   const launch = (script: string, args: string[] = [], options: { timeoutMs?: number; maxFrameBytes?: number } = {}) => {
     const log = new LogRing(100);

@@ -10,8 +10,8 @@ import { ErrorCode, LogRing, PluginChild, PluginSpecSchema, type RpcError } from
 describe("plugin child process", () => {
   const children: PluginChild[] = [];
   after(async () => {
-    await Promise.all(children.map((c) => c.stop(200)));
-    // Should stop itself be broken, still leave no process behind.
+    // Bounded: should stop itself be broken, the kill below still runs and leaves no process behind.
+    await Promise.race([Promise.all(children.map((c) => c.stop(200))), new Promise((r) => setTimeout(r, 2000))]);
     for (const c of children) if (c.pid && isRunning(c.pid)) process.kill(-c.pid, "SIGKILL");
   });
   const launch = (script: string, args: string[] = [], options: { timeoutMs?: number; maxFrameBytes?: number } = {}) => {

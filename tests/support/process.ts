@@ -10,6 +10,12 @@ export const MAIN = `${ROOT}src/main.ts`;
 /** The command that runs homed from source: [bun, src/main.ts]. */
 export const SOURCE_HOMED = [process.execPath, MAIN];
 
+/** Daemons started by tests; killed when the test process exits, even after a failed test. */
+const started = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of started) child.kill("SIGKILL");
+});
+
 export type Finished = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 /** Runs a command to completion, collecting stdout, stderr and the exit status together. */
@@ -38,6 +44,8 @@ export type Daemon = {
 /** Starts the daemon and resolves once it logs the address it listens on. */
 export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  started.add(child);
+  child.on("exit", () => started.delete(child));
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {

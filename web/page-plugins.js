@@ -1,6 +1,8 @@
-// Plugins: state, restarts, last exit, log tail, and a restart button.
+// Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed").
 import { api } from "/assets/api.js";
-import { clear, h, notice } from "/assets/dom.js";
+import { clear, h, notice, when } from "/assets/dom.js";
+
+const exitText = (e) => (e ? ` · last exit ${e.signal ? `signal ${e.signal}` : `code ${e.code}`} at ${when(e.at)}` : "");
 
 export async function renderPlugins(view) {
   view.append(h("h1", {}, "Plugins"));
@@ -15,7 +17,16 @@ export async function renderPlugins(view) {
   const reload = () => renderPlugins(clear(view));
   view.append(h("ul", { class: "records" }, plugins.map((p) =>
     h("li", { class: "record plugin", dataset: { plugin: p.name, state: p.state } },
-      h("div", { class: "meta" }, h("strong", {}, p.name), h("span", { class: `badge state-${p.state}` }, p.state), ` · ${p.restarts ?? 0} restarts`, p.lastExit ? ` · last exit ${JSON.stringify(p.lastExit)}` : ""),
-      h("details", {}, h("summary", {}, "log tail"), h("pre", { class: "verbatim" }, (p.logTail ?? p.log ?? []).join?.("\n") ?? String(p.logTail ?? ""))),
-      h("button", { type: "button", "aria-label": `Restart ${p.name}`, async onclick() { await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`); reload(); } }, "Restart")))));
+      h("div", { class: "meta" }, h("strong", {}, p.name), h("span", { class: `badge state-${p.state}` }, p.state), ` · ${p.restarts} restarts`, p.pid ? ` · pid ${p.pid}` : "", exitText(p.lastExit)),
+      p.error ? h("p", { class: "notice error" }, p.error) : null,
+      p.tools?.length ? h("p", { class: "muted" }, `tools: ${p.tools.join(", ")}`) : null,
+      h("details", {}, h("summary", {}, "log tail"), h("pre", { class: "verbatim" }, p.logTail.join("\n"))),
+      h("button", { type: "button", "aria-label": `Restart ${p.name}`, async onclick() {
+        try {
+          await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`);
+        } catch (error) {
+          return clear(view, notice(`Cannot restart ${p.name}: ${error.message}`, "error"));
+        }
+        reload();
+      } }, "Restart")))));
 }

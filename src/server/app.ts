@@ -13,6 +13,8 @@ import { requireAdmin } from "./auth.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { auditRoutes } from "./api-audit.ts";
 import type { DoctorOptions } from "../doctor/index.ts";
+import type { PluginHost } from "../plugins/index.ts";
+import { pluginsRoutes } from "./plugins-routes.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
@@ -28,6 +30,8 @@ export type AppDeps = {
   adminTokenPath?: string;
   /** What `/api/doctor` checks; without it the route is absent. */
   doctor?: DoctorOptions;
+  /** The plugin host, when the daemon runs one: `/api/plugins` is absent without it. */
+  plugins?: PluginHost;
 };
 
 export function createApp(deps: AppDeps): Hono {
@@ -53,6 +57,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
   app.route("/api/audit", auditRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
+  if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins));
   app.route("/v1", openAiRoutes(deps.kernel));
 
   app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));

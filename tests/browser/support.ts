@@ -3,7 +3,7 @@
  * browser), a fresh profile per run, a daemon from source with a scripted provider, and a log of
  * every request the page makes so a test can prove nothing left 127.0.0.1.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -30,6 +30,21 @@ export type Console = {
   close(): Promise<void>;
 };
 
+/** Debian's Chromium with a fresh profile; every URL it requests is recorded. */
+export async function launchChromium(): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
+  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "homed-chromium-")), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: DESKTOP,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const requests: string[] = [];
+  context.on("request", (r) => void requests.push(r.url()));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return { context, page, requests };
+}
+
 export async function openConsole(script: Script, options: { history?: object[] } = {}): Promise<Console> {
   const provider = await startScriptedProvider(script);
   const dataDir = mkdtempSync(join(tmpdir(), "homed-browser-"));
@@ -42,18 +57,8 @@ export async function openConsole(script: Script, options: { history?: object[] 
   const env = { ...process.env };
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });
-  const { readFileSync } = await import("node:fs");
   const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "homed-chromium-")), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: DESKTOP,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const requests: string[] = [];
-  context.on("request", (r) => void requests.push(r.url()));
-  mkdirSync(ARTIFACTS, { recursive: true });
+  const { context, page, requests } = await launchChromium();
   return {
     daemon, provider, context, page, dataDir, token, requests,
     async close() {
@@ -64,7 +69,7 @@ export async function openConsole(script: Script, options: { history?: object[] 
   };
 }
 
-export async function logIn(c: Console): Promise<void> {
+export async function logIn(c: { page: Page; token: string; daemon: { url: string } }): Promise<void> {
   await c.page.goto(c.daemon.url);
   await c.page.getByLabel("Admin token").fill(c.token);
   await c.page.getByLabel("Admin token").press("Enter");

@@ -1,0 +1,76 @@
+/**
+ * The plugins page against a real plugin host: a plugin that crashes on every start until a
+ * marker file exists ends up "failed" after its crash loop; the marker is made (the fault is
+ * fixed) and the Restart button in Chromium brings it back to "running".
+ */
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Kernel } from "../../src/kernel/index.ts";
+import { createLogger } from "../../src/log/index.ts";
+import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
+import { serve, type RunningServer } from "../../src/runtime/index.ts";
+import { createApp } from "../../src/server/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { chromiumMissing, launchChromium, logIn, screenshot } from "./support.ts";
+
+const TOKEN = "p".repeat(43);
+const MISBEHAVE = join(import.meta.dirname, "../plugins/fixtures/misbehave.ts");
+
+describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
+  let store: Store;
+  let host: PluginHost;
+  let server: RunningServer;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const dir = mkdtempSync(join(tmpdir(), "homed-plugins-page-"));
+  const fixed = join(dir, "fixed");
+
+  before(async () => {
+    store = await openStore({ url: `file:${join(dir, "homed.db")}` });
+    const log = createLogger({ level: "error", stderr: () => {} });
+    const kernel = new Kernel({ client: store.client, log });
+    // Crashes (exit 3) on every start until the marker file exists, then serves normally.
+    const flaky = PluginSpecSchema.parse({
+      name: "flaky",
+      command: "sh",
+      args: ["-c", `echo "starting flaky" >&2; test -e "$FIXED" || { echo "flaky: config missing" >&2; exit 3; }; exec "$BUN" "$MISBEHAVE" ok`],
+      env: { FIXED: fixed, BUN: process.execPath, MISBEHAVE },
+    });
+    host = createPluginHost([flaky], { graceMs: 300 });
+    void host.start().catch(() => {});
+    const app = createApp({ version: "0.0.0-test", store, log, kernel, adminToken: TOKEN, plugins: host });
+    server = serve("127.0.0.1", 0, (request) => app.fetch(request));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.context.close();
+    await host?.stopAll();
+    await server?.stop(100);
+    store?.close();
+  });
+
+  test("a crash-looped plugin shows failed with its log tail; Restart brings it back", async () => {
+    const url = `http://127.0.0.1:${server.port}`;
+    const { page } = browser;
+    await logIn({ page, token: TOKEN, daemon: { url } });
+    await host.waitFor("flaky", "failed");
+    await page.goto(`${url}/#/plugins`);
+    const card = page.locator("li.plugin[data-plugin=flaky]");
+    await card.waitFor();
+    assert.equal(await card.getAttribute("data-state"), "failed");
+    assert.match(await card.innerText(), /\d+ restarts/);
+    await card.getByText("log tail").click();
+    assert.match(await card.locator("pre").innerText(), /flaky: config missing/);
+    await screenshot(page, "plugins-failed");
+
+    writeFileSync(fixed, "");
+    await card.getByRole("button", { name: "Restart flaky" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator("li.plugin[data-plugin=flaky][data-state=running]").waitFor();
+    assert.equal(host.list().find((p) => p.name === "flaky")!.state, "running");
+    await screenshot(page, "plugins-restarted");
+    assert.deepEqual(browser.requests.filter((u) => !u.startsWith(`${url}/`)), []);
+  });
+});

@@ -1,17 +1,13 @@
-/** The `homed` command line: daemon by default, plus doctor, version and help. */
-import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
-import { formatResult, runDoctor } from "./doctor/index.ts";
-import { runContextCommand } from "./context/index.ts";
-import { runImportCommand, runRecallCommand, type CommandIo } from "./memory/index.ts";
+/**
+ * The `homed` command line: daemon by default, plus the other commands. Each command's module
+ * is imported only when that command runs: a plugin process (`homed plugin run files`) must not
+ * pay for loading the daemon, the embedder and the console (measured: 0.72 s and 158 MB of RSS
+ * per plugin process with eager imports, against 0.17 s and 64 MB).
+ */
 import { writeSync } from "node:fs";
-import { runDaemon } from "./daemon.ts";
-import { runEmbedCommand } from "./embed/index.ts";
-import { runPluginCommand } from "../plugins/index.ts";
+import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
+import type { CommandIo } from "./memory/index.ts";
 import { VERSION } from "./version.ts";
-import { runChat } from "./cli/chat.ts";
-import { runMcpServer } from "./cli/mcp.ts";
-import { runMemoryCommand } from "./cli/memory.ts";
-import { runTokenCommand } from "./server/index.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
 type Command = (args: ParsedArgs, rest: string[]) => Promise<number>;
@@ -24,39 +20,37 @@ const memoryIo: CommandIo = {
   stderr: (text) => writeSync(2, text),
   isTty: Boolean(process.stderr.isTTY),
 };
+const stdoutSync = (text: string) => writeSync(1, text);
+const settingsOf = (args: ParsedArgs) => resolveSettings(args, process.env);
 
 const COMMANDS: Record<string, Command> = {
-  serve: async (args) => runDaemon(resolveSettings(args, process.env)),
+  serve: async (args) => (await import("./daemon.ts")).runDaemon(settingsOf(args)),
   doctor: async (args) => {
-    const settings = resolveSettings(args, process.env);
-    const ok = await runDoctor(settings, (result) => console.log(formatResult(result)));
+    const { formatResult, runDoctor } = await import("./doctor/index.ts");
+    const ok = await runDoctor(settingsOf(args), (result) => console.log(formatResult(result)));
     return ok ? 0 : 1;
   },
   version: async () => {
     console.log(`homed ${VERSION}`);
     return 0;
   },
-  // Synchronous writes: process.exit follows, and a large render must reach a pipe whole.
   context: async (args, rest) =>
-    runContextCommand(rest, args.flags.get("budget"), {
-      stdout: (text) => writeSync(1, text),
-      stderr: (text) => writeSync(2, text),
-    }),
-  import: async (args, rest) => runImportCommand(rest, args, resolveSettings(args, process.env), memoryIo),
-  recall: async (args, rest) => runRecallCommand(rest, args, resolveSettings(args, process.env), memoryIo),
-  embed: async (args, rest) => runEmbedCommand(rest, args, resolveSettings(args, process.env), memoryIo),
-  plugin: async (_args, rest) => runPluginCommand(rest, (message) => new UsageError(message)),
+    (await import("./context/index.ts")).runContextCommand(rest, args.flags.get("budget"), { stdout: stdoutSync, stderr: (text) => writeSync(2, text) }),
+  import: async (args, rest) => (await import("./memory/index.ts")).runImportCommand(rest, args, settingsOf(args), memoryIo),
+  recall: async (args, rest) => (await import("./memory/index.ts")).runRecallCommand(rest, args, settingsOf(args), memoryIo),
+  embed: async (args, rest) => (await import("./embed/index.ts")).runEmbedCommand(rest, args, settingsOf(args), memoryIo),
+  plugin: async (_args, rest) => (await import("../plugins/index.ts")).runPluginCommand(rest, (message) => new UsageError(message)),
   chat: async (args) => {
     const token = args.flags.get("token");
     const partner = args.flags.get("partner");
-    return runChat(
-      { settings: resolveSettings(args, process.env), token: typeof token === "string" ? token : process.env.HOMED_TOKEN || undefined, partner: typeof partner === "string" ? partner : undefined },
+    return (await import("./cli/chat.ts")).runChat(
+      { settings: settingsOf(args), token: typeof token === "string" ? token : process.env.HOMED_TOKEN || undefined, partner: typeof partner === "string" ? partner : undefined },
       { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), input: process.stdin },
     );
   },
-  token: async (args, rest) => runTokenCommand(rest, resolveSettings(args, process.env).dataDir, (text) => writeSync(1, text)),
-  memory: async (args, rest) => runMemoryCommand(rest, resolveSettings(args, process.env), (t) => writeSync(1, t)),
-  mcp: async (args) => runMcpServer(resolveSettings(args, process.env)),
+  token: async (args, rest) => (await import("./server/index.ts")).runTokenCommand(rest, settingsOf(args).dataDir, stdoutSync),
+  memory: async (args, rest) => (await import("./cli/memory.ts")).runMemoryCommand(rest, settingsOf(args), stdoutSync),
+  mcp: async (args) => (await import("./cli/mcp.ts")).runMcpServer(settingsOf(args)),
   help: async () => {
     console.log(helpText(VERSION));
     return 0;

@@ -27,17 +27,11 @@ export async function api(method, path, body) {
 }
 
 /**
- * Sends a message and calls onEvent(name, data) for each server-sent event as it arrives.
+ * POSTs a body and calls onEvent(name, data) for each server-sent event as it arrives.
  * EventSource cannot POST, so the stream is read by hand: events are separated by a blank line.
  */
-export async function streamMessage(sessionId, content, onEvent, signal) {
-  const response = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { ...HEADERS, "content-type": "application/json" },
-    body: JSON.stringify({ content }),
-    signal,
-  });
+export async function streamPost(path, body, contentType, onEvent, signal) {
+  const response = await fetch(path, { method: "POST", credentials: "same-origin", headers: { ...HEADERS, "content-type": contentType }, body, signal });
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -59,3 +53,7 @@ export async function streamMessage(sessionId, content, onEvent, signal) {
     }
   }
 }
+
+/** Sends a chat message; the turn's events stream back. */
+export const streamMessage = (sessionId, content, onEvent, signal) =>
+  streamPost(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify({ content }), "application/json", onEvent, signal);

@@ -1,6 +1,6 @@
 // Memory: totals per layer, embedder, storage; growth chart; search across layers with
 // filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
-import { api } from "/assets/api.js";
+import { api, streamPost } from "/assets/api.js";
 import { lineChart } from "/assets/charts.js";
 import { bytes, clear, h, notice, when } from "/assets/dom.js";
 
@@ -79,6 +79,42 @@ function recordView(record, onDeleted) {
   return item;
 }
 
+/** History import (JSON Lines, as `homed import` reads) with a progress bar. */
+function importForm(onImported) {
+  const file = h("input", { id: "i-file", name: "file", type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson", required: true });
+  const skip = h("input", { id: "i-skip", name: "skip", type: "checkbox" });
+  const bar = h("progress", { id: "i-progress", max: 1, value: 0, hidden: true, "aria-label": "Import progress" });
+  const out = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "card search", "aria-label": "Import history" },
+    h("label", { for: "i-file" }, "Import history (JSON Lines)"),
+    file,
+    h("label", { for: "i-skip" }, skip, " skip invalid lines"),
+    h("button", { type: "submit" }, "Import"),
+    bar,
+    out,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    bar.hidden = false;
+    bar.value = 0;
+    clear(out, notice(`Importing ${chosen.name}…`));
+    try {
+      await streamPost(`/api/memory/import${skip.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, data) => {
+        if (name === "progress") (bar.max = data.total), (bar.value = data.done), clear(out, notice(`Importing ${chosen.name}: ${data.done} of ${data.total} messages`));
+        else if (name === "done") clear(out, notice(`Imported ${chosen.name}: ${data.added} added, ${data.present} already present, ${data.skipped} invalid skipped.`, "ok")), onImported();
+        else if (name === "error") clear(out, notice(data.message, "error"));
+      });
+    } catch (error) {
+      clear(out, notice(error.message, "error"));
+    }
+  });
+  return form;
+}
+
 export async function renderMemory(view) {
   const totals = h("div", { class: "cards" });
   const charts = h("div");
@@ -115,7 +151,7 @@ export async function renderMemory(view) {
     clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice("No memory matches."));
   }
   form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
-  view.append(h("h1", {}, "Memory"), totals, charts, form, results);
+  view.append(h("h1", {}, "Memory"), totals, charts, importForm(loadStats), form, results);
   await loadStats();
   await search();
 }

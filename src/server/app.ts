@@ -6,6 +6,7 @@ import type { Store } from "../store/index.ts";
 import { providerRoutes } from "./api-providers.ts";
 import { sessionRoutes } from "./api-sessions.ts";
 import { doctorRoutes } from "./api-doctor.ts";
+import { importRoutes } from "./api-import.ts";
 import { inspectRoutes } from "./api-inspect.ts";
 import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
+  app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
   app.route("/api/audit", auditRoutes(deps.kernel.client));

@@ -135,7 +135,7 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await screenshot(page, "chat");
   });
 
-  test("memory: totals, growth chart, search across layers, delete is confirmed, immediate and audited", async () => {
+  test("memory: totals, search across layers, delete is confirmed, immediate and audited; history import shows progress", async () => {
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/memory`);
     await page.locator("[data-stat='L2 cold'] strong").getByText("2").waitFor();
@@ -144,7 +144,8 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByRole("searchbox", { name: "Search" }).fill("painted");
     await page.getByLabel("Layer").selectOption("L2");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    const record = page.locator("li.record").filter({ hasText: "My harbour boat is painted blue." });
+    // Ranked results carry a score; the unranked list shown on load does not.
+    const record = page.locator("li.record").filter({ hasText: "My harbour boat is painted blue." }).filter({ hasText: /score \d/ });
     await record.waitFor();
     assert.match(await record.innerText(), /source message m1/);
     assert.match(await record.innerText(), /score \d/);
@@ -162,6 +163,16 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.locator("[data-stat='L2 cold'] strong").getByText("1").waitFor();
     const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("");
     assert.match(logs, new RegExp(`audit: console deleted memory ${id}`));
+
+    const lines = [
+      { conversation: "bob", session: "b1", time: "2026-03-01T08:00:00Z", speaker: "bob", role: "user", text: "The allotment key hangs by the door.", id: "b1" },
+      { conversation: "bob", session: "b1", time: "2026-03-01T08:01:00Z", speaker: "bob", role: "user", text: "Water the tomatoes on Sundays.", id: "b2" },
+    ];
+    await page.getByLabel("Import history (JSON Lines)").setInputFiles({ name: "bob.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText("Imported bob.jsonl: 2 added, 0 already present, 0 invalid skipped.").waitFor();
+    assert.equal(await page.getByRole("progressbar", { name: "Import progress" }).evaluate((p: HTMLProgressElement) => p.value === p.max && p.max === 2), true);
+    await page.locator("[data-stat='L2 cold'] strong").getByText("3").waitFor();
   });
 
   test("context inspector: budget bar, each live event with tokens, score and pin; charts render", async () => {

@@ -133,3 +133,30 @@ describe("console memory, inspector and audit", () => {
     assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404);
   });
 });
+
+describe("console history import", () => {
+  const line = (id: string, text: string) => JSON.stringify({ conversation: "pat", session: "s1", time: "2026-02-01T09:00:00Z", speaker: "pat", role: "user", text, id });
+  const events = (text: string) =>
+    text.split("\n\n").filter((b) => b.includes("data:")).map((b) => ({ event: /^event: (.*)$/m.exec(b)![1], data: JSON.parse(/^data: (.*)$/m.exec(b)![1]!) }));
+
+  test("streams progress then the result; a bad line refuses the file unless skipped; re-import adds nothing", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const cookie = await login(app);
+    const post = (body: string, query = "") => app.request(`/api/memory/import${query}`, { method: "POST", headers: { ...fromConsole, "content-type": "application/x-ndjson", cookie }, body });
+    const file = [line("a", "The kettle is in the loft."), line("b", "The spare key is under the mat."), line("c", "Bins go out on Tuesday.")].join("\n");
+
+    const first = events(await (await post(file)).text());
+    assert.ok(first.some((e) => e.event === "progress" && e.data.total === 3));
+    assert.deepEqual(first.at(-1), { event: "done", data: { added: 3, present: 0, skipped: 0 } });
+    const search = (await (await app.request("/api/memory/search?q=kettle", { headers: { cookie } })).json()) as any;
+    assert.equal(search.records[0].text, "The kettle is in the loft.");
+
+    const bad = `${file}\n{"not":"a message"}`;
+    const refused = await post(bad);
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { message: string }).message, /line 4/);
+    const skipped = events(await (await post(bad, "?skipInvalid=1")).text());
+    assert.deepEqual(skipped.at(-1), { event: "done", data: { added: 0, present: 3, skipped: 1 } });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * `POST /api/memory/import`: history import from the console. The body is the JSON Lines file
+ * itself (the same format as `homed import`); the answer streams as SSE — `progress`
+ * `{done, total}` while messages are written, then `done` `{added, present, skipped}`. As on
+ * the command line, one bad line refuses the whole file unless `?skipInvalid=1`.
+ */
+import type { Client } from "@libsql/client";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { Embedder } from "../embed/index.ts";
+import type { Logger } from "../log/index.ts";
+import { importHistory, parseHistory } from "../memory/index.ts";
+import { ApiError } from "./errors.ts";
+
+/** Larger histories belong to `homed import`, which streams from disk. */
+export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+export function importRoutes(client: Client, embedder: Embedder, log: Pick<Logger, "info" | "error">): Hono {
+  const app = new Hono();
+  app.post("/", async (c) => {
+    const length = Number(c.req.header("content-length") ?? 0);
+    if (length > IMPORT_MAX_BYTES) throw new ApiError(413, "too_large", `Cannot import ${length} bytes here: the limit is ${IMPORT_MAX_BYTES}; use homed import FILE`);
+    const content = await c.req.text();
+    if (content.length > IMPORT_MAX_BYTES) throw new ApiError(413, "too_large", `Cannot import this file here: the limit is ${IMPORT_MAX_BYTES} bytes; use homed import FILE`);
+    const { messages, invalid } = parseHistory(content);
+    if (invalid.length > 0 && c.req.query("skipInvalid") !== "1") {
+      const first = invalid[0]!;
+      throw new ApiError(400, "invalid_history", `Cannot import: line ${first.line}: ${first.reason} (nothing was imported; ${invalid.length} bad lines in all)`);
+    }
+    if (messages.length === 0) throw new ApiError(400, "invalid_history", "Cannot import: the file holds no messages");
+    return streamSSE(c, async (stream) => {
+      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      try {
+        const result = await importHistory(client, messages, { embedder, onProgress: (done, total) => void send("progress", { done, total }) });
+        log.info(`console import: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped`);
+        await send("done", { ...result, skipped: invalid.length });
+      } catch (error) {
+        log.error(`console import failed: ${(error as Error).stack ?? error}`);
+        await send("error", { error: "import_failed", message: `Cannot import: ${(error as Error).message}` });
+      }
+    });
+  });
+  return app;
+}

@@ -7,7 +7,8 @@ import { configSection, ensureWritableDir, readConfigFile, type Settings } from 
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { openEmbedder } from "./embed/index.ts";
-import { Kernel, type ProviderEnv } from "./kernel/index.ts";
+import { Kernel, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
+import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { openStore } from "./store/index.ts";
@@ -38,6 +39,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   ensureWritableDir(settings.dataDir);
   const file = readConfigFile(settings.dataDir);
   const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
+  const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
   try {
     const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
@@ -47,7 +49,12 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const active = await openEmbedder(settings.embed);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
       const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection });
-      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings });
+      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
+      kernel.tools.addSource(pluginTools(plugins));
+      kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
+      // Plugins start in the background: the console answers while they come up.
+      const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
+      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line) });
@@ -57,8 +64,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
           `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`,
       );
       await stopped;
-      await server.stop(SHUTDOWN_GRACE_MS);
-      await cooling.stop();
+      // In parallel: the whole stop must fit in 5 s.
+      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), pluginsStarted.then(() => plugins.stopAll())]);
       log.info("stopped cleanly");
       return 0;
     } finally {

@@ -15,8 +15,23 @@ export type Tool = {
   run(args: unknown, signal: AbortSignal, context: ToolCallContext): Promise<string>;
 };
 
+/** Tools that come and go (a plugin's, while it runs): asked for its current list each time. */
+export type ToolSource = () => readonly Tool[];
+
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  private readonly sources: ToolSource[] = [];
+
+  addSource(source: ToolSource): void {
+    this.sources.push(source);
+  }
+
+  /** Every tool now: registered ones first; a source's tool whose name is taken is left out. */
+  private all(): Tool[] {
+    const byName = new Map(this.tools);
+    for (const source of this.sources) for (const tool of source()) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    return [...byName.values()];
+  }
 
   register(tool: Tool): void {
     if (this.tools.has(tool.name)) throw new Error(`Cannot register tool ${tool.name}: the name is taken`);
@@ -28,12 +43,12 @@ export class ToolRegistry {
   }
 
   specs(): ToolSpec[] {
-    return [...this.tools.values()].map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    return this.all().map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
 
   /** Runs a call; every failure becomes a JSON error result the model can read. */
   async call(name: string, rawArguments: string, signal: AbortSignal, context: ToolCallContext): Promise<string> {
-    const tool = this.tools.get(name);
+    const tool = this.tools.get(name) ?? this.all().find((t) => t.name === name);
     if (!tool) return toolError("unknown_tool", `No tool named ${name}`);
     let args: unknown;
     try {

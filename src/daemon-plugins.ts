@@ -1,0 +1,44 @@
+/**
+ * The daemon's plugins: which built-ins run, with what settings, plus external plugins from
+ * `<data>/plugins/*`. Built-ins that act on the machine as the user — `shell` and `terminal` —
+ * are off unless `homed.json` enables them: a model that can run any command is a choice a
+ * person makes, not a default.
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { builtinSpec } from "../plugins/index.ts";
+import type { Logger } from "./log/index.ts";
+import { createPluginHost, loadExternalPlugins, type PluginHost } from "./plugins/index.ts";
+import { selfCommand } from "./runtime/index.ts";
+
+export const PluginsConfigSchema = z.object({
+  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal"])).default(["files", "notes", "web_fetch"]),
+  /** The folder the files, shell and terminal plugins work in (default `<data>/files`). */
+  workdir: z.string().min(1).optional(),
+  /** Load `<data>/plugins/<name>/plugin.json` plugins. */
+  external: z.boolean().default(true),
+});
+export type PluginsConfig = z.output<typeof PluginsConfigSchema>;
+
+export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger): PluginHost {
+  const workdir = resolve(config.workdir ?? join(dataDir, "files"));
+  const notes = join(dataDir, "notes");
+  mkdirSync(workdir, { recursive: true });
+  mkdirSync(notes, { recursive: true });
+  const self = selfCommand();
+  const settings: Record<string, Record<string, unknown>> = {
+    files: { root: workdir },
+    notes: { dir: notes },
+    web_fetch: {},
+    shell: { cwd: workdir },
+    terminal: { cwd: workdir },
+  };
+  const specs = config.enabled.map((name) => builtinSpec(name, self, settings[name]!));
+  if (config.external) {
+    const external = loadExternalPlugins(dataDir);
+    for (const problem of external.problems) log.warn(problem);
+    specs.push(...external.specs);
+  }
+  return createPluginHost(specs);
+}

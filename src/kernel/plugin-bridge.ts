@@ -1,0 +1,92 @@
+/**
+ * Plugins inside a turn: their tools join the registry while they run, and their stage hooks
+ * run through one kernel participant, so plugins are stage participants like built-in memory.
+ */
+import { z } from "zod";
+import type { PluginHost, Stage } from "../plugins/index.ts";
+import type { AssistantMessage } from "../llm/index.ts";
+import type { Hooks, Participant } from "./stages.ts";
+import { toolError, type Tool, type ToolSource } from "./tools.ts";
+
+/** The running plugins' tools, as the model sees them. */
+export function pluginTools(host: PluginHost): ToolSource {
+  return () =>
+    host.listTools().map(
+      ({ plugin, tool }): Tool => ({
+        name: tool.name,
+        description: tool.description ?? "",
+        parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" },
+        async run(args) {
+          if (typeof args !== "object" || args === null || Array.isArray(args)) return toolError("bad_arguments", "Tool arguments must be a JSON object");
+          const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>);
+          const text = result.content.map((part) => (part.type === "text" ? String((part as { text?: unknown }).text ?? "") : `[${part.type}]`)).join("\n");
+          return text || JSON.stringify(result.structuredContent ?? {});
+        },
+      }),
+    );
+}
+
+const Replaced = {
+  on_input: z.object({ input: z.string() }),
+  post_action: z.object({ message: z.looseObject({ role: z.literal("assistant") }) }),
+  before_toolcall: z.object({ call: z.object({ function: z.object({ arguments: z.string() }) }) }),
+  after_toolcall: z.object({ result: z.string() }),
+  before_output: z.object({ text: z.string() }),
+};
+
+/**
+ * One participant that passes every stage through the plugins that declared it (in start-up
+ * order, each under the host's per-plugin deadline). A plugin may deny where denying means
+ * something (on_input blocks the turn, before_toolcall denies the call) and may replace the
+ * payload; a replacement of the wrong shape is ignored and logged.
+ */
+export function pluginParticipant(host: PluginHost, log: (line: string) => void): Participant {
+  const through = async (stage: Stage, payload: unknown) => {
+    const outcome = await host.runHook(stage, payload);
+    for (const s of outcome.skipped) log(`plugin ${s.plugin} skipped at ${stage}: ${s.reason}`);
+    return outcome;
+  };
+  const replaced = <K extends keyof typeof Replaced>(stage: K, payload: unknown, original: unknown): z.infer<(typeof Replaced)[K]> | undefined => {
+    if (payload === original) return undefined;
+    const parsed = Replaced[stage].safeParse(payload);
+    if (!parsed.success) log(`a plugin's replacement at ${stage} has the wrong shape and was ignored: ${parsed.error.issues[0]?.message}`);
+    return parsed.success ? (parsed.data as z.infer<(typeof Replaced)[K]>) : undefined;
+  };
+  const hooks: Hooks = {
+    async on_input(p) {
+      const o = await through("on_input", p);
+      if (o.denied) return { block: `${o.by}: ${o.reason}` };
+      const r = replaced("on_input", o.payload, p);
+      return r ? { input: r.input } : undefined;
+    },
+    async pre_action(p) {
+      await through("pre_action", p);
+    },
+    async post_action(p) {
+      const o = await through("post_action", p);
+      const r = o.denied ? undefined : replaced("post_action", o.payload, p);
+      return r ? { message: r.message as unknown as AssistantMessage } : undefined;
+    },
+    async before_toolcall(p) {
+      const o = await through("before_toolcall", p);
+      if (o.denied) return { deny: `${o.by}: ${o.reason}` };
+      const r = replaced("before_toolcall", o.payload, p);
+      return r ? { arguments: r.call.function.arguments } : undefined;
+    },
+    async after_toolcall(p) {
+      const o = await through("after_toolcall", p);
+      const r = o.denied ? undefined : replaced("after_toolcall", o.payload, p);
+      return r ? { result: r.result } : undefined;
+    },
+    async before_output(p) {
+      const o = await through("before_output", p);
+      const r = o.denied ? undefined : replaced("before_output", o.payload, p);
+      return r ? { text: r.text } : undefined;
+    },
+    async after_output(p) {
+      await through("after_output", p);
+    },
+  };
+  // The host applies each plugin's own deadline; this one only bounds the whole chain.
+  return { name: "plugins", hooks, deadlineMs: 10_000 };
+}

@@ -1,0 +1,75 @@
+/**
+ * The daemon runs its built-in plugins as child processes: the model can call their tools in a
+ * turn, /api/plugins shows them, and stopping homed leaves no plugin process behind.
+ */
+import { describe, test, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SOURCE_HOMED, startDaemon, until } from "../support/process.ts";
+import { startScriptedProvider } from "../support/scripted-provider.ts";
+
+/** Live plugin processes whose settings (passed in their environment) mention `text`. */
+function pluginsMentioning(text: string): number[] {
+  return readdirSync("/proc")
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        const env = readFileSync(`/proc/${pid}/environ`, "utf8");
+        return env.includes("HOMED_PLUGIN_CONFIG=") && env.includes(text);
+      } catch {
+        return false; // the process ended while we looked
+      }
+    })
+    .map(Number);
+}
+
+describe("plugins in the daemon", () => {
+  test("tools callable by the model, states in /api/plugins, nothing left after SIGTERM", async () => {
+    const provider = await startScriptedProvider([
+      { toolCalls: [{ id: "c1", name: "files_write", arguments: JSON.stringify({ path: "todo.txt", content: "buy milk" }) }] },
+      { toolCalls: [{ id: "c2", name: "shell_run", arguments: JSON.stringify({ command: "id" }) }] },
+      { content: "Written." },
+    ]);
+    after(() => provider.close());
+    const data = join(mkdtempSync(join(tmpdir(), "homed-plugins-")), "data");
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
+      env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
+    });
+    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
+    assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [["files", "running"], ["notes", "running"], ["web_fetch", "running"]]);
+    assert.equal(pluginsMentioning(data).length, 2, "files and notes run, their settings naming folders in the data dir");
+
+    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    const reply = await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "note: buy milk" }) })).text();
+    assert.match(reply, /event: done/);
+    assert.equal(readFileSync(join(data, "files", "todo.txt"), "utf8"), "buy milk");
+    const results = provider.requests[2]!.body.messages.filter((m: { role: string }) => m.role === "tool");
+    assert.match(results[1].content, /unknown_tool/, "shell is not enabled by default");
+
+    const { code } = await daemon.stop("SIGTERM");
+    assert.equal(code, 0, daemon.stderr());
+    assert.deepEqual(pluginsMentioning(data), [], "no plugin process outlives the daemon");
+  });
+
+  test("homed.json enables shell", async () => {
+    const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "shell_run", arguments: JSON.stringify({ command: "echo hello-from-shell" }) }] }, { content: "ok" }]);
+    after(() => provider.close());
+    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" } });
+    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    await until(() => daemon.stderr().includes("plugins: shell running"), "the shell plugin to run", 20_000);
+    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "run it" }) })).text();
+    const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
+    assert.match(result.content, /hello-from-shell/);
+    assert.equal(existsSync(join(data, "files")), true);
+    assert.equal((await daemon.stop()).code, 0);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, test, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { pluginParticipant, pluginTools } from "../../src/kernel/index.ts";
+import type { PluginHost } from "../../src/plugins/index.ts";
+import { call, kernelHarness, type Harness } from "./support.ts";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A host double answering hooks from a table, with one tool. */
+function hostDouble(answers: Record<string, (payload: any) => any>, calls: unknown[] = []): PluginHost {
+  return {
+    listTools: () => [{ plugin: "demo", tool: { name: "demo_echo", description: "echo", inputSchema: { type: "object" } } }],
+    callTool: async (_plugin: string, _tool: string, args: Record<string, unknown>) => {
+      calls.push(args);
+      return { content: [{ type: "text", text: `echo ${JSON.stringify(args)}` }] };
+    },
+    runHook: async (stage: string, payload: unknown) => {
+      const answer = answers[stage]?.(payload);
+      if (answer?.deny) return { denied: true, by: "demo", reason: answer.deny, skipped: [] };
+      return { denied: false, payload: answer?.replace ?? payload, skipped: [] };
+    },
+  } as unknown as PluginHost;
+}
+
+describe("plugins in a turn", () => {
+  test("a plugin's tools are callable by the model", async () => {
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "demo_echo", arguments: '{"x":1}' }] }, { content: "ok" }]);
+    const calls: unknown[] = [];
+    h.kernel.tools.addSource(pluginTools(hostDouble({}, calls)));
+    const session = await h.kernel.sessions.open("t", "p");
+    await h.kernel.turn({ session, input: "go" });
+    assert.deepEqual(calls, [{ x: 1 }]);
+    assert.ok(h.provider.requests[0]!.body.tools.some((t: any) => t.function.name === "demo_echo"));
+  });
+
+  test("a plugin can block input, rewrite tool arguments and reformat output", async () => {
+    h = await kernelHarness([{ toolCalls: [call("c1", "original")] }, { content: "plain answer" }]);
+    h.kernel.addParticipant(
+      pluginParticipant(
+        hostDouble({
+          on_input: (p) => (p.input === "forbidden" ? { deny: "not on this channel" } : undefined),
+          before_toolcall: (p) => ({ replace: { ...p, call: { ...p.call, function: { ...p.call.function, arguments: '{"text":"rewritten"}' } } } }),
+          before_output: (p) => ({ replace: { ...p, text: `**${p.text}**` } }),
+        }),
+        () => {},
+      ),
+    );
+    const session = await h.kernel.sessions.open("t", "p");
+    const blocked = await h.kernel.turn({ session, input: "forbidden" });
+    assert.deepEqual([blocked.stopReason, blocked.reason], ["blocked", "demo: not on this channel"]);
+    const result = await h.kernel.turn({ session, input: "go" });
+    assert.equal(result.text, "**plain answer**");
+    const tool = h.provider.requests[1]!.body.messages.find((m: any) => m.role === "tool");
+    assert.deepEqual(JSON.parse(tool.content), { echoed: { text: "rewritten" } });
+  });
+
+  test("a replacement of the wrong shape is ignored and logged", async () => {
+    h = await kernelHarness([{ content: "answer" }]);
+    const logs: string[] = [];
+    h.kernel.addParticipant(pluginParticipant(hostDouble({ before_output: () => ({ replace: { text: 42 } }) }), (l) => logs.push(l)));
+    const session = await h.kernel.sessions.open("t", "p");
+    assert.equal((await h.kernel.turn({ session, input: "go" })).text, "answer");
+    assert.match(logs.join("\n"), /replacement at before_output has the wrong shape/);
+  });
+});

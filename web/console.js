@@ -7,6 +7,7 @@ import { renderProviders } from "/assets/page-providers.js";
 import { renderMemory } from "/assets/page-memory.js";
 import { renderContext } from "/assets/page-context.js";
 import { renderAudit } from "/assets/page-audit.js";
+import { renderScenes } from "/assets/page-scenes.js";
 import { renderDoctor } from "/assets/page-doctor.js";
 import { renderPlugins } from "/assets/page-plugins.js";
 
@@ -16,6 +17,7 @@ const PAGES = {
   memory: renderMemory,
   context: renderContext,
   audit: renderAudit,
+  scenes: renderScenes,
   doctor: renderDoctor,
   plugins: renderPlugins,
 };

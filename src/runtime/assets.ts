@@ -21,6 +21,7 @@ import webPageProvidersJsPath from "../../web/page-providers.js" with { type: "f
 import webPageMemoryJsPath from "../../web/page-memory.js" with { type: "file" };
 import webPageContextJsPath from "../../web/page-context.js" with { type: "file" };
 import webPageAuditJsPath from "../../web/page-audit.js" with { type: "file" };
+import webPageScenesJsPath from "../../web/page-scenes.js" with { type: "file" };
 import webPageDoctorJsPath from "../../web/page-doctor.js" with { type: "file" };
 import webPagePluginsJsPath from "../../web/page-plugins.js" with { type: "file" };
 import uplotJsPath from "../../node_modules/uplot/dist/uPlot.esm.js" with { type: "file" };
@@ -42,6 +43,7 @@ export const WEB_ASSETS = [
   "page-memory.js",
   "page-context.js",
   "page-audit.js",
+  "page-scenes.js",
   "page-doctor.js",
   "page-plugins.js",
   "uplot.js",
@@ -66,6 +68,7 @@ const ASSET_PATHS: Record<AssetName, string> = {
   "page-memory.js": webPageMemoryJsPath,
   "page-context.js": webPageContextJsPath,
   "page-audit.js": webPageAuditJsPath,
+  "page-scenes.js": webPageScenesJsPath,
   "page-doctor.js": webPageDoctorJsPath,
   "page-plugins.js": webPagePluginsJsPath,
   "uplot.js": uplotJsPath,

@@ -8,6 +8,7 @@ import { sessionRoutes } from "./api-sessions.ts";
 import { doctorRoutes } from "./api-doctor.ts";
 import { importRoutes } from "./api-import.ts";
 import { inspectRoutes } from "./api-inspect.ts";
+import { sceneRoutes } from "./api-scenes.ts";
 import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
 import { requireAdmin } from "./auth.ts";
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
   app.route("/api/audit", auditRoutes(deps.kernel.client));
+  app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins));
   app.route("/v1", openAiRoutes(deps.kernel));

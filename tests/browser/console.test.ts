@@ -30,7 +30,7 @@ const history = [
   { conversation: "alice", session: "old-1", time: "2026-01-05T10:01:00Z", speaker: "homed", role: "assistant", text: "Noted, a blue harbour boat.", id: "m2" },
 ];
 
-const ROUTES = ["chat", "providers", "memory", "context", "audit", "plugins", "doctor"];
+const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "plugins", "doctor"];
 
 /** Tabs through the page and returns the names of everything that took focus. */
 async function tabStops(page: Page, max = 60): Promise<string[]> {
@@ -133,6 +133,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.match(await recall.innerText(), /query: .*What colour is my boat\?/);
     assert.match(await recall.locator(".lines").innerText(), /\(id:\w+\) .*My harbour boat is painted blue\./);
     await screenshot(page, "chat");
+    // A second turn in the same situation makes it a scene.
+    await page.getByLabel("Message").fill("Thanks!");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator(".msg.assistant:not(.streaming) .answer").getByText("Hello.").waitFor();
   });
 
   test("memory: totals, search across layers, delete is confirmed, immediate and audited; history import shows progress", async () => {
@@ -211,12 +215,22 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await screenshot(page, "plugins");
   });
 
+  test("scenes: the recurring situation is listed with its strength, and the fade is drawn", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/scenes`);
+    const row = page.locator("tr[data-scene]").first();
+    await row.waitFor();
+    assert.match(await row.innerText(), /recognised\s+2\s+\d+\.\d\d/);
+    await page.locator("figure.chart canvas").waitFor();
+    await screenshot(page, "scenes");
+  });
+
   test("keyboard reaches every main action", async () => {
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/chat`);
     await page.getByLabel("Message").waitFor();
     const chat = await tabStops(page);
-    for (const name of ["Chat", "Providers", "Memory", "Context", "Recall audit", "Plugins", "Doctor", "Log out", "Start", "Send"]) {
+    for (const name of ["Chat", "Providers", "Memory", "Context", "Scenes", "Recall audit", "Plugins", "Doctor", "Log out", "Start", "Send"]) {
       assert.ok(chat.includes(name), `Tab never reaches "${name}" on the chat page: ${JSON.stringify(chat)}`);
     }
     await page.goto(`${c.daemon.url}/#/providers`);

@@ -7,6 +7,8 @@
  * file, which the bundler then embeds.
  */
 import type { BunPlugin } from "bun";
+import { BUILTIN_PLUGINS } from "../plugins/index.ts";
+import { startupDependencies, startupWaves } from "../src/plugins/index.ts";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -33,6 +35,16 @@ function libsqlStaticNative(target: string): BunPlugin {
 const target = NATIVE_TARGETS[process.arch];
 if (process.platform !== "linux" || !target) {
   console.error(`Cannot build: homed ships for Linux x64/arm64, not ${process.platform}-${process.arch}`);
+  process.exit(1);
+}
+
+// The built-in plugins' start-up order is resolved here, so a cycle or a missing provider
+// fails the build rather than a user's start-up.
+const builtins = Object.values(BUILTIN_PLUGINS).map((p) => ({ name: p.name, provides: p.provides ?? [], requires: p.requires ?? [] }));
+try {
+  startupWaves(startupDependencies(builtins));
+} catch (error) {
+  console.error(`Cannot build: ${(error as Error).message}`);
   process.exit(1);
 }
 

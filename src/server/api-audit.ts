@@ -1,15 +1,35 @@
 /**
  * `/api/audit`: the recall audit — what memory injected into each of the last 1000 turns (the
  * memory participant writes it), so a person can see why the model "remembered" something.
+ * `POST /api/audit/replay` measures recall latency on the live store by running the last audited
+ * queries again through the cold-context query (peek only: nothing moves, nothing is counted).
  */
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
-import { listInjections } from "../memory/index.ts";
+import type { Embedder } from "../embed/index.ts";
+import { coldcontextQuery, listInjections } from "../memory/index.ts";
 
 export const AUDIT_SHOWN = 1000;
+/** Queries replayed per measurement: enough for a p95, few enough to answer in about a second. */
+export const REPLAY_QUERIES = 100;
 
-export function auditRoutes(client: Client): Hono {
+export function auditRoutes(client: Client, embedder: Embedder): Hono {
   const app = new Hono();
   app.get("/", async (c) => c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN }) }));
+
+  app.post("/replay", async (c) => {
+    const rows = await client.execute({
+      sql: `SELECT a.query, s.partner FROM injection_audit a LEFT JOIN sessions s ON s.id = a.session_id ORDER BY a.id DESC LIMIT ?`,
+      args: [REPLAY_QUERIES],
+    });
+    const samples = [];
+    for (const r of rows.rows) {
+      const query = String(r.query);
+      const started = performance.now();
+      const found = await coldcontextQuery(client, query, { k: 10, conversation: r.partner == null ? undefined : String(r.partner), embedder });
+      samples.push({ query, ms: performance.now() - started, found: found.length });
+    }
+    return c.json({ embedder: embedder.modelId, samples });
+  });
   return app;
 }

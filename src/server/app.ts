@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
-  app.route("/api/audit", auditRoutes(deps.kernel.client));
+  app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.engine.embedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins));

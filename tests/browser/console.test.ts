@@ -203,6 +203,9 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.goto(`${c.daemon.url}/#/audit`);
     await page.getByRole("cell", { name: "What colour is my boat?" }).first().waitFor();
     await page.locator("figure.chart canvas").waitFor();
+    await page.getByRole("button", { name: "Measure recall latency" }).click();
+    await page.locator(".latency-stats").getByText(/\d+ queries · p50 [\d.]+ ms · p95 [\d.]+ ms/).waitFor();
+    assert.equal(await page.locator("figure.chart canvas").count(), 2);
     await screenshot(page, "audit");
     await page.goto(`${c.daemon.url}/#/doctor`);
     await page.getByRole("button", { name: "Run deep check" }).click();

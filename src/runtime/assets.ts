@@ -51,12 +51,14 @@ export const WEB_ASSETS = [
 ] as const;
 export type WebAssetName = (typeof WEB_ASSETS)[number];
 
+// bun-types gives `.wasm` and `.html` imports module types of their own; `with { type: "file" }`
+// makes them paths at run time, which is what the casts below say.
 const ASSET_PATHS: Record<AssetName, string> = {
-  "jieba.wasm": jiebaWasmPath,
+  "jieba.wasm": jiebaWasmPath as unknown as string,
   "ort.wasm": ortWasmPath,
   "webp_dec.wasm": webpDecoderWasmPath,
   "tiny-linear.onnx": tinyOnnxPath,
-  "index.html": webIndexHtmlPath,
+  "index.html": webIndexHtmlPath as unknown as string,
   "console.css": webConsoleCssPath,
   "console.js": webConsoleJsPath,
   "api.js": webApiJsPath,

@@ -15,6 +15,7 @@ run: install
 	$(BUN) src/main.ts -data $(DATA)
 
 test: install
+	node_modules/.bin/tsc -p .
 	$(BUN) test --timeout 120000
 
 build: install

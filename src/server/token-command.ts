@@ -10,11 +10,13 @@ import { resetAdminToken } from "./admin-token.ts";
 
 export const TOKEN_USAGE = "homed token reset -data DIR";
 
-export function runTokenCommand(rest: readonly string[], dataDir: string, out: (text: string) => void): number {
+export type TokenCommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
+
+export function runTokenCommand(rest: readonly string[], dataDir: string, io: TokenCommandIo): number {
   if (rest.length !== 1 || rest[0] !== "reset") throw new UsageError(`Cannot run token ${rest.join(" ")}: usage is ${TOKEN_USAGE}`);
   if (!existsSync(dataDir)) throw new UsageError(`Cannot reset the admin token: the data folder ${dataDir} does not exist`);
   const token = resetAdminToken(dataDir);
-  out(`${token}\n`);
-  process.stderr.write(`homed: new admin token written to ${join(dataDir, "admin.token")}; restart a running daemon for it to take effect\n`);
+  io.stdout(`${token}\n`);
+  io.stderr(`homed: new admin token written to ${join(dataDir, "admin.token")}; restart a running daemon for it to take effect\n`);
   return 0;
 }

@@ -64,13 +64,16 @@ export async function renderChat(view, [sessionId]) {
   for (const event of history) for (const m of event.messages) log.append(messageView(m) ?? "");
   const input = h("textarea", { id: "message", name: "message", rows: 3, required: true, placeholder: "Message… (Ctrl+Enter to send)" });
   const send = h("button", { type: "submit" }, "Send");
-  const controller = new AbortController();
+  /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */
+  let controller = null;
+  const stop = h("button", { type: "button", class: "quiet", hidden: true, onclick: () => controller?.abort() }, "Stop");
   const form = h(
     "form",
     { class: "composer", async onsubmit(event) { event.preventDefault(); await turn(input.value); } },
     h("label", { for: "message", class: "sr-only" }, "Message"),
     input,
     send,
+    stop,
   );
   input.addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.requestSubmit());
   main.append(h("h2", {}, current.title ?? current.partner, " ", h("a", { class: "small", href: `#/context/${current.id}` }, "context inspector →")), log, form);
@@ -79,6 +82,8 @@ export async function renderChat(view, [sessionId]) {
     if (!text.trim()) return;
     input.value = "";
     send.disabled = true;
+    controller = new AbortController();
+    stop.hidden = false;
     log.append(h("div", { class: "msg user" }, h("p", {}, text)));
     const box = h("div", { class: "msg assistant streaming" });
     log.append(box);
@@ -116,13 +121,16 @@ export async function renderChat(view, [sessionId]) {
         log.scrollTop = log.scrollHeight;
       }, controller.signal);
     } catch (error) {
-      if (error.name !== "AbortError") box.append(notice(error.message, "error"));
+      if (error.name === "AbortError") box.append(h("p", { class: "muted" }, "(stopped)"));
+      else box.append(notice(error.message, "error"));
     } finally {
       box.classList.remove("streaming");
       send.disabled = false;
+      stop.hidden = true;
+      controller = null;
       input.focus();
     }
   }
   input.focus();
-  return () => controller.abort();
+  return () => controller?.abort();
 }

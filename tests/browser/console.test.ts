@@ -21,6 +21,7 @@ const script: Script = ({ body }) => {
   if (!body.stream) return { content: "ok" };
   const last = body.messages.at(-1);
   if (last.role === "tool") return { content: "Your boat is blue, as you told me before.", delayMs: 400 };
+  if (/long story/.test(String(last.content))) return { content: "Once upon a time, far away, there was a boat.", delayMs: 1500 };
   if (/boat/.test(String(last.content))) return { toolCalls: [{ id: "call_1", name: "lookup", arguments: JSON.stringify({ q: "boat" }) }] };
   return { content: "Hello." };
 };
@@ -137,6 +138,19 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByLabel("Message").fill("Thanks!");
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator(".msg.assistant:not(.streaming) .answer").getByText("Hello.").waitFor();
+  });
+
+  test("chat: Stop cancels a streaming answer and keeps what was said", async () => {
+    const { page } = c;
+    await page.getByLabel("Message").fill("Tell me a long story");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator(".msg.streaming .answer").filter({ hasText: /\S/ }).waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    const box = page.locator(".msg.assistant").last();
+    await box.getByText("(stopped)").waitFor();
+    const said = await box.locator(".answer").innerText();
+    assert.ok(said.length > 0 && "Once upon a time, far away, there was a boat.".startsWith(said) && said.length < 45, said);
+    assert.equal(await page.getByRole("button", { name: "Stop" }).isHidden(), true);
   });
 
   test("memory: totals, search across layers, delete is confirmed, immediate and audited; history import shows progress", async () => {

@@ -17,10 +17,23 @@ function growthChart(growth) {
   return lineChart({ title: "Memory growth (events written, by the layer they are in now)", x, series, time: true, summary });
 }
 
-/** Field-by-field changes between two snapshots of a fact: the revision history as a diff. */
-function snapshotDiff(older, newer) {
-  const keys = [...new Set([...Object.keys(older), ...Object.keys(newer)])].filter((k) => JSON.stringify(older[k]) !== JSON.stringify(newer[k]));
-  return keys.map((k) => h("li", {}, h("code", {}, k), ": ", h("del", {}, JSON.stringify(older[k]) ?? "—"), " → ", h("ins", {}, JSON.stringify(newer[k]) ?? "—")));
+/** The fields of a fact a person cares about, from a stored snapshot (a raw row) or the current record. */
+const factFields = (f) => ({
+  predicate: f.predicate,
+  object: f.object_text ?? f.object,
+  kind: f.kind === "fact" ? f.factKind : f.kind,
+  confidence: f.confidence,
+  importance: f.importance,
+  evidence: f.evidence,
+  excerpt: f.excerpt ?? f.provenance?.excerpt ?? null,
+});
+
+/** Field-by-field changes between two versions of a fact: the revision history as a diff. */
+function factDiff(older, newer) {
+  const [a, b] = [factFields(older), factFields(newer)];
+  const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  if (!changed.length) return [h("li", { class: "muted" }, "no visible change")];
+  return changed.map((k) => h("li", {}, h("code", {}, k), ": ", h("del", {}, JSON.stringify(a[k])), " → ", h("ins", {}, JSON.stringify(b[k]))));
 }
 
 /** Opens on demand: the evidence check (facts), the source messages, and the revision history. */
@@ -36,9 +49,16 @@ function recordDetails(record) {
         clear(body, h("p", {}, `source ids: ${r.sources.join(", ") || "none (said here)"}`), h("pre", { class: "verbatim" }, JSON.stringify(r.messages, null, 2)));
         return;
       }
-      const current = { subject: r.subject, predicate: r.predicate, object: r.object, confidence: r.confidence, evidence: r.evidence };
-      const history = r.history.map((hst, i) => h("li", {}, `revision ${hst.revision} · ${when(hst.at)}`, h("ul", {}, snapshotDiff(hst.snapshot, r.history[i - 1]?.snapshot ?? current))));
-      clear(body, h("p", {}, `evidence check: ${r.check}`), r.provenance.excerpt ? h("blockquote", {}, r.provenance.excerpt) : null, history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, "no earlier revisions"));
+      // History is newest first: each old revision is compared with the one that replaced it.
+      const history = r.history.map((old, i) =>
+        h("li", { dataset: { revision: old.revision } }, `revision ${old.revision} → ${old.revision + 1} · ${when(old.at)}`, h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r))));
+      clear(
+        body,
+        h("p", { class: "evidence-check" }, `evidence check: ${r.check}`),
+        r.provenance.excerpt ? h("blockquote", {}, r.provenance.excerpt) : null,
+        r.provenance.eventId ? h("p", { class: "muted" }, `from event ${r.provenance.eventId}, session ${r.provenance.session}`) : null,
+        history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, "no earlier revisions"),
+      );
     } catch (error) {
       clear(body, notice(error.message, "error"));
     }

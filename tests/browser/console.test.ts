@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { writeFact } from "../../src/memory/index.ts";
+import { openStore } from "../../src/store/index.ts";
 import type { Script } from "../support/scripted-provider.ts";
 import { chromiumMissing, logIn, openConsole, PHONE, DESKTOP, screenshot, type Console } from "./support.ts";
 
@@ -191,6 +193,39 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByText("Imported bob.jsonl: 2 added, 0 already present, 0 invalid skipped.").waitFor();
     assert.equal(await page.getByRole("progressbar", { name: "Import progress" }).evaluate((p: HTMLProgressElement) => p.value === p.max && p.max === 2), true);
     await page.locator("[data-stat='L2 cold'] strong").getByText("3").waitFor();
+  });
+
+  test("memory: a fact shows its verified evidence and its revision history as a diff", async () => {
+    const { page } = c;
+    const store = await openStore({ url: `file:${join(c.dataDir, "homed.db")}` });
+    try {
+      const source = (await store.client.execute("SELECT id, session_id, text FROM events WHERE source_id = 'm2'")).rows[0]!;
+      const write = async (object: string, kind: "preference" | "correction") => {
+        const tx = await store.client.transaction("write");
+        await writeFact(tx, { subject: "alice", predicate: "boat colour", object, kind, scope: "alice", confidence: 0.9, importance: 0.5, evidence: "verbatim",
+          source: { session: String(source.session_id), turn: 1, eventId: String(source.id), text: String(source.text) } });
+        await tx.commit();
+      };
+      await write("blue", "preference");
+      await write("green", "correction");
+    } finally {
+      store.close();
+    }
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.reload(); // the page may already be showing #/memory from before the facts existed
+    await page.locator("[data-stat='L3 facts'] strong").getByText("1").waitFor();
+    await page.getByRole("searchbox", { name: "Search" }).fill("boat colour");
+    await page.getByLabel("Layer").selectOption("L3");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const fact = page.locator("li.record[data-layer=L3]").filter({ hasText: "alice boat colour green" });
+    await fact.waitFor();
+    assert.match(await fact.innerText(), /evidence verbatim · confidence 0\.9 · revision 2/);
+    await fact.getByText("evidence and history").click();
+    await fact.locator(".evidence-check").getByText("evidence check: verified").waitFor();
+    const diff = await fact.locator("li[data-revision='1']").innerText();
+    assert.match(diff, /object: "blue" → "green"/);
+    assert.match(diff, /kind: "preference" → "correction"/);
+    await screenshot(page, "memory-fact");
   });
 
   test("context inspector: budget bar, each live event with tokens, score and pin; charts render", async () => {

@@ -2,7 +2,7 @@
 import { api } from "/assets/api.js";
 import { clear, h, notice } from "/assets/dom.js";
 
-export function renderDoctor(view) {
+export async function renderDoctor(view) {
   const out = h("div", { "aria-live": "polite" });
   const button = h("button", {
     type: "button",
@@ -21,5 +21,12 @@ export function renderDoctor(view) {
       }
     },
   }, "Run deep check");
-  view.append(h("h1", {}, "Doctor"), h("p", { class: "help" }, "Checks the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder."), button, out);
+  const health = await fetch("/healthz").then((r) => r.json()).catch((error) => ({ ok: false, error: error.message }));
+  view.append(
+    h("h1", {}, "Doctor"),
+    notice(health.ok ? `The daemon answers and its store responds — homed ${health.version}.` : `The daemon reports a problem: ${health.error ?? health.message ?? "unknown"}`, health.ok ? "ok" : "error"),
+    h("p", { class: "help" }, "The deep check runs what `homed doctor` runs: the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder."),
+    button,
+    out,
+  );
 }

@@ -257,6 +257,7 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.equal(await page.locator("figure.chart canvas").count(), 2);
     await screenshot(page, "audit");
     await page.goto(`${c.daemon.url}/#/doctor`);
+    await page.getByText(/The daemon answers and its store responds — homed \d+\.\d+/).waitFor();
     await page.getByRole("button", { name: "Run deep check" }).click();
     await page.locator(".checks li").first().waitFor({ timeout: 60_000 });
     assert.ok((await page.locator(".checks li.ok").count()) >= 3);

@@ -25,7 +25,7 @@ export async function renderDoctor(view) {
   view.append(
     h("h1", {}, "Doctor"),
     notice(health.ok ? `The daemon answers and its store responds — homed ${health.version}.` : `The daemon reports a problem: ${health.error ?? health.message ?? "unknown"}`, health.ok ? "ok" : "error"),
-    h("p", { class: "help" }, "The deep check runs what `homed doctor` runs: the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder."),
+    h("p", { class: "help" }, "The deep check runs what ", h("code", {}, "homed doctor"), " runs: the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder."),
     button,
     out,
   );

@@ -1,7 +1,5 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { ROOT } from "../support/process.ts";
 import { countTokens, sparseCosine, TfidfCorpus } from "../../src/text/index.ts";
 import { eventTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, TOOL_CALL_OVERHEAD, type ChatMessage } from "../../src/context/index.ts";
 
@@ -15,11 +13,11 @@ describe("token counts", () => {
 
   test("Chinese is counted near one token per character, English near four characters per token", () => {
     // A characters/4 rule would give 0.25 tokens per Chinese character: off by about 2.5×.
-    const zh = readFileSync(`${ROOT}/../shared/data/madial/memory-dev.jsonl`, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => (Object.values(JSON.parse(line))[0] as { event: string }).event)
-      .join("");
+    // Everyday Chinese prose (written for this test; the repository must not depend on ../shared).
+    const zh =
+      "周末我和朋友去西湖边散步，天气很好，湖面上有很多游船。中午我们在一家小饭馆吃了西湖醋鱼和龙井虾仁，" +
+      "味道不错但是有点贵。下午下起了小雨，我们躲进一家茶馆，喝了一壶新茶，聊起了明年想去日本旅行的计划。" +
+      "晚上回家的地铁上人很多，我一直站着，到家的时候已经很累了，洗完澡就睡觉了。";
     const perChar = countTokens(zh) / zh.length;
     assert.ok(perChar > 0.5 && perChar < 1.2, `Chinese: ${perChar.toFixed(2)} tokens per character`);
     const en = "The kubernetes pod went into a crash loop after the deploy, so we rolled back the release.";

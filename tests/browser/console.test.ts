@@ -178,7 +178,8 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.equal(await page.getByText(`Deleted ${id}.`).count(), 1, await page.locator("main").innerText());
     assert.match(asked, /Delete this memory for good\?/);
     await Promise.all([page.waitForResponse((r) => r.url().includes("/api/memory/search")), page.getByRole("button", { name: "Search", exact: true }).click()]);
-    await page.locator("li.record, .notice").first().waitFor();
+    // The new results replace the list (and the "Deleted" notice in it).
+    await page.getByText(`Deleted ${id}.`).waitFor({ state: "detached" });
     assert.equal(await page.locator(`li.record[data-id="${id}"]`).count(), 0);
     await page.locator("[data-stat='L2 cold'] strong").getByText("1").waitFor();
     const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("");
@@ -254,7 +255,8 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.locator("figure.chart canvas").waitFor();
     await page.getByRole("button", { name: "Measure recall latency" }).click();
     await page.locator(".latency-stats").getByText(/\d+ queries · p50 [\d.]+ ms · p95 [\d.]+ ms/).waitFor();
-    assert.equal(await page.locator("figure.chart canvas").count(), 2);
+    // Charts draw on the next animation frame: wait for the latency chart's canvas, don't count too early.
+    await page.locator("figure.chart canvas").nth(1).waitFor();
     await screenshot(page, "audit");
     await page.goto(`${c.daemon.url}/#/doctor`);
     await page.getByText(/The daemon answers and its store responds — homed \d+\.\d+/).waitFor();

@@ -319,4 +319,11 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     const outside = c.requests.filter((u) => !u.startsWith(`${c.daemon.url}/`) && !/^(data|blob):/.test(u));
     assert.deepEqual(outside, []);
   });
+
+  test("neither the API key nor the admin token ever reached the daemon's log", () => {
+    const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("") + c.daemon.stderr();
+    assert.ok(logs.includes("listening on"), "the log was read");
+    assert.ok(!logs.includes(SECRET_KEY), "the provider key is in the log");
+    assert.ok(!logs.includes(c.token), "the admin token is in the log");
+  });
 });

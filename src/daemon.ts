@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { configSection, ensureWritableDir, readConfigFile, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
-import { openEmbedder } from "./embed/index.ts";
+import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
 import { Kernel, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
@@ -57,6 +57,14 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
+      // After a switch of embedder, stored memories are re-embedded in the background.
+      const stopBackfill = new AbortController();
+      const backfill =
+        active.kind === "fallback"
+          ? Promise.resolve()
+          : backfillEmbeddings(store.client, active.embedder, { batchSize: 16, signal: stopBackfill.signal })
+              .then((r) => r.events.done + r.blocks.done > 0 && log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`))
+              .catch((error) => log.warn(`backfill failed: ${(error as Error).message}`));
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line) });
       const stopped = waitForStopSignal(log);
       log.info(
@@ -65,7 +73,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       );
       await stopped;
       // In parallel: the whole stop must fit in 5 s.
-      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), pluginsStarted.then(() => plugins.stopAll())]);
+      stopBackfill.abort();
+      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, pluginsStarted.then(() => plugins.stopAll())]);
       log.info("stopped cleanly");
       return 0;
     } finally {

@@ -1,5 +1,4 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
-import { join } from "node:path";
 import { ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
 import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
@@ -17,12 +16,12 @@ export async function openDataStore(settings: Settings): Promise<Store> {
 }
 
 /**
- * The embedder the daemon would use: Chinese-CLIP when `<data>/models` holds it, else the
- * fallback. Import and recall must agree on it, since the vector channel only compares vectors
- * of the same model.
+ * The embedder the daemon would use (the same flags: -models, -embed-url, …). Import and recall
+ * must agree with the daemon on it, since the vector channel only compares vectors of the same
+ * model.
  */
 export async function openDataEmbedder(settings: Settings): Promise<ActiveEmbedder> {
-  return openEmbedder({ modelsDir: join(settings.dataDir, "models"), threads: 1 });
+  return openEmbedder(settings.embed);
 }
 
 /** A flag's string value, or undefined; a boolean flag given a value is caught by the parser. */

@@ -8,7 +8,7 @@
  * moment it sinks.
  */
 import type { Client, InArgs, Transaction } from "@libsql/client";
-import { embedText, type Embedder } from "../embed/index.ts";
+import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
 import { indexForSearch, VECTOR_DIM } from "../store/index.ts";
 import { searchWords, TfidfCorpus, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
@@ -34,6 +34,27 @@ export function eventBlocks(eventId: string, messages: readonly ChatMessage[]): 
     }
   }
   return blocks;
+}
+
+/**
+ * Vectors for image blocks pasted inline (data: URLs), in the same space as text, when the
+ * embedder has an image encoder. Remote image URLs are not fetched: that would leak what the
+ * user looks at. An image that does not decode simply has no vector; the turn goes on.
+ */
+async function embedImageBlocks(embedder: Embedder, blocks: readonly NewBlock[]): Promise<Map<string, Float32Array>> {
+  const vectors = new Map<string, Float32Array>();
+  if (!embedder.embedImages) return vectors;
+  for (const block of blocks) {
+    const bytes = block.kind === "image" ? dataUrlImageBytes(block.content) : undefined;
+    if (!bytes) continue;
+    try {
+      const [vector] = await embedder.embedImages([bytes], { purpose: "write" });
+      if (vector) vectors.set(block.id, vector);
+    } catch (error) {
+      if (!(error instanceof EmbedError)) throw error;
+    }
+  }
+  return vectors;
 }
 
 export type WriteL1Input = {
@@ -67,6 +88,8 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   const tokens = eventTokens(event.messages);
   const words = await searchWords(text);
   const dense = await embedText(embedder, text);
+  const blocks = eventBlocks(event.id, event.messages);
+  const imageVectors = await embedImageBlocks(embedder, blocks);
   const now = input.now ?? Date.now();
   const tx = await client.transaction("write");
   try {
@@ -81,10 +104,11 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
         JSON.stringify(event.messages), text, tokens, embedder.modelId, asBlob(dense), JSON.stringify(tfidf), now,
       ],
     });
-    for (const block of eventBlocks(event.id, event.messages)) {
+    for (const block of blocks) {
+      const vector = imageVectors.get(block.id);
       await tx.execute({
-        sql: "INSERT INTO blocks (id, event_id, kind, holder, content, created_at) VALUES (?, ?, ?, 'L1', ?, ?)",
-        args: [block.id, event.id, block.kind, block.content, now],
+        sql: "INSERT INTO blocks (id, event_id, kind, holder, content, embed_model, embedding, created_at) VALUES (?, ?, ?, 'L1', ?, ?, ?, ?)",
+        args: [block.id, event.id, block.kind, block.content, vector ? embedder.modelId : null, vector ? asBlob(vector) : null, now],
       });
     }
     await indexForSearch(tx, "event", event.id, text, { isNew: true });

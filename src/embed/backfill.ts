@@ -15,6 +15,7 @@
  * writer, which alone knows the text a fact is embedded from.
  */
 import type { Client, InStatement } from "@libsql/client";
+import { dataUrlImageBytes } from "./data-url.ts";
 import type { Embedder } from "./embedder.ts";
 
 export type BackfillTable = "events" | "blocks";
@@ -51,13 +52,10 @@ export async function countStale(client: Client, modelId: string): Promise<Recor
   return { events: await count("events"), blocks: await count("blocks") };
 }
 
-const DATA_URL = /^data:image\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)$/;
-
 /** The image bytes of a block: its stored payload, or an inline data: URL. */
 function imageBytes(row: Row): Uint8Array | undefined {
   if (row.bytes) return row.bytes;
-  const inline = row.text ? DATA_URL.exec(row.text) : null;
-  return inline ? new Uint8Array(Buffer.from(inline[1]!, "base64")) : undefined;
+  return row.text ? dataUrlImageBytes(row.text) : undefined;
 }
 
 /** Vectors for a page, `undefined` where a record cannot be embedded by this embedder. */

@@ -11,3 +11,4 @@ export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts
 export { openEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";
 export { backfillEmbeddings, countStale, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
+export { dataUrlImageBytes } from "./data-url.ts";

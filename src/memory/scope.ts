@@ -17,9 +17,13 @@ export type SqlFilter = { sql: string; args: InValue[] };
 
 /** The WHERE conditions on alias `e` (events) for cold context within a scope. */
 export function scopeFilter(scope: RecallScope): SqlFilter {
-  const parts = ["e.layer = 'L2'"];
+  const parts: string[] = [];
   const args: InValue[] = [];
-  if (scope.conversation !== undefined) {
+  if (scope.conversation === undefined) parts.push("e.layer = 'L2'");
+  else {
+    // The unary + keeps SQLite from driving the query by the layer index (every cold event)
+    // instead of by the conversation's rowids: 19 → 6 ms for a 1k-event conversation in 100k.
+    parts.push("+e.layer = 'L2'");
     // Written as a rowid set, not `conversation = ? OR scope = 'user'`: SQLite cannot use an
     // index for that OR and would read every cold event (80 ms at 10k events, measured) where
     // the two index lookups read only the conversation's own (1 ms).

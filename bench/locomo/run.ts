@@ -5,6 +5,7 @@
  * conversation), and scores evidence recall@5/10/25/50. The baseline is MiniSearch's BM25 over
  * the same turns, one index per conversation, default tokenizer, no stemming.
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { batchRecall, evidenceRecall, formatRow, importInto, tempDir, writeJsonl } from "../evidence.ts";
@@ -52,3 +53,4 @@ for (const channels of [undefined, "words", "grams", "vector", "words,grams,vect
 console.log("\nEvidence recall, categories 1-4:");
 for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecall(gold, (id) => ranked.get(id) ?? [], KS), 44));
 console.log(formatRow("reference: LoCoMo paper, DRAGON (dense)", KS, [0.588, 0.675, 0.799, 0.848], 44));
+rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  * fraction of the dialogue's relevant memories in the top k, averaged (and the hit rate: at
  * least one relevant memory in the top k).
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { batchRecall, evidenceRecall, formatRow, importInto, tempDir, writeJsonl } from "../evidence.ts";
@@ -52,3 +53,4 @@ for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecal
 console.log(formatRow("reference: authors' BGE-M3 (whole zh set)", KS, [0.29, 0.5, 0.59, 0.71], 42));
 console.log("\nHit rate@k (at least one relevant memory in the top k):");
 for (const [name, ranked] of rows) console.log(formatRow(name, KS, hitRate(ranked), 42));
+rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * run. Sizes default to 10k and 100k messages; `RECALL_SIZES=10000,100000,1000000` adds 1M
  * (the import alone then takes hours on a small machine, dominated by vector-index inserts).
  */
-import { statSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
@@ -74,6 +74,8 @@ for (const size of SIZES) {
     console.log(`${name.padEnd(44)} ${fmt(ms)}`);
     summary.push(`${size}\t${name}\t${fmt(ms)}`);
   }
+  // 100k messages leave ~2.6 GB behind.
+  rmSync(dir, { recursive: true, force: true });
 }
 console.log("\nSummary (size, what, latency):");
 for (const line of summary) console.log(line);

@@ -3,7 +3,7 @@
  * already present (same conversation and id) are skipped, so re-importing a file adds nothing;
  * any failure rolls the whole import back.
  */
-import type { Client } from "@libsql/client";
+import type { Client, Transaction } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { coldEventStatements, coldSessionId, type ColdMessage } from "./cold-event.ts";
 
@@ -48,7 +48,7 @@ function neighbourTexts(messages: readonly ColdMessage[]): Map<ColdMessage, stri
   return context;
 }
 
-async function presentIds(client: Client, messages: readonly ColdMessage[]): Promise<Set<string>> {
+async function presentIds(client: Transaction, messages: readonly ColdMessage[]): Promise<Set<string>> {
   const present = new Set<string>();
   for (const conversation of new Set(messages.map((m) => m.conversation))) {
     const rows = await client.execute({
@@ -61,7 +61,7 @@ async function presentIds(client: Client, messages: readonly ColdMessage[]): Pro
 }
 
 /** Next free `seq` of each session, so imported messages follow what the session holds. */
-async function nextSeqs(client: Client, messages: readonly ColdMessage[]): Promise<Map<string, number>> {
+async function nextSeqs(client: Transaction, messages: readonly ColdMessage[]): Promise<Map<string, number>> {
   const next = new Map<string, number>();
   for (const session of new Set(messages.map((m) => coldSessionId(m.conversation, m.session)))) {
     const rows = await client.execute({ sql: "SELECT max(seq) AS s FROM events WHERE session_id = ?", args: [session] });
@@ -77,12 +77,14 @@ export async function importHistory(
   options: { embedder?: Embedder; onProgress?: ImportProgress; now?: number } = {},
 ): Promise<ImportResult> {
   const now = options.now ?? Date.now();
-  const present = await presentIds(client, messages);
-  const fresh = messages.filter((m) => !present.has(`${m.conversation}\u0000${m.sourceId}`));
-  const seqs = await nextSeqs(client, fresh);
   const context = neighbourTexts(messages);
   const tx = await client.transaction("write");
+  let added = 0;
   try {
+    // Read inside the write transaction: a concurrent import cannot slip the same ids in between.
+    const present = await presentIds(tx, messages);
+    const fresh = messages.filter((m) => !present.has(`${m.conversation}\u0000${m.sourceId}`));
+    const seqs = await nextSeqs(tx, fresh);
     for (let start = 0; start < fresh.length; start += CHUNK) {
       const chunk = fresh.slice(start, start + CHUNK);
       const vectors = options.embedder ? await options.embedder.embedTexts(chunk.map((m) => m.text), { purpose: "write" }) : [];
@@ -98,8 +100,9 @@ export async function importHistory(
       options.onProgress?.(start + chunk.length, fresh.length);
     }
     await tx.commit();
+    added = fresh.length;
   } finally {
     tx.close();
   }
-  return { added: fresh.length, present: messages.length - fresh.length };
+  return { added, present: messages.length - added };
 }

@@ -70,6 +70,34 @@ export const EXACT_SCAN_LIMIT = 5_000;
  */
 const INDEX_OVERFETCH = { scoped: 10, unscoped: 2 };
 
+/** The query's vector as a blob, or undefined when the embedder ran out of its time budget. */
+export async function queryVector(embedder: Embedder, query: string): Promise<Uint8Array | undefined> {
+  try {
+    const vector = await embedText(embedder, query, { purpose: "query" });
+    return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  } catch (error) {
+    // A slow embedding service must not hold up recall: this query goes without vectors.
+    if (error instanceof EmbedTimeoutError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Events whose image blocks are near the query: images live in the same space as text, so a
+ * text query finds the photo. Exact scan: image blocks are few next to text.
+ */
+async function imageNeighbours(client: Client, blob: Uint8Array, modelId: string, scope: RecallScope, limit: number): Promise<Ranked> {
+  const filter = scopeFilter(scope);
+  const rows = await client.execute({
+    sql: `SELECT b.event_id AS id, min(vector_distance_cos(b.embedding, vector32(?))) AS distance
+          FROM blocks b JOIN events e ON e.id = b.event_id
+          WHERE b.kind = 'image' AND b.embed_model = ? AND b.embedding IS NOT NULL AND ${filter.sql}
+          GROUP BY b.event_id ORDER BY distance LIMIT ?`,
+    args: [blob, modelId, ...filter.args, limit],
+  });
+  return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+}
+
 export async function vectorChannel(
   client: Client,
   embedder: Embedder,
@@ -78,15 +106,8 @@ export async function vectorChannel(
   limit: number,
   exactScanLimit: number = EXACT_SCAN_LIMIT,
 ): Promise<Ranked> {
-  let vector: Float32Array;
-  try {
-    vector = await embedText(embedder, query, { purpose: "query" });
-  } catch (error) {
-    // A slow embedding service must not hold up recall: this query goes without vectors.
-    if (error instanceof EmbedTimeoutError) return [];
-    throw error;
-  }
-  const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  const blob = await queryVector(embedder, query);
+  if (!blob) return [];
   const filter = scopeFilter(scope);
   const inScope = await client.execute({
     sql: `SELECT count(*) AS n FROM events e WHERE ${filter.sql} AND e.embed_model = ?`,
@@ -102,5 +123,11 @@ export async function vectorChannel(
           ORDER BY distance LIMIT ?`,
     args: [blob, ...fromArgs, ...filter.args, embedder.modelId, limit],
   });
-  return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+  // An event's score is its best: its own text's vector or its nearest image.
+  const best = new Map<string, number>();
+  const texts = rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+  for (const { id, score } of [...texts, ...(await imageNeighbours(client, blob, embedder.modelId, scope, limit))]) {
+    best.set(id, Math.max(best.get(id) ?? -Infinity, score));
+  }
+  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, limit);
 }

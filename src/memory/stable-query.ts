@@ -6,9 +6,9 @@
  * so a scan stays cheap where events need the DiskANN index).
  */
 import type { Client } from "@libsql/client";
-import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
+import type { Embedder } from "../embed/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
-import type { Ranked } from "./channels.ts";
+import { queryVector, type Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth } from "./query.ts";
 
@@ -53,18 +53,13 @@ function candidate(row: Record<string, unknown>, score: number): StableCandidate
 }
 
 async function factVectors(client: Client, embedder: Embedder, query: string, conversation: string | undefined, limit: number): Promise<Ranked> {
-  let vector: Float32Array;
-  try {
-    vector = await embedText(embedder, query, { purpose: "query" });
-  } catch (error) {
-    if (error instanceof EmbedTimeoutError) return [];
-    throw error;
-  }
+  const blob = await queryVector(embedder, query);
+  if (!blob) return [];
   const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
   const rows = await client.execute({
     sql: `SELECT t.id, vector_distance_cos(t.embedding, vector32(?)) AS distance FROM triples t
           WHERE t.embed_model = ? AND t.embedding IS NOT NULL ${scoped} ORDER BY distance LIMIT ?`,
-    args: [new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), embedder.modelId, ...(conversation === undefined ? [] : [conversation]), limit],
+    args: [blob, embedder.modelId, ...(conversation === undefined ? [] : [conversation]), limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
 }

@@ -53,3 +53,39 @@ describe("image blocks", () => {
     store.close();
   });
 });
+
+describe("image recall", () => {
+  test("a text query finds an event by its image (same vector space)", async () => {
+    const { coldcontextQuery } = await import("../../src/memory/index.ts");
+    const { sinkToL2 } = await import("../../src/context/index.ts");
+    const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-img-")), "homed.db")}` });
+    const cat = 3;
+    const embedder: Embedder = {
+      modelId: "concepts@512",
+      dimension: 512,
+      embedTexts: async (texts) =>
+        texts.map((t) => {
+          const v = new Float32Array(512);
+          v[/cat|kitten/i.test(t) ? cat : 9] = 1;
+          return v;
+        }),
+      embedImages: async (images) =>
+        images.map(() => {
+          const v = new Float32Array(512);
+          v[cat] = 1;
+          return v;
+        }),
+    };
+    const image = `data:image/png;base64,${Buffer.from([1, 2, 3]).toString("base64")}`;
+    for (const [id, content] of [
+      ["photo", [{ type: "text" as const, text: "look at this one" }, { type: "image_url" as const, image_url: { url: image } }]],
+      ["other", "the weather was nice"],
+    ] as const) {
+      await writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder, event: { id, time: new Date(0).toISOString(), messages: [{ role: "user", content: content as never }] } });
+    }
+    await sinkToL2(store.client, ["photo", "other"]);
+    const found = await coldcontextQuery(store.client, "a kitten sleeping", { k: 2, conversation: "c", embedder, channels: ["vector"] });
+    assert.equal(found[0]!.id, "photo");
+    store.close();
+  });
+});

@@ -53,7 +53,7 @@ export async function renderContext(view, [sessionId]) {
     h("div", { class: "scroll" }, h("table", { class: "events" }, h("thead", {}, h("tr", {}, ["Time", "Messages", "Tokens", "Score", "Pinned", "Text"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, c.live.map(row)))),
     h("h2", {}, `Sank: ${c.sunk.length} events`),
     c.sunk.length
-      ? h("ul", { class: "records" }, c.sunk.map((e) => h("li", { class: "record", dataset: { id: e.id } }, h("div", { class: "meta" }, h("span", { class: `badge ${e.layer}` }, e.layer), h("code", {}, e.id), ` · said ${when(e.time)} · ${e.tokens} tokens`, e.lastAccess ? ` · last recalled ${when(e.lastAccess)}` : ""), h("p", { class: "text" }, e.text))))
+      ? h("ul", { class: "records" }, c.sunk.map((e) => h("li", { class: "record", dataset: { id: e.id } }, h("div", { class: "meta" }, h("span", { class: `badge ${e.layer}` }, e.layer), h("code", {}, e.id), ` · said ${when(e.time)}${e.sunkAt ? ` · sank ${when(e.sunkAt)}` : ""} · ${e.tokens} tokens`, e.lastAccess ? ` · last recalled ${when(e.lastAccess)}` : ""), h("p", { class: "text" }, e.text))))
       : h("p", { class: "muted" }, "Nothing has sunk: the whole conversation still fits."),
   );
 }

@@ -148,7 +148,7 @@ const CHUNK = 500;
  * Moves events and their blocks from L1 to L2 in one transaction. Every id must be an L1
  * event; otherwise nothing moves and the error names the count that did not match.
  */
-export async function sinkToL2(client: Client, ids: readonly string[]): Promise<void> {
+export async function sinkToL2(client: Client, ids: readonly string[], now: number = Date.now()): Promise<void> {
   const eventIds = [...new Set(ids)];
   if (eventIds.length === 0) return;
   const tx = await client.transaction("write");
@@ -157,7 +157,7 @@ export async function sinkToL2(client: Client, ids: readonly string[]): Promise<
     for (let i = 0; i < eventIds.length; i += CHUNK) {
       const ids = eventIds.slice(i, i + CHUNK) as InArgs & string[];
       const marks = ids.map(() => "?").join(", ");
-      const events = await tx.execute({ sql: `UPDATE events SET layer = 'L2' WHERE layer = 'L1' AND id IN (${marks})`, args: ids });
+      const events = await tx.execute({ sql: `UPDATE events SET layer = 'L2', sunk_at = ? WHERE layer = 'L1' AND id IN (${marks})`, args: [now, ...ids] });
       moved += events.rowsAffected;
       await tx.execute({ sql: `UPDATE blocks SET holder = 'L2' WHERE holder = 'L1' AND event_id IN (${marks})`, args: ids });
     }

@@ -35,7 +35,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
     const session = await client.execute({ sql: "SELECT id FROM sessions WHERE id = ?", args: [sessionId] });
     if (session.rows.length === 0) throw new ApiError(404, "session_not_found", `No session with id ${sessionId}`);
     const events = await loadL1Events(client, sessionId);
-    const meta = await client.execute({ sql: "SELECT id, layer, time, role, text, tokens, last_access FROM events WHERE session_id = ? ORDER BY seq", args: [sessionId] });
+    const meta = await client.execute({ sql: "SELECT id, layer, time, role, text, tokens, last_access, sunk_at FROM events WHERE session_id = ? ORDER BY seq", args: [sessionId] });
     const byId = new Map(meta.rows.map((r) => [String(r.id), r]));
     const used = events.reduce((sum, e) => sum + e.tokens, 0);
     const pinned = pinnedCount({ budget, avgTokensPerEvent: events.length ? used / events.length : 0 });
@@ -56,10 +56,10 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
         pinned: i >= events.length - pinned,
         text: preview(String(byId.get(e.id)?.text ?? "")),
       })),
-      // A sunk event's time is when it was said; the store does not record the moment it sank.
+      // `time` is when it was said, `sunkAt` when pruning sank it (null for events that never were live).
       sunk: meta.rows
         .filter((r) => r.layer !== "L1")
-        .map((r) => ({ id: String(r.id), layer: String(r.layer), time: Number(r.time), tokens: Number(r.tokens), lastAccess: r.last_access === null ? null : Number(r.last_access), text: preview(String(r.text)) })),
+        .map((r) => ({ id: String(r.id), layer: String(r.layer), time: Number(r.time), sunkAt: r.sunk_at === null ? null : Number(r.sunk_at), tokens: Number(r.tokens), lastAccess: r.last_access === null ? null : Number(r.last_access), text: preview(String(r.text)) })),
     });
   });
   return app;

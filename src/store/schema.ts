@@ -52,6 +52,8 @@ export const events = sqliteTable(
     accessCount: integer("access_count").notNull().default(0),
     lastAccess: integer("last_access"),
     sceneId: text("scene_id"),
+    /** When pruning sank the event from L1 to L2 (null for events that never were in L1). */
+    sunkAt: integer("sunk_at"),
     embedModel: text("embed_model"),
     embedding: f32Blob("embedding"),
     /** Sparse TF-IDF word vector `{term: weight}` as JSON: the fallback when no dense vector exists. */

@@ -105,6 +105,7 @@ describe("console memory, inspector and audit", () => {
     const inspect = (await (await app.request(`/api/inspect/${session.id}`, { headers: { cookie } })).json()) as any;
     assert.equal(inspect.budget, h.kernel.budget);
     assert.deepEqual(inspect.sunk.map((e: any) => e.id), [first]);
+    assert.ok(inspect.sunk[0].sunkAt >= inspect.sunk[0].time, "when it sank is recorded, not only when it was said");
     assert.equal(inspect.live.length, 1);
     assert.equal(inspect.live[0].pinned, true);
     assert.ok(inspect.live[0].tokens > 0);

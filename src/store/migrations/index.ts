@@ -4,6 +4,7 @@ import m1 from "./0001_search_indexes.sql" with { type: "text" };
 import m2 from "./0002_bigram_index.sql" with { type: "text" };
 import m3 from "./0003_event_vector_index_tuning.sql" with { type: "text" };
 import m4 from "./0004_events_scope_index.sql" with { type: "text" };
+import m5 from "./0005_event_sunk_at.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -11,4 +12,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 2, tag: "0002_bigram_index", sql: m2 },
   { idx: 3, tag: "0003_event_vector_index_tuning", sql: m3 },
   { idx: 4, tag: "0004_events_scope_index", sql: m4 },
+  { idx: 5, tag: "0005_event_sunk_at", sql: m5 },
 ];

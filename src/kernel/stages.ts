@@ -7,8 +7,12 @@
  */
 import type { AssistantMessage, ToolCall } from "../llm/index.ts";
 
-export const STAGES = ["on_input", "pre_action", "post_action", "before_toolcall", "after_toolcall", "before_output", "after_output"] as const;
-export type StageName = (typeof STAGES)[number];
+import { STAGES, type Stage } from "../plugins/index.ts";
+
+// The stages are part of the plugin protocol (plugins declare which they hook), so their one
+// list lives there; the kernel runs them.
+export { STAGES };
+export type StageName = Stage;
 
 export type TurnInfo = { sessionId: string; channel: string; partner: string; turnId: string };
 

@@ -9,7 +9,7 @@
  */
 import type { Client, InArgs, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
-import { indexForSearch, VECTOR_DIM } from "../store/index.ts";
+import { conversationScopeKey, indexForSearch, VECTOR_DIM } from "../store/index.ts";
 import { searchWords, TfidfCorpus, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import type { PrunableEvent } from "./prune.ts";
@@ -111,7 +111,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
         args: [block.id, event.id, block.kind, block.content, vector ? embedder.modelId : null, vector ? asBlob(vector) : null, now],
       });
     }
-    await indexForSearch(tx, "event", event.id, text, { isNew: true });
+    await indexForSearch(tx, "event", event.id, text, conversationScopeKey(input.conversation), { isNew: true });
     await tx.commit();
     return { seq, tokens };
   } finally {

@@ -6,7 +6,7 @@
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
 import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
-import { migrationStatus, openStore, VECTOR_DIM, type Store } from "../store/index.ts";
+import { bm25Of, conversationScopeKey, migrationStatus, openStore, scopedMatch, VECTOR_DIM, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 
 export type CheckResult = { name: string; ok: boolean; detail: string };
@@ -76,10 +76,11 @@ function storeChecks(store: () => Store): Check[] {
       name: "full-text search",
       run: () =>
         probeInRollback(store().client, async (tx) => {
-          await tx.execute("INSERT INTO memory_words (doc_id, kind, words) VALUES ('doctor', 'event', '天安门 广场 flag ceremony')");
-          await tx.execute("INSERT INTO memory_grams (doc_id, kind, text) VALUES ('doctor', 'event', '北京天安门广场')");
-          const words = await tx.execute("SELECT doc_id, bm25(memory_words) AS score FROM memory_words WHERE memory_words MATCH '广场'");
-          const grams = await tx.execute("SELECT doc_id FROM memory_grams WHERE memory_grams MATCH '安门广'");
+          const key = conversationScopeKey("doctor");
+          await tx.execute({ sql: "INSERT INTO memory_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'event', ?, '天安门 广场 flag ceremony')", args: [key] });
+          await tx.execute({ sql: "INSERT INTO memory_grams (doc_id, kind, scope_key, text) VALUES ('doctor', 'event', ?, '北京天安门广场')", args: [key] });
+          const words = await tx.execute({ sql: `SELECT doc_id, ${bm25Of("memory_words")} AS score FROM memory_words WHERE memory_words MATCH ?`, args: [scopedMatch("memory_words", ["广场"], "doctor")] });
+          const grams = await tx.execute({ sql: "SELECT doc_id FROM memory_grams WHERE memory_grams MATCH ?", args: [scopedMatch("memory_grams", ["安门广"], "doctor")] });
           if (words.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 word search found nothing");
           if (grams.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 trigram search found nothing");
           return "FTS5 BM25 (words) and trigram answer";

@@ -9,6 +9,7 @@
 import type { Client } from "@libsql/client";
 import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
+import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
@@ -17,21 +18,20 @@ export type Channel = (typeof CHANNELS)[number];
 /** One channel's ranking: event ids best first, with the channel's score (higher is better). */
 export type Ranked = { id: string; score: number }[];
 
-/** An FTS5 query matching any of the terms, each quoted so no term is read as syntax. */
-function anyOf(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
-}
-
-/** BM25 ranking over one FTS5 table, joined back to events for the scope. */
-async function bm25(client: Client, table: string, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
+/**
+ * BM25 ranking over one FTS5 table, joined back to events for the layer and time filters. The
+ * conversation scope is also in the MATCH (each row's scope key), so FTS5 scores only the
+ * scope's matches instead of every match in the table.
+ */
+async function bm25(client: Client, table: SearchTable, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];
   const filter = scopeFilter(scope);
   const rows = await client.execute({
-    sql: `SELECT f.doc_id AS id, bm25(${table}) AS rank
+    sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank
           FROM ${table} f JOIN events e ON e.id = f.doc_id
           WHERE ${table} MATCH ? AND f.kind = 'event' AND ${filter.sql}
           ORDER BY rank LIMIT ?`,
-    args: [anyOf(terms), ...filter.args, limit],
+    args: [scopedMatch(table, terms, scope.conversation), ...filter.args, limit],
   });
   // FTS5's bm25() is negated so that ascending order is best first; flip it back.
   return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
-import { searchRows } from "../store/index.ts";
+import { scopeKeyOf, searchRows } from "../store/index.ts";
 import { countTokens } from "../text/index.ts";
 
 export type ColdMessage = {
@@ -91,6 +91,7 @@ export async function coldEventStatements(
       args: [`${id}.${i + 1}`, id, image, now],
     });
   });
-  statements.push(...(await searchRows("event", id, searchText(message, context))));
+  const scopeKey = scopeKeyOf({ conversation: message.conversation, userWide: message.scope === "user" });
+  statements.push(...(await searchRows("event", id, searchText(message, context), scopeKey)));
   return statements;
 }

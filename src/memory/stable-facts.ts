@@ -15,7 +15,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { InStatement, Transaction } from "@libsql/client";
-import { removeFromSearch, searchRows } from "../store/index.ts";
+import { removeFromSearch, scopeKeyOf, searchRows } from "../store/index.ts";
 
 export const TRIPLE_KINDS = ["preference", "decision", "convention", "entity", "todo", "correction", "event"] as const;
 export type TripleKind = (typeof TRIPLE_KINDS)[number];
@@ -147,7 +147,8 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
     const bytes = new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength);
     statements.push({ sql: "UPDATE triples SET embedding = ?, embed_model = ? WHERE id = ?", args: [bytes, vector.modelId, id] });
   }
-  statements.push(...(await searchRows("triple", id, factText(fact))));
+  const scopeKey = scopeKeyOf({ conversation: fact.scope, userWide: fact.scope === "user" });
+  statements.push(...(await searchRows("triple", id, factText(fact), scopeKey)));
   for (const statement of statements) await tx.execute(statement);
   return { id, action: same ? "updated" : "created", revision };
 }

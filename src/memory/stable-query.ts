@@ -7,6 +7,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
+import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
 import { queryVector, type Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
@@ -23,15 +24,13 @@ export type StableCandidate = {
   updatedAt: number;
 };
 
-const anyOf = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
-
-async function factBm25(client: Client, table: string, terms: readonly string[], conversation: string | undefined, limit: number): Promise<Ranked> {
+async function factBm25(client: Client, table: SearchTable, terms: readonly string[], conversation: string | undefined, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];
   const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
   const rows = await client.execute({
-    sql: `SELECT f.doc_id AS id, bm25(${table}) AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
+    sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
           WHERE ${table} MATCH ? AND f.kind = 'triple' ${scoped} ORDER BY rank LIMIT ?`,
-    args: [anyOf(terms), ...(conversation === undefined ? [] : [conversation]), limit],
+    args: [scopedMatch(table, terms, conversation), ...(conversation === undefined ? [] : [conversation]), limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
 }

@@ -104,3 +104,25 @@ describe("schema rules", () => {
     store.close();
   });
 });
+
+describe("migration 0006: scope keys in the search tables", () => {
+  test("rows written before it get their scope key, the same the writer computes", async () => {
+    const { conversationScopeKey, USER_SCOPE_KEY, scopedMatch } = await import("../../src/store/index.ts");
+    const client = createClient({ url });
+    const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0006"));
+    await migrate(client, MIGRATIONS.slice(0, before));
+    for (const [id, conversation, scope] of [["e1", "会话-1", "conversation"], ["e2", "other", "conversation"], ["e3", "会话-1", "user"]] as const) {
+      await client.execute({
+        sql: "INSERT INTO events (id, session_id, conversation, scope, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 's', ?, ?, 'L2', 0, 0, '[]', 'harbour', 1, 0)",
+        args: [id, conversation, scope],
+      });
+      await client.execute({ sql: "INSERT INTO memory_words (doc_id, kind, words) VALUES (?, 'event', 'harbour')", args: [id] });
+    }
+    await migrate(client);
+    const keys = await client.execute("SELECT doc_id, scope_key FROM memory_words ORDER BY doc_id");
+    assert.deepEqual(keys.rows.map((r) => [r.doc_id, r.scope_key]), [["e1", conversationScopeKey("会话-1")], ["e2", conversationScopeKey("other")], ["e3", USER_SCOPE_KEY]]);
+    const scoped = await client.execute({ sql: "SELECT doc_id FROM memory_words WHERE memory_words MATCH ? ORDER BY doc_id", args: [scopedMatch("memory_words", ["harbour"], "会话-1")] });
+    assert.deepEqual(scoped.rows.map((r) => r.doc_id), ["e1", "e3"]);
+    client.close();
+  });
+});

@@ -36,6 +36,13 @@ export function helpText(version: string): string {
   lines.push("", "Environment:");
   for (const f of FLAGS) if (f.env) lines.push(`  ${f.env.padEnd(22)} same as -${f.name}`);
   for (const e of EXTRA_ENV) lines.push(`  ${e.name.padEnd(22)} ${e.help}`);
-  lines.push("", "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080", "");
+  lines.push(
+    "",
+    "Settings file: <data>/homed.json (optional): memory thresholds (\"injection\", \"cooling\") and",
+    "plugins (\"plugins\": {\"enabled\": [...]}; shell and terminal are off unless enabled); checked at start.",
+    "",
+    "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080",
+    "",
+  );
   return lines.join("\n");
 }

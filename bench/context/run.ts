@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashEmbed } from "../../src/embed/index.ts";
-import { countTokens, searchWords, TfidfCorpus } from "../../src/text/index.ts";
+import { countTokens, loadTokenizer, searchWords, TfidfCorpus } from "../../src/text/index.ts";
 import {
   createContextEngine,
   eventTokens,
@@ -32,6 +32,8 @@ import {
   type RenderableEvent,
 } from "../../src/context/index.ts";
 import { openStore } from "../../src/store/index.ts";
+
+await loadTokenizer();
 
 const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
 const MODEL = "fallback-hash-v1@512";

@@ -10,7 +10,7 @@
 import type { Client, InArgs, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
 import { conversationScopeKey, indexForSearch, VECTOR_DIM } from "../store/index.ts";
-import { searchWords, TfidfCorpus, type SparseVector } from "../text/index.ts";
+import { loadTokenizer, searchWords, TfidfCorpus, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import type { PrunableEvent } from "./prune.ts";
 import { eventTokens } from "./tokens.ts";
@@ -84,6 +84,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   if (embedder.dimension !== VECTOR_DIM) {
     throw new Error(`Cannot write event ${event.id}: embedder ${embedder.modelId} has dimension ${embedder.dimension}, the store holds ${VECTOR_DIM}`);
   }
+  await loadTokenizer();
   const text = eventText(event.messages);
   const tokens = eventTokens(event.messages);
   const words = await searchWords(text);

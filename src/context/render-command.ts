@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { UsageError } from "../config/index.ts";
+import { loadTokenizer } from "../text/index.ts";
 import { parseContextDump, toRenderable, ContextDumpError } from "./dump.ts";
 import { renderUnderBudget } from "./render.ts";
 import { formatSequenceReport, inspectSequence } from "./sequence.ts";
@@ -17,7 +18,8 @@ const BudgetSchema = z.coerce.number().int().positive();
 export type CommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
 
 /** `rest`: the words after `context`; `budgetFlag`: the value of -budget, if given. */
-export function runContextCommand(rest: readonly string[], budgetFlag: string | true | undefined, io: CommandIo): number {
+export async function runContextCommand(rest: readonly string[], budgetFlag: string | true | undefined, io: CommandIo): Promise<number> {
+  await loadTokenizer();
   const [sub, file, ...extra] = rest;
   if (sub !== "render") throw new UsageError(`unknown context command "${sub ?? ""}" (usage: ${CONTEXT_USAGE})`);
   if (!file) throw new UsageError(`missing FILE (usage: ${CONTEXT_USAGE})`);

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { scopeKeyOf, searchRows } from "../store/index.ts";
-import { countTokens } from "../text/index.ts";
+import { countTokens, loadTokenizer } from "../text/index.ts";
 
 export type ColdMessage = {
   conversation: string;
@@ -54,6 +54,7 @@ export async function coldEventStatements(
   now: number,
   context = "",
 ): Promise<InStatement[]> {
+  await loadTokenizer();
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
   const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;

@@ -1,5 +1,5 @@
 export { loadJieba, segment, segmentForSearch } from "./jieba.ts";
 export { searchWords } from "./words.ts";
 export { cjkBigrams, queryBigrams, queryTrigrams } from "./grams.ts";
-export { countTokens, TOKENIZER } from "./tokens.ts";
+export { countTokens, loadTokenizer, TOKENIZER } from "./tokens.ts";
 export { TfidfCorpus, sparseCosine, type SparseVector } from "./tfidf.ts";

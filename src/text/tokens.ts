@@ -10,7 +10,22 @@
  * (DeepSeek, Qwen) differ from o200k by a few tens of percent on Chinese; o200k is a close,
  * honest proxy for all of them, not an exact count for any but OpenAI's.
  */
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+type O200k = typeof import("gpt-tokenizer/encoding/o200k_base");
+
+/**
+ * The rank table is large (parsing it costs ~0.3 s and ~90 MB): it is loaded on first need, not
+ * when homed starts, so the daemon answers at once and commands that never count tokens never
+ * pay for it. Every async entry point that leads to counting awaits `loadTokenizer()` first.
+ */
+let o200k: O200k | undefined;
+let loading: Promise<void> | undefined;
+
+export function loadTokenizer(): Promise<void> {
+  loading ??= import("gpt-tokenizer/encoding/o200k_base").then((module) => {
+    o200k = module;
+  });
+  return loading;
+}
 
 /** Name of the encoding behind `countTokens`, for reports. */
 export const TOKENIZER = "o200k_base";
@@ -18,6 +33,7 @@ export const TOKENIZER = "o200k_base";
 /** Tokens of `text` as the o200k_base encoding splits it (special-token text counts as text). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
+  if (!o200k) throw new Error("Cannot count tokens: the tokenizer is not loaded yet (await loadTokenizer() first)");
   // disallowedSpecial: none — user text that happens to contain "<|endoftext|>" is just text.
-  return countO200k(text, { disallowedSpecial: new Set() });
+  return o200k.countTokens(text, { disallowedSpecial: new Set() });
 }

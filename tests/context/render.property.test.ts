@@ -1,8 +1,11 @@
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { eventTokens, inspectSequence, renderUnderBudget, type ChatMessage, type RenderableEvent } from "../../src/context/index.ts";
 import { eventSequence } from "./arbitraries.ts";
+import { loadTokenizer } from "../../src/text/index.ts";
+
+before(() => loadTokenizer());
 
 const BUDGETS = [16, 64, 200, 500, 1_000, 4_000, 16_000, 64_000, 250_000];
 

@@ -1,9 +1,20 @@
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { countTokens, sparseCosine, TfidfCorpus } from "../../src/text/index.ts";
+import { countTokens, loadTokenizer, sparseCosine, TfidfCorpus } from "../../src/text/index.ts";
+import { ROOT, run } from "../support/process.ts";
 import { eventTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, TOOL_CALL_OVERHEAD, type ChatMessage } from "../../src/context/index.ts";
 
+before(() => loadTokenizer());
+
 describe("token counts", () => {
+  test("counting before the tokenizer is loaded is a loud error, not a wrong number", async () => {
+    // A fresh process: this one has loaded the tokenizer already.
+    const script = `import { countTokens } from "${ROOT}src/text/index.ts"; countTokens("hello");`;
+    const result = await run([process.execPath, "-e", script]);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /Cannot count tokens: the tokenizer is not loaded yet/);
+  });
+
   test("o200k_base counts, English and Chinese", () => {
     assert.equal(countTokens(""), 0);
     assert.equal(countTokens("hello world"), 2);

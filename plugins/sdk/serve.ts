@@ -59,6 +59,11 @@ const AttachParamsSchema = z.looseObject({ name: z.string(), size: z.number().in
 const HookParamsSchema = z.looseObject({ stage: z.enum(STAGES), payload: z.unknown() });
 const ReleaseParamsSchema = z.looseObject({ offset: z.number().int().nonnegative(), length: z.number().int().nonnegative() });
 
+/** A plugin's settings are missing or wrong: reported as one line, not a stack. */
+export class PluginConfigError extends Error {
+  readonly code = "plugin_config";
+}
+
 export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env: Record<string, string | undefined>): z.infer<C> {
   let raw: unknown = {};
   const text = env.HOMED_PLUGIN_CONFIG;
@@ -66,11 +71,11 @@ export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env
     try {
       raw = JSON.parse(text);
     } catch (error) {
-      throw new Error(`Cannot start plugin ${plugin.name}: HOMED_PLUGIN_CONFIG is not JSON`, { cause: error });
+      throw new PluginConfigError(`Cannot start plugin ${plugin.name}: HOMED_PLUGIN_CONFIG is not JSON`, { cause: error });
     }
   }
   const parsed = plugin.config.safeParse(raw);
-  if (!parsed.success) throw new Error(`Cannot start plugin ${plugin.name}: bad config: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new PluginConfigError(`Cannot start plugin ${plugin.name}: bad config: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

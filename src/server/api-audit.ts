@@ -13,7 +13,8 @@ export const AUDIT_SHOWN = 1000;
 /** Queries replayed per measurement: enough for a p95, few enough to answer in about a second. */
 export const REPLAY_QUERIES = 100;
 
-export function auditRoutes(client: Client, embedder: Embedder): Hono {
+/** `embedder`: the one recall searches with (undefined with the fallback: words and grams only). */
+export function auditRoutes(client: Client, embedder: Embedder | undefined): Hono {
   const app = new Hono();
   app.get("/", async (c) => c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN }) }));
 
@@ -29,7 +30,7 @@ export function auditRoutes(client: Client, embedder: Embedder): Hono {
       const found = await coldcontextQuery(client, query, { k: 10, conversation: r.partner == null ? undefined : String(r.partner), embedder });
       samples.push({ query, ms: performance.now() - started, found: found.length });
     }
-    return c.json({ embedder: embedder.modelId, samples });
+    return c.json({ embedder: embedder?.modelId ?? "none (words + grams)", samples });
   });
   return app;
 }

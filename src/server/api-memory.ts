@@ -56,7 +56,7 @@ function eventRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = 
   };
 }
 
-async function searchEvents(client: Client, s: Search, embedder: Embedder): Promise<MemoryRecord[]> {
+async function searchEvents(client: Client, s: Search, embedder: Embedder | undefined): Promise<MemoryRecord[]> {
   const ranked: MemoryRecord[] = [];
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
   if (s.q && (s.layer === "all" || s.layer === "L2")) {
@@ -131,7 +131,8 @@ async function stats(client: Client, embedder: Embedder) {
   };
 }
 
-export function memoryRoutes(client: Client, embedder: Embedder, log: Pick<Logger, "info">): Hono {
+/** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
+export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info">): Hono {
   const app = new Hono();
   app.get("/stats", async (c) => c.json(await stats(client, embedder)));
 
@@ -139,7 +140,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, log: Pick<Logge
     const parsed = SearchSchema.safeParse(c.req.query());
     if (!parsed.success) throw new ApiError(400, "invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
     const s = parsed.data;
-    const records = [...(await searchEvents(client, s, embedder)), ...(await searchTriples(client, s))];
+    const records = [...(await searchEvents(client, s, recallEmbedder)), ...(await searchTriples(client, s))];
     return c.json({ records: records.slice(0, s.limit) });
   });
 

@@ -56,9 +56,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/providers", providerRoutes(deps.kernel));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
-  app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
+  app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
-  app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.engine.embedder));
+  app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins));

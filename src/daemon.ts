@@ -7,7 +7,7 @@ import { configSection, ensureWritableDir, readConfigFile, type Settings } from 
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
-import { Kernel, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
+import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
@@ -40,6 +40,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const file = readConfigFile(settings.dataDir);
   const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
+  const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
   try {
     const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
@@ -48,7 +49,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
       const active = await openEmbedder(settings.embed);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
-      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection });
+      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
       kernel.tools.addSource(pluginTools(plugins));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));

@@ -1,4 +1,4 @@
-export { Kernel, NoProviderError, DEFAULT_SYSTEM_PROMPT, type KernelOptions, type TurnRequest } from "./kernel.ts";
+export { Kernel, NoProviderError, DEFAULT_SYSTEM_PROMPT, KernelConfigSchema, type KernelConfig, type KernelOptions, type TurnRequest } from "./kernel.ts";
 export { Sessions, type Session } from "./sessions.ts";
 export { ProviderStore, ProviderInputSchema, ProviderNotFound, type ProviderInput, type ProviderView, type ProviderTarget, type ProviderEnv } from "./providers.ts";
 export { ToolRegistry, toolError, type Tool, type ToolCallContext, type ToolSource } from "./tools.ts";

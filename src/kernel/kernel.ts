@@ -40,6 +40,19 @@ export type KernelOptions = {
   vectorRecall?: boolean;
 };
 
+/** The kernel's settings in `<data>/homed.json` ("kernel"), checked at start. */
+export const KernelConfigSchema = z.object({
+  /**
+   * Tokens of history rendered into each request. Set it to the model's window minus room for
+   * the answer, the system prompt and injected memory; too large and providers refuse requests.
+   */
+  budget: z.number().int().min(500).max(2_000_000).default(24_000),
+  /** Tool rounds per turn. Prevents: a model that keeps calling tools looping forever. */
+  maxIterations: z.number().int().min(1).max(100).default(8),
+  systemPrompt: z.string().min(1).max(20_000).optional(),
+});
+export type KernelConfig = z.output<typeof KernelConfigSchema>;
+
 export const DEFAULT_SYSTEM_PROMPT =
   "You are homed, a helpful assistant with long-term memory. Memories recalled from earlier conversations may appear below; use them when relevant and cite their ids.";
 

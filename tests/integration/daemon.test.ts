@@ -88,8 +88,21 @@ describe("start-up failures: one clear line and a non-zero exit", () => {
     assert.equal(result.code, 1);
     assert.equal(result.stderr.trim().split("\n").length, 1, result.stderr);
     assert.match(result.stderr, /^homed: Cannot start: .*homed\.json: injection\.minScore: /);
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ kernel: { budget: 10 } }));
+    assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot start: .*homed\.json: kernel\.budget: /);
     writeFileSync(join(data, "homed.json"), "{ not json");
     assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot read .*homed\.json: /);
+  });
+
+  test("homed.json sets the context budget the kernel renders under", async () => {
+    const data = tmp();
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ kernel: { budget: 6000 }, plugins: { enabled: [] } }));
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
+    const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
+    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    const inspect = (await (await fetch(`${daemon.url}/api/inspect/${session.id}`, { headers })).json()) as { budget: number };
+    assert.equal(inspect.budget, 6000);
+    assert.equal((await daemon.stop()).code, 0);
   });
 
   test("an unknown flag", async () => {

@@ -75,6 +75,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       await stopped;
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();
+      // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
+      kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, pluginsStarted.then(() => plugins.stopAll())]);
       log.info("stopped cleanly");
       return 0;

@@ -140,7 +140,26 @@ export class Kernel {
     return askWithChat((r) => client.complete(r), provider.model)(system, user);
   };
 
-  private async runOne({ session, input, signal, onEvent }: TurnRequest): Promise<TurnResult> {
+  /** Turns in progress, so a shutdown can cancel them (keeping what was said) instead of waiting. */
+  private readonly running = new Set<AbortController>();
+
+  /** Cancels every turn in progress; each ends as `cancelled` with its history valid. */
+  cancelAll(reason = "homed is stopping"): void {
+    for (const controller of this.running) controller.abort(new Error(reason));
+  }
+
+  private async runOne({ session, input, signal: callerSignal, onEvent }: TurnRequest): Promise<TurnResult> {
+    const own = new AbortController();
+    this.running.add(own);
+    try {
+      const signal = callerSignal ? AbortSignal.any([callerSignal, own.signal]) : own.signal;
+      return await this.runWith(session, input, signal, onEvent);
+    } finally {
+      this.running.delete(own);
+    }
+  }
+
+  private async runWith(session: Session, input: string, signal: AbortSignal, onEvent: TurnRequest["onEvent"]): Promise<TurnResult> {
     const provider = await this.providers.active();
     if (!provider) throw new NoProviderError();
     const client = new ChatClient({

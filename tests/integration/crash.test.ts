@@ -39,3 +39,27 @@ describe("crash safety", () => {
     client.close();
   });
 });
+
+describe("stopping mid-turn", () => {
+  test("SIGTERM during a turn cancels it: the client hears why, what was said is kept, exit 0 within 5 s", async () => {
+    const provider = await startScriptedProvider([{ hang: true }]);
+    after(() => provider.close());
+    const data = join(mkdtempSync(join(tmpdir(), "homed-stop-")), "data");
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
+      env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
+    });
+    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "stop" }) })).json()) as { id: string };
+    const reply = fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "a question the model never answers" }) }).then((r) => r.text());
+    await until(() => provider.requests.length === 1, "the turn to reach the model");
+    const { code, ms } = await daemon.stop("SIGTERM");
+    assert.equal(code, 0, daemon.stderr());
+    assert.ok(ms < 5000, `stop took ${ms} ms`);
+    assert.match(await reply, /event: done\ndata: \{[^}]*"stopReason":"cancelled"/);
+    const client = createClient({ url: `file:${join(data, "homed.db")}` });
+    const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ?", args: [session.id] });
+    assert.deepEqual(rows.rows.map((r) => r.text), ["a question the model never answers"]);
+    client.close();
+  });
+});

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { createContextEngine, inspectSequence, sinkToL2, type ContextEvent } from "../../src/context/index.ts";
+import { createContextEngine, inspectSequence, sinkToL2, writeL1Event, type ContextEvent } from "../../src/context/index.ts";
+import { createFallbackEmbedder } from "../../src/embed/index.ts";
+import { coldcontextQuery } from "../../src/memory/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "homed-l1-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,5 +122,20 @@ describe("L1 in the store", async () => {
     assert.ok(out.included.length > 0);
     assert.equal(report.dangling + report.orphans, 0);
     assert.ok(report.tokens <= 2_000);
+  });
+});
+
+describe("search text of live events", () => {
+  test("an answer, once sunk, is found by the words of the question before it", async () => {
+    const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-l1-")), "homed.db")}` });
+    const embedder = createFallbackEmbedder();
+    const say = (id: string, role: "user" | "assistant", content: string) =>
+      writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder, event: { id, time: new Date(0).toISOString(), messages: [{ role, content }] } });
+    await say("q", "user", "Which dentist did I book in Hangzhou?");
+    await say("a", "assistant", "Dr. Chen at Xixi clinic, Tuesday at nine.");
+    await sinkToL2(store.client, ["q", "a"]);
+    const found = await coldcontextQuery(store.client, "dentist Hangzhou", { k: 5, conversation: "c", channels: ["words"] });
+    assert.ok(found.some((f) => f.id === "a"), `the answer should be found: ${JSON.stringify(found.map((f) => f.id))}`);
+    store.close();
   });
 });

@@ -1,5 +1,6 @@
 /** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { Kernel } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { Store } from "../store/index.ts";
@@ -36,6 +37,8 @@ export type AppDeps = {
   plugins?: PluginHost;
 };
 
+const MIB = 1024 * 1024;
+
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
 
@@ -52,6 +55,14 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, tokenPath: deps.adminTokenPath }));
   app.use("/api/*", requireAdmin(deps.adminToken, sessions));
   app.use("/v1/*", requireAdmin(deps.adminToken, sessions));
+  // Bodies are read whole before validation: cap them so one request cannot exhaust memory.
+  // History import streams a file and gets a larger cap.
+  const tooLarge = (limit: string) => (c: Context) => c.json(errorBody("too_large", `The request body is over ${limit}`), 413);
+  app.use("/api/memory/import/*", bodyLimit({ maxSize: 1024 * MIB, onError: tooLarge("1 GiB") }));
+  app.use("/api/memory/import", bodyLimit({ maxSize: 1024 * MIB, onError: tooLarge("1 GiB") }));
+  for (const path of ["/api/sessions/*", "/api/providers/*", "/api/memory/tools/*", "/v1/*"]) {
+    app.use(path, bodyLimit({ maxSize: 16 * MIB, onError: tooLarge("16 MiB") }));
+  }
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));

@@ -60,6 +60,14 @@ describe("/api/sessions", () => {
     assert.deepEqual(events2.map((e) => e.messages.map((m) => m.role).join(",")), ["user", "assistant,tool", "assistant"]);
   });
 
+  test("an oversized body is refused with 413 before it is read whole", async () => {
+    h = await kernelHarness([]);
+    const big = JSON.stringify({ content: "x".repeat(17 * 1024 * 1024) });
+    const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: big });
+    assert.equal(res.status, 413);
+    assert.deepEqual(Object.keys((await res.json()) as object).sort(), ["error", "message"]);
+  });
+
   test("bad bodies are 400 {error, message}; unknown sessions 404", async () => {
     h = await kernelHarness([]);
     const app = appFor(h);

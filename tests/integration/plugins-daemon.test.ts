@@ -4,10 +4,10 @@
  */
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SOURCE_HOMED, startDaemon, until } from "../support/process.ts";
+import { ROOT, SOURCE_HOMED, startDaemon, until } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 
 /** Live plugin processes whose settings (passed in their environment) mention `text`. */
@@ -54,6 +54,30 @@ describe("plugins in the daemon", () => {
     const { code } = await daemon.stop("SIGTERM");
     assert.equal(code, 0, daemon.stderr());
     assert.deepEqual(pluginsMentioning(data), [], "no plugin process outlives the daemon");
+  });
+
+  test("a plain MCP server from npm, dropped into <data>/plugins, is callable by the model in a turn", async () => {
+    const provider = await startScriptedProvider([
+      { toolCalls: [{ id: "c1", name: "echo", arguments: JSON.stringify({ message: "hello from the model" }) }] },
+      { content: "done" },
+    ]);
+    after(() => provider.close());
+    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    mkdirSync(join(data, "plugins", "everything"), { recursive: true });
+    writeFileSync(
+      join(data, "plugins", "everything", "plugin.json"),
+      JSON.stringify({ command: "node", args: [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] }),
+    );
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" } });
+    await until(() => /plugins: everything running/.test(daemon.stderr()), "the MCP server to run", 30_000);
+    const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
+    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "echo something" }) })).text();
+    assert.ok(provider.requests[0]!.body.tools.some((t: { function: { name: string } }) => t.function.name === "echo"), "the MCP server's tools are offered to the model");
+    const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
+    assert.match(result.content, /hello from the model/);
+    assert.equal((await daemon.stop()).code, 0);
   });
 
   test("homed.json enables shell", async () => {

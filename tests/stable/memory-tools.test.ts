@@ -58,11 +58,11 @@ describe("memory tools", () => {
     const toolResults = h.provider.requests[2]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => JSON.parse(m.content));
     assert.equal(toolResults[0].action, "created");
     assert.match(toolResults[1].results[0].text, /Ana birthday is May 3/);
-    const other = await h.kernel.sessions.open("test", "someone-else");
-    const specs = h.kernel.tools.specs().map((t) => t.function.name);
-    assert.ok(specs.includes("memory_recall") && specs.includes("memory_doctor"));
-    h.provider.requests.length = 0;
-    assert.ok(other);
+    const offered = h.provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    assert.ok(offered.includes("memory_recall") && offered.includes("memory_doctor"), "the memory tools are offered to the model");
+    // The note was written in the session's scope ("ana"): another partner's recall does not see it.
+    const elsewhere = await h.kernel.tools.call("memory_recall", JSON.stringify({ query: "Ana birthday" }), new AbortController().signal, { sessionId: "x", partner: "someone-else" });
+    assert.deepEqual(JSON.parse(elsewhere).results, []);
   });
 
   test("memory doctor really fetches evidence", async () => {

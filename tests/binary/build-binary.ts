@@ -3,17 +3,24 @@
  * hands out copies of it, each alone in a fresh empty folder with no node_modules nearby.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let built: string | undefined;
+/** Each copy is ~145 MB: every folder made here is removed when the test process exits. */
+const made: string[] = [];
+process.on("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 function buildOnce(): string {
   if (!built) {
-    const out = join(mkdtempSync(join(tmpdir(), "homed-build-")), "homed");
+    const dir = mkdtempSync(join(tmpdir(), "homed-build-"));
+    made.push(dir);
+    const out = join(dir, "homed");
     execFileSync(process.execPath, [join(root, "scripts", "build.ts"), out], { cwd: root, stdio: "pipe" });
     built = out;
   }
@@ -23,6 +30,7 @@ function buildOnce(): string {
 /** A copy of the compiled binary alone in a new empty folder; returns its folder and path. */
 export function isolatedBinary(): { dir: string; bin: string } {
   const dir = mkdtempSync(join(tmpdir(), "homed-bin-"));
+  made.push(dir);
   const bin = join(dir, "homed");
   copyFileSync(buildOnce(), bin);
   execFileSync("chmod", ["755", bin]);

@@ -17,8 +17,7 @@
  */
 import { createClient } from "@libsql/client";
 import { encode as bpeEncode } from "gpt-tokenizer/encoding/o200k_base";
-import { cpSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createClipEmbedder,
@@ -30,6 +29,7 @@ import {
 } from "../../src/embed/index.ts";
 import { TINY_CLIP_DIR, tinyVocab } from "../../tests/fixtures/make-tiny-clip.ts";
 import { jpegFile, pngFile, webpFile } from "../../tests/embed/images.ts";
+import { scratchDir } from "../scratch.ts";
 
 const DATA = "/work/shared/data";
 
@@ -105,7 +105,7 @@ await section("image preprocessing, 640×480 → [1,3,224,224]", async () => {
 });
 
 await section("ONNX session overhead per call (tiny Chinese-CLIP)", async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), "bench-clip-")), "m");
+  const dir = join(scratchDir("bench-clip-"), "m");
   cpSync(join(TINY_CLIP_DIR, "fp32"), dir, { recursive: true });
   const loadStarted = performance.now();
   const clip = await createClipEmbedder(readClipFolder(dir));
@@ -163,7 +163,7 @@ const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteL
 await section(`libSQL vector index (F32_BLOB(512), DiskANN, events index settings; ${DATA_KIND} vectors)`, async () => {
   const sizes = (process.env.BENCH_EMBED_SIZES ?? "10000,100000").split(",").map(Number).filter((n) => n > 0);
   for (const size of sizes) {
-    const dir = mkdtempSync(join(tmpdir(), "bench-vec-"));
+    const dir = scratchDir("bench-vec-");
     const client = createClient({ url: `file:${join(dir, "v.db")}` });
     await client.execute("PRAGMA journal_mode=WAL");
     await client.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, embedding F32_BLOB(512))");

@@ -4,8 +4,7 @@
  * scripted provider, at 1k and 100k stored memories. The baseline, measured in the same run, is
  * a bare model call to the same provider through the same client.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+
 import { join } from "node:path";
 import { Kernel } from "../../src/kernel/index.ts";
 import { ChatClient } from "../../src/llm/index.ts";
@@ -14,6 +13,7 @@ import { createFallbackEmbedder } from "../../src/embed/index.ts";
 import { openStore } from "../../src/store/index.ts";
 import { startScriptedProvider } from "../../tests/support/scripted-provider.ts";
 import { syntheticHistory } from "../synthetic-corpus.ts";
+import { scratchDir } from "../scratch.ts";
 
 const TURNS = 40;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -30,7 +30,7 @@ const bareP50 = quantile(bare, 0.5);
 console.log(`bare model call (baseline): p50 ${bareP50.toFixed(2)} ms, p95 ${quantile(bare, 0.95).toFixed(2)} ms`);
 
 for (const memories of [1_000, 100_000]) {
-  const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-bench-kernel-")), "homed.db")}` });
+  const store = await openStore({ url: `file:${join(scratchDir("homed-bench-kernel-"), "homed.db")}` });
   const importStart = performance.now();
   await importHistory(store.client, syntheticHistory(memories));
   const importS = (performance.now() - importStart) / 1000;

@@ -3,11 +3,11 @@
  * 5 runs next to `bun -e 0` (the bare runtime) measured in the same run, and idle RSS after start.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "../scratch.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const RUNS = 5;
@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 }
 
 async function timeStartToHealthy(bin: string): Promise<{ ms: number; rssKiB: number }> {
-  const dir = mkdtempSync(join(tmpdir(), "homed-startup-"));
+  const dir = scratchDir("homed-startup-");
   const port = await freePort();
   const started = performance.now();
   const child = spawn(bin, ["-data", join(dir, "data"), "-addr", `127.0.0.1:${port}`], { stdio: "ignore" });
@@ -58,7 +58,7 @@ async function timeStartToHealthy(bin: string): Promise<{ ms: number; rssKiB: nu
   return { ms, rssKiB };
 }
 
-const bin = join(mkdtempSync(join(tmpdir(), "homed-bench-")), "homed");
+const bin = join(scratchDir("homed-bench-"), "homed");
 execFileSync(process.execPath, [join(root, "scripts/build.ts"), bin], { stdio: "ignore" });
 console.log(`binary size: ${(statSync(bin).size / 1e6).toFixed(1)} MB`);
 

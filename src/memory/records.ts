@@ -141,6 +141,8 @@ export async function forgetRecord(client: Client, idOrSuffix: string): Promise<
   const tx: Transaction = await client.transaction("write");
   try {
     const ref = await resolveRecord(tx, idOrSuffix);
+    // First: the search rows are found through the record's own row.
+    await removeFromSearch(tx, ref.kind === "fact" ? "triple" : "event", ref.id);
     if (ref.kind === "fact") {
       await tx.execute({ sql: "DELETE FROM triple_revisions WHERE triple_id = ?", args: [ref.id] });
       await tx.execute({ sql: "DELETE FROM triples WHERE id = ?", args: [ref.id] });
@@ -149,7 +151,6 @@ export async function forgetRecord(client: Client, idOrSuffix: string): Promise<
       await tx.execute({ sql: "DELETE FROM blocks WHERE event_id = ?", args: [ref.id] });
       await tx.execute({ sql: "DELETE FROM events WHERE id = ?", args: [ref.id] });
     }
-    await removeFromSearch(tx, ref.id);
     await tx.commit();
     return ref;
   } finally {

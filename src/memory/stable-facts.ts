@@ -132,7 +132,7 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
         args: [objectId, fact.predicate, fact.kind, fact.confidence, fact.importance, fact.evidence, revision, ...provenance, now, id],
       },
     );
-    await removeFromSearch(tx, id);
+    await removeFromSearch(tx, "triple", id);
   } else {
     id = `fact_${randomUUID()}`;
     revision = 1;

@@ -121,6 +121,8 @@ describe("migration 0006: scope keys in the search tables", () => {
     await migrate(client);
     const keys = await client.execute("SELECT doc_id, scope_key FROM memory_words ORDER BY doc_id");
     assert.deepEqual(keys.rows.map((r) => [r.doc_id, r.scope_key]), [["e1", conversationScopeKey("会话-1")], ["e2", conversationScopeKey("other")], ["e3", USER_SCOPE_KEY]]);
+    const rowids = await client.execute("SELECT count(*) AS n FROM memory_words f JOIN events e ON e.rowid = f.rowid AND e.id = f.doc_id");
+    assert.equal(Number(rowids.rows[0]!.n), 3, "each search row's rowid is its event's rowid");
     const scoped = await client.execute({ sql: "SELECT doc_id FROM memory_words WHERE memory_words MATCH ? ORDER BY doc_id", args: [scopedMatch("memory_words", ["harbour"], "会话-1")] });
     assert.deepEqual(scoped.rows.map((r) => r.doc_id), ["e1", "e3"]);
     client.close();

@@ -7,7 +7,7 @@
  * sequence: an interrupted round is closed with synthetic "interrupted" results.
  */
 import { randomUUID } from "node:crypto";
-import { contentText, type ContextEngine, type ContextEvent } from "../context/index.ts";
+import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatClient, type ProviderMessage, type StreamDelta, type ToolCall } from "../llm/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolError, type ToolRegistry } from "./tools.ts";
@@ -69,6 +69,9 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     if (result?.report) emit({ type: "recall", participant: p.name, report: result.report });
   }
   const system = [options.systemPrompt, ...injections].filter(Boolean).join("\n\n");
+  const systemMessage: ProviderMessage = { role: "system", content: system };
+  // The budget covers the whole request: history gets what the system prompt and memory leave.
+  const historyBudget = Math.max(1, options.budget - messageTokens(systemMessage));
 
   let final: AssistantMessage | undefined;
   let stopReason: StopReason = "iteration_limit";
@@ -86,9 +89,9 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     for (iterations = 1; iterations <= options.maxIterations; iterations++) {
       emit({ type: "iteration", n: iterations });
       partial = "";
-      const rendered = (await engine.render(turn.sessionId, options.budget)).messages as ProviderMessage[];
+      const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
       const result = await options.client.stream(
-        { model: options.model, messages: [{ role: "system", content: system }, ...rendered], tools: options.tools.specs() },
+        { model: options.model, messages: [systemMessage, ...rendered], tools: options.tools.specs() },
         { signal: turn.signal, onDelta },
       );
       let message = result.message;

@@ -90,6 +90,25 @@ describe("history", () => {
     assert.deepEqual(rows.rows.map((r) => r.text), ["first", "answer 1", "second", "answer 2"]);
   });
 
+  test("the budget covers the whole request: system prompt and injected memory leave less room for history", async () => {
+    const budget = 700;
+    h = await kernelHarness(() => ({ content: "answer about the garden ".repeat(20) }), { budget });
+    const { importHistory } = await import("../../src/memory/index.ts");
+    await importHistory(
+      h.store.client,
+      Array.from({ length: 12 }, (_, i) => ({ conversation: "gardener", session: "old", time: i * 60_000, speaker: "me", role: "user" as const, text: `garden note ${i}: the tomatoes and the roses need water and care`, sourceId: `g${i}` })),
+    );
+    const session = await h.kernel.sessions.open("test", "gardener");
+    for (let i = 0; i < 6; i++) await h.kernel.turn({ session, input: `what does the garden need today? ${i}` });
+    const { messageTokens } = await import("../../src/context/index.ts");
+    for (const request of h.provider.requests) {
+      const messages = request.body.messages as ChatMessage[];
+      assert.match(String(messages[0]!.content), /Memory/, "memory was injected");
+      const total = messages.reduce((sum, m) => sum + messageTokens(m), 0);
+      assert.ok(total <= budget, `request of ${total} tokens exceeds the ${budget}-token budget`);
+    }
+  });
+
   test("long randomized sessions with small budgets never send a broken sequence", async () => {
     // Each step: 0 = plain answer, n > 0 = a round of n parallel calls (sometimes huge outputs).
     await fc.assert(

@@ -4,11 +4,12 @@
  */
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { SOURCE_HOMED, startDaemon, until } from "../support/process.ts";
+import { until } from "../support/process.ts";
+import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 
 describe("crash safety", () => {
@@ -16,17 +17,12 @@ describe("crash safety", () => {
     const provider = await startScriptedProvider([{ content: "Noted: your locker code is 4417." }, { hang: true }]);
     after(() => provider.close());
     const data = join(mkdtempSync(join(tmpdir(), "homed-crash-")), "data");
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
-      env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted", HOMED_API_KEY: "k" },
-    });
-    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "crash" }) })).json()) as { id: string };
+    const daemon = await startApiDaemon(data, provider.url);
+    const session = await daemon.openSession("crash");
 
-    const first = await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "my locker code is 4417" }) });
-    assert.match(await first.text(), /event: done/);
+    assert.match(await daemon.send(session, "my locker code is 4417"), /event: done/);
 
-    const second = fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "and my bike lock is 9902" }) }).catch(() => undefined);
+    const second = daemon.send(session, "and my bike lock is 9902").catch(() => undefined);
     await until(() => provider.requests.length === 2, "the second turn to reach the model");
     const { code } = await daemon.stop("SIGKILL");
     assert.equal(code, null);
@@ -34,7 +30,7 @@ describe("crash safety", () => {
 
     const client = createClient({ url: `file:${join(data, "homed.db")}` });
     assert.equal((await client.execute("PRAGMA integrity_check")).rows[0]?.[0], "ok");
-    const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session.id] });
+    const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session] });
     assert.deepEqual(rows.rows.map((r) => r.text), ["my locker code is 4417", "Noted: your locker code is 4417.", "and my bike lock is 9902"]);
     client.close();
   });
@@ -45,20 +41,16 @@ describe("stopping mid-turn", () => {
     const provider = await startScriptedProvider([{ hang: true }]);
     after(() => provider.close());
     const data = join(mkdtempSync(join(tmpdir(), "homed-stop-")), "data");
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
-      env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
-    });
-    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "stop" }) })).json()) as { id: string };
-    const reply = fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "a question the model never answers" }) }).then((r) => r.text());
+    const daemon = await startApiDaemon(data, provider.url);
+    const session = await daemon.openSession("stop");
+    const reply = daemon.send(session, "a question the model never answers");
     await until(() => provider.requests.length === 1, "the turn to reach the model");
     const { code, ms } = await daemon.stop("SIGTERM");
     assert.equal(code, 0, daemon.stderr());
     assert.ok(ms < 5000, `stop took ${ms} ms`);
     assert.match(await reply, /event: done\ndata: \{[^}]*"stopReason":"cancelled"/);
     const client = createClient({ url: `file:${join(data, "homed.db")}` });
-    const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ?", args: [session.id] });
+    const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ?", args: [session] });
     assert.deepEqual(rows.rows.map((r) => r.text), ["a question the model never answers"]);
     client.close();
   });

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { startApiDaemon } from "../support/api-daemon.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "homed-daemon-"));
 
@@ -97,10 +98,9 @@ describe("start-up failures: one clear line and a non-zero exit", () => {
   test("homed.json sets the context budget the kernel renders under", async () => {
     const data = tmp();
     writeFileSync(join(data, "homed.json"), JSON.stringify({ kernel: { budget: 6000 }, plugins: { enabled: [] } }));
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
-    const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
-    const inspect = (await (await fetch(`${daemon.url}/api/inspect/${session.id}`, { headers })).json()) as { budget: number };
+    const daemon = await startApiDaemon(data);
+    const session = await daemon.openSession("p");
+    const inspect = (await (await fetch(`${daemon.url}/api/inspect/${session}`, { headers: daemon.headers })).json()) as { budget: number };
     assert.equal(inspect.budget, 6000);
     assert.equal((await daemon.stop()).code, 0);
   });

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, SOURCE_HOMED, startDaemon, until } from "../support/process.ts";
+import { ROOT, until } from "../support/process.ts";
+import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 
 /** Live plugin processes whose settings (passed in their environment) mention `text`. */
@@ -34,19 +35,13 @@ describe("plugins in the daemon", () => {
     ]);
     after(() => provider.close());
     const data = join(mkdtempSync(join(tmpdir(), "homed-plugins-")), "data");
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
-      env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
-    });
-    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start", 20_000);
-    const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
+    const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
     assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [["files", "running"], ["notes", "running"], ["web_fetch", "running"]]);
     assert.equal(pluginsMentioning(data).length, 2, "files and notes run, their settings naming folders in the data dir");
 
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
-    const reply = await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "note: buy milk" }) })).text();
-    assert.match(reply, /event: done/);
+    assert.match(await daemon.send(await daemon.openSession("p"), "note: buy milk"), /event: done/);
     assert.equal(readFileSync(join(data, "files", "todo.txt"), "utf8"), "buy milk");
     const results = provider.requests[2]!.body.messages.filter((m: { role: string }) => m.role === "tool");
     assert.match(results[1].content, /unknown_tool/, "shell is not enabled by default");
@@ -69,11 +64,9 @@ describe("plugins in the daemon", () => {
       JSON.stringify({ command: "node", args: [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] }),
     );
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" } });
+    const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: everything running/.test(daemon.stderr()), "the MCP server to run", 30_000);
-    const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
-    await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "echo something" }) })).text();
+    await daemon.send(await daemon.openSession("p"), "echo something");
     assert.ok(provider.requests[0]!.body.tools.some((t: { function: { name: string } }) => t.function.name === "echo"), "the MCP server's tools are offered to the model");
     const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
     assert.match(result.content, /hello from the model/);
@@ -85,12 +78,9 @@ describe("plugins in the daemon", () => {
     after(() => provider.close());
     const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
-    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" } });
-    const token = readFileSync(join(data, "admin.token"), "utf8").trim();
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const daemon = await startApiDaemon(data, provider.url);
     await until(() => daemon.stderr().includes("plugins: shell running"), "the shell plugin to run", 20_000);
-    const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
-    await (await fetch(`${daemon.url}/api/sessions/${session.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "run it" }) })).text();
+    await daemon.send(await daemon.openSession("p"), "run it");
     const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
     assert.match(result.content, /hello-from-shell/);
     assert.equal(existsSync(join(data, "files")), true);

@@ -4,7 +4,6 @@
  * guard and per-model quirks applied to every request before it leaves.
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import { loadTokenizer } from "../text/index.ts";
 import { errorFromResponse, ProviderError } from "./errors.ts";
 import { applyQuirks, quirksFor } from "./quirks.ts";
 import { DEFAULT_RETRY, withRetries, type RetryDeps, type RetryPolicy } from "./retry.ts";
@@ -62,8 +61,6 @@ export class ChatClient {
   }
 
   private async send(request: ChatRequest, call: CallOptions, stream: boolean): Promise<ChatResult> {
-    // The sequence guard's report counts tokens.
-    await loadTokenizer();
     const body = this.body(request, stream);
     let attempts = 0;
     const result = await withRetries(

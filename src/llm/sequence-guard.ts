@@ -5,7 +5,6 @@
  * loudly; in production (`repair`) it is repaired — an unanswered call gets a synthetic
  * "interrupted" result, a result that answers no call is dropped — and logged, never sent broken.
  */
-import { inspectSequence } from "../context/index.ts";
 import type { ProviderMessage } from "./types.ts";
 
 export type SequenceGuardMode = "throw" | "repair";
@@ -60,9 +59,9 @@ export function guardSequence(
   mode: SequenceGuardMode,
   onRepair: (repairs: string[]) => void = () => {},
 ): ProviderMessage[] {
-  const report = inspectSequence(messages);
-  if (report.dangling === 0 && report.orphans === 0) return messages;
+  // One walk finds and fixes: no repairs means the sequence was valid and goes out unchanged.
   const repaired = repairSequence(messages);
+  if (repaired.repairs.length === 0) return messages;
   if (mode === "throw") throw new SequenceViolationError(repaired.repairs);
   onRepair(repaired.repairs);
   return repaired.messages;

@@ -24,13 +24,8 @@ export type MemoryParticipantOptions = {
 };
 
 export function memoryParticipant(options: MemoryParticipantOptions): Participant {
-  const injectedByTurn = new Map<string, InjectedLine[]>();
-  const fingerprints = new Map<string, Fingerprint>();
-  // A cancelled turn never reaches after_output: forget the oldest so the maps stay small.
-  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
-    map.set(key, value);
-    if (map.size > 64) map.delete(map.keys().next().value!);
-  };
+  /** What pre_action learned about a turn, for after_output. */
+  const turns = new Map<string, { fingerprint: Fingerprint; injected: InjectedLine[] }>();
   return {
     name: "memory",
     deadlineMs: 3000,
@@ -39,26 +34,23 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         const conversation = await options.conversationOf(sessionId);
         const topic = [...new Set(await searchWords(input))].slice(0, TOPIC_WORDS);
         const fingerprint: Fingerprint = { channel, partner, topic, timeOfDay: timeOfDay(Date.now()) };
-        remember(fingerprints, turnId, fingerprint);
         const sceneId = await activeScene(options.client, fingerprint);
         const injection = await buildInjection(options.client, input, { conversation, embedder: options.embedder, config: options.config, sceneId });
-        if (injection.lines.length) {
-          await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
-          remember(injectedByTurn, turnId, injection.lines);
-        }
+        if (injection.lines.length) await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
+        turns.set(turnId, { fingerprint, injected: injection.lines });
+        // A cancelled turn never reaches after_output: forget the oldest so the map stays small.
+        if (turns.size > 64) turns.delete(turns.keys().next().value!);
         return {
           inject: injection.text || undefined,
           report: { query: injection.query, counts: injection.counts, chars: injection.chars, lines: injection.lines.map((l) => l.line), ids: injection.lines.map((l) => l.id) },
         };
       },
       async after_output({ sessionId, turnId, text, tools }) {
-        const injected = injectedByTurn.get(turnId);
-        injectedByTurn.delete(turnId);
-        if (injected) await recordCitations(options.client, text, injected);
-        const fingerprint = fingerprints.get(turnId);
-        fingerprints.delete(turnId);
-        if (!fingerprint) return;
-        const { sceneId } = await observeScene(options.client, { ...fingerprint, tools });
+        const turn = turns.get(turnId);
+        turns.delete(turnId);
+        if (!turn) return;
+        if (turn.injected.length) await recordCitations(options.client, text, turn.injected);
+        const { sceneId } = await observeScene(options.client, { ...turn.fingerprint, tools });
         if (sceneId) {
           await options.client.execute({ sql: "UPDATE events SET scene_id = ? WHERE session_id = ? AND layer = 'L1' AND scene_id IS NULL", args: [sceneId, sessionId] });
         }

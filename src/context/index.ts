@@ -10,6 +10,6 @@ export { relevance, queryTfidf, type Vectors, type Query } from "./score.ts";
 export {
   planPrune, pinnedCount, overflowRatio, formatOverflowCheck, OVERFLOW_THRESHOLD, DEFAULT_PINNED, type PrunePlan, type PrunableEvent,
 } from "./prune.ts";
-export { writeL1Event, loadL1Events, sinkToL2, eventBlocks, type WriteL1Input, type L1Row, type NewBlock } from "./l1-store.ts";
+export { writeL1Event, loadL1Events, exportContextDump, sinkToL2, eventBlocks, type WriteL1Input, type L1Row, type NewBlock } from "./l1-store.ts";
 export { createContextEngine, type ContextEngine, type ContextEngineOptions } from "./engine.ts";
 export { runContextCommand, CONTEXT_USAGE, type CommandIo } from "./render-command.ts";

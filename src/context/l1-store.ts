@@ -125,6 +125,15 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   }
 }
 
+/** A session's L1 as the context dump `homed context render` reads (the inverse of parseContextDump). */
+export async function exportContextDump(client: Client, sessionId: string): Promise<ContextEvent[]> {
+  const rows = await client.execute({
+    sql: "SELECT id, time, messages FROM events WHERE session_id = ? AND layer = 'L1' ORDER BY seq",
+    args: [sessionId],
+  });
+  return rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), messages: JSON.parse(String(r.messages)) }));
+}
+
 export type L1Row = PrunableEvent & { seq: number; messages: ChatMessage[] };
 
 /** A session's live events, chronological, with what pruning and rendering need. */

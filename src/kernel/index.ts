@@ -5,5 +5,4 @@ export { ToolRegistry, toolError, type Tool, type ToolCallContext, type ToolSour
 export { STAGES, StageError, runHook, type StageName, type Participant, type Hooks, type StopReason, type TurnInfo } from "./stages.ts";
 export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
-export { exportContextDump } from "./context-dump.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";

@@ -5,7 +5,8 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { exportContextDump, type Kernel, type TurnEvent } from "../kernel/index.ts";
+import { exportContextDump } from "../context/index.ts";
+import type { Kernel, TurnEvent } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { ApiError } from "./errors.ts";
 import { turnError } from "./turn-errors.ts";

@@ -43,9 +43,9 @@ export type KernelOptions = {
 /** The kernel's settings in `<data>/homed.json` ("kernel"), checked at start. */
 export const KernelConfigSchema = z.object({
   /**
-   * Tokens of each request's messages (system prompt and injected memory first, history in what
-   * they leave). Set it to the model's window minus room for the answer and the tool
-   * definitions; too large and providers refuse requests.
+   * Tokens of each request (system prompt, injected memory and tool definitions first, history
+   * in what they leave). Set it to the model's window minus room for the answer; too large and
+   * providers refuse requests.
    */
   budget: z.number().int().min(500).max(2_000_000).default(24_000),
   /** Tool rounds per turn. Prevents: a model that keeps calling tools looping forever. */

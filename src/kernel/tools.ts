@@ -3,6 +3,7 @@
  * returned to the model as data (`{"error", "message"}`), never thrown through the loop.
  */
 import type { ToolSpec } from "../llm/index.ts";
+import { countTokens } from "../text/index.ts";
 
 /** Who is calling: tools that work within a scope (memory) read it from here. */
 export type ToolCallContext = { sessionId: string; partner: string };
@@ -62,6 +63,24 @@ export class ToolRegistry {
       return toolError("tool_failed", (error as Error).message);
     }
   }
+}
+
+/** The tools block's own framing (providers render definitions as one namespace in the prompt). */
+export const TOOLS_OVERHEAD = 16;
+/** Framing of one definition around its name, description and parameter schema. */
+export const TOOL_DEFINITION_OVERHEAD = 8;
+
+/**
+ * Tokens the tool definitions take in a request: they share the model's window with the
+ * messages, so the history budget leaves room for them. Counted on the JSON a provider is sent,
+ * which is longer than the compact form providers render it in: the estimate errs on fitting.
+ * The caller has awaited `loadTokenizer()`.
+ */
+export function toolSpecTokens(specs: readonly ToolSpec[]): number {
+  if (specs.length === 0) return 0;
+  let sum = TOOLS_OVERHEAD;
+  for (const spec of specs) sum += TOOL_DEFINITION_OVERHEAD + countTokens(JSON.stringify(spec.function));
+  return sum;
 }
 
 export const toolError = (error: string, message: string) => JSON.stringify({ error, message });

@@ -9,8 +9,9 @@
 import { randomUUID } from "node:crypto";
 import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatClient, type ProviderMessage, type StreamDelta, type ToolCall } from "../llm/index.ts";
+import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
-import { toolError, type ToolRegistry } from "./tools.ts";
+import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
 
 export type TurnEvent =
   | StreamDelta
@@ -70,8 +71,8 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   }
   const system = [options.systemPrompt, ...injections].filter(Boolean).join("\n\n");
   const systemMessage: ProviderMessage = { role: "system", content: system };
-  // The budget covers the whole request: history gets what the system prompt and memory leave.
-  const historyBudget = Math.max(1, options.budget - messageTokens(systemMessage));
+  await loadTokenizer();
+  const systemTokens = messageTokens(systemMessage);
 
   let final: AssistantMessage | undefined;
   let stopReason: StopReason = "iteration_limit";
@@ -89,9 +90,13 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     for (iterations = 1; iterations <= options.maxIterations; iterations++) {
       emit({ type: "iteration", n: iterations });
       partial = "";
+      // The budget covers the whole request: history gets what the system prompt, memory and
+      // the tool definitions leave. Tools come and go with plugins, so they are counted per request.
+      const tools = options.tools.specs();
+      const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
       const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
       const result = await options.client.stream(
-        { model: options.model, messages: [systemMessage, ...rendered], tools: options.tools.specs() },
+        { model: options.model, messages: [systemMessage, ...rendered], tools },
         { signal: turn.signal, onDelta },
       );
       let message = result.message;

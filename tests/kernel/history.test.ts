@@ -2,6 +2,7 @@ import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { inspectSequence, type ChatMessage } from "../../src/context/index.ts";
+import type { ToolSpec } from "../../src/llm/index.ts";
 import { call, kernelHarness, type Harness } from "./support.ts";
 
 let h: Harness | undefined;
@@ -90,21 +91,35 @@ describe("history", () => {
     assert.deepEqual(rows.rows.map((r) => r.text), ["first", "answer 1", "second", "answer 2"]);
   });
 
-  test("the budget covers the whole request: system prompt and injected memory leave less room for history", async () => {
-    const budget = 700;
-    h = await kernelHarness(() => ({ content: "answer about the garden ".repeat(20) }), { budget });
+  test("the budget covers the whole request: system prompt, injected memory and tool definitions leave less room for history", async () => {
+    const budget = 2400;
+    h = await kernelHarness(() => ({ content: "answer about the garden ".repeat(60) }), { budget });
+    // Plugin-sized tool definitions, arriving through a source as a running plugin's do.
+    const described = Array.from({ length: 6 }, (_, i) => ({
+      name: `garden_tool_${i}`,
+      description: `Tool ${i} waters, prunes and inspects the plants of one bed in the garden. `.repeat(3),
+      parameters: { type: "object", properties: { bed: { type: "string", description: "Which bed of the garden, by its name on the map" } } },
+      run: async () => "done",
+    }));
+    h.kernel.tools.addSource(() => described);
     const { importHistory } = await import("../../src/memory/index.ts");
     await importHistory(
       h.store.client,
       Array.from({ length: 12 }, (_, i) => ({ conversation: "gardener", session: "old", time: i * 60_000, speaker: "me", role: "user" as const, text: `garden note ${i}: the tomatoes and the roses need water and care`, sourceId: `g${i}` })),
     );
     const session = await h.kernel.sessions.open("test", "gardener");
-    for (let i = 0; i < 6; i++) await h.kernel.turn({ session, input: `what does the garden need today? ${i}` });
+    for (let i = 0; i < 8; i++) await h.kernel.turn({ session, input: `what does the garden need today? ${i}` });
     const { messageTokens } = await import("../../src/context/index.ts");
+    const { toolSpecTokens } = await import("../../src/kernel/index.ts");
+    const { countTokens } = await import("../../src/text/index.ts");
     for (const request of h.provider.requests) {
       const messages = request.body.messages as ChatMessage[];
       assert.match(String(messages[0]!.content), /Memory/, "memory was injected");
-      const total = messages.reduce((sum, m) => sum + messageTokens(m), 0);
+      const tools = request.body.tools as ToolSpec[];
+      assert.ok(tools.some((t) => t.function.name === "garden_tool_5"), "the plugin-like tools were sent");
+      // The estimate is at least the definitions as sent, so a small estimate cannot hide them.
+      assert.ok(toolSpecTokens(tools) >= countTokens(JSON.stringify(tools)), "tool definitions are counted in full");
+      const total = messages.reduce((sum, m) => sum + messageTokens(m), 0) + toolSpecTokens(tools);
       assert.ok(total <= budget, `request of ${total} tokens exceeds the ${budget}-token budget`);
     }
   });

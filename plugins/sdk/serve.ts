@@ -75,8 +75,25 @@ export function readConfig<C extends z.ZodType>(plugin: PluginDefinition<C>, env
     }
   }
   const parsed = plugin.config.safeParse(raw);
-  if (!parsed.success) throw new PluginConfigError(`Cannot start plugin ${plugin.name}: bad config: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new PluginConfigError(`Cannot start plugin ${plugin.name}: bad config: ${issuesLine(parsed.error)}`);
   return parsed.data;
+}
+
+/** Every issue on one line (`root: expected string; maxReadBytes: …`): the error is one line of stderr. */
+function issuesLine(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+}
+
+/**
+ * Builds the plugin's tools from its settings. Settings that parse can still be unusable (a
+ * root folder that does not exist): that is a settings problem too, reported as one line.
+ */
+async function startTools<C extends z.ZodType>(plugin: PluginDefinition<C>, config: z.infer<C>, lifecycle: Lifecycle): Promise<ToolDefinition[]> {
+  try {
+    return await plugin.tools(config, lifecycle);
+  } catch (error) {
+    throw new PluginConfigError(`Cannot start plugin ${plugin.name}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Runs the plugin until its input closes. */
@@ -85,7 +102,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
   const cleanups: (() => void | Promise<void>)[] = [];
   const lifecycle: Lifecycle = { onClose: (cleanup) => void cleanups.push(cleanup) };
   const config = readConfig(plugin, options.env);
-  const tools = new Map((await plugin.tools(config, lifecycle)).map((t) => [t.name, t]));
+  const tools = new Map((await startTools(plugin, config, lifecycle)).map((t) => [t.name, t]));
   const hooks = plugin.hooks?.(config) ?? {};
   const transport = new StreamTransport(options.input, options.output, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
   const peer = new Peer(transport, { log });

@@ -159,3 +159,25 @@ describe("self command", () => {
     assert.deepEqual(JSON.parse(stdout), [process.execPath, script]);
   });
 });
+
+describe("homed plugin run with bad settings", () => {
+  const start = (name: string, config: string) => run([...SOURCE_HOMED, "plugin", "run", name], { env: { ...process.env, HOMED_PLUGIN_CONFIG: config } });
+  const cases: [name: string, config: string, reason: RegExp][] = [
+    ["files", "{not json", /HOMED_PLUGIN_CONFIG is not JSON/],
+    // Two wrong fields: both are named, still on one line.
+    ["files", JSON.stringify({ root: 5, maxReadBytes: -1 }), /bad config: root: .*; maxReadBytes: /],
+    // Settings that parse but cannot be used: the plugin's own start-up fails.
+    ["files", JSON.stringify({ root: join(tmpdir(), "homed-no-such-root", "x") }), /no such file or directory/],
+    ["shell", JSON.stringify({ cwd: ["/tmp"] }), /bad config: cwd: /],
+  ];
+  for (const [name, config, reason] of cases) {
+    test(`${name} with ${config} says why in one "Cannot …" line and exits non-zero`, async () => {
+      const { code, stderr } = await start(name, config);
+      assert.notEqual(code, 0);
+      const lines = stderr.trimEnd().split("\n");
+      assert.equal(lines.length, 1, `one line, not a stack:\n${stderr}`);
+      assert.match(lines[0]!, new RegExp(`^homed: Cannot start plugin ${name}: `));
+      assert.match(lines[0]!, reason);
+    });
+  }
+});

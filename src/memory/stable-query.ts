@@ -17,6 +17,8 @@ export type StableCandidate = {
   id: string;
   layer: "L3";
   score: number;
+  /** The channels that found it (none for the active window, which is not a search). */
+  channels: string[];
   text: string;
   evidence: string;
   importance: number;
@@ -38,11 +40,12 @@ async function factBm25(client: Client, table: SearchTable, terms: readonly stri
 const SELECT_FACTS = `SELECT t.id, t.evidence, t.importance, t.cited_count, t.updated_at, s.content AS subject, t.predicate, o.content AS object
   FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id`;
 
-function candidate(row: Record<string, unknown>, score: number): StableCandidate {
+function candidate(row: Record<string, unknown>, score: number, channels: string[]): StableCandidate {
   return {
     id: String(row.id),
     layer: "L3",
     score,
+    channels,
     text: `${row.subject} ${row.predicate} ${row.object}`,
     evidence: String(row.evidence),
     importance: Number(row.importance),
@@ -78,7 +81,7 @@ export async function stableQuery(client: Client, query: string, options: { k: n
   if (fused.length === 0) return [];
   const rows = await client.execute({ sql: `${SELECT_FACTS} WHERE t.id IN (${fused.map(() => "?").join(", ")})`, args: fused.map((f) => f.id) });
   const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
-  return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score)] : []));
+  return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score, Object.keys(f.channels))] : []));
 }
 
 /** The most important facts in scope: the active window that is injected every turn. */
@@ -88,5 +91,5 @@ export async function importantFacts(client: Client, options: { conversation?: s
     sql: `${SELECT_FACTS} WHERE t.importance >= ? ${scoped} ORDER BY t.importance DESC, t.cited_count DESC, t.updated_at DESC LIMIT ?`,
     args: [options.minImportance, ...(options.conversation === undefined ? [] : [options.conversation]), options.limit],
   });
-  return rows.rows.map((r) => candidate(r, 0));
+  return rows.rows.map((r) => candidate(r, 0, []));
 }

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { coldcontextQuery, forgetRecord, openRecord, RecordError } from "../memory/index.ts";
+import { coldcontextQuery, forgetRecord, openRecord, RecordError, stableQuery } from "../memory/index.ts";
 import { ApiError } from "./errors.ts";
 
 /** The console deletes by full id only: a suffix that happened to match another record must not. */
@@ -56,7 +56,10 @@ function eventRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = 
   };
 }
 
-async function searchEvents(client: Client, s: Search, embedder: Embedder | undefined): Promise<MemoryRecord[]> {
+/** Ranked matches (by recall's own score) and plainly listed ones (newest first), per source. */
+type Found = { ranked: MemoryRecord[]; listed: MemoryRecord[] };
+
+async function searchEvents(client: Client, s: Search, embedder: Embedder | undefined): Promise<Found> {
   const ranked: MemoryRecord[] = [];
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
   if (s.q && (s.layer === "all" || s.layer === "L2")) {
@@ -69,6 +72,7 @@ async function searchEvents(client: Client, s: Search, embedder: Embedder | unde
       if (row && (!s.scope || row.scope === s.scope)) ranked.push(eventRecord(row, { score: f.score, channels: Object.keys(f.channels) }));
     }
   }
+  if (s.layer === "L2" && s.q) return { ranked, listed: [] };
   const where: string[] = [];
   const args: InValue[] = [];
   if (s.layer !== "all") where.push("layer = ?"), args.push(s.layer);
@@ -76,28 +80,29 @@ async function searchEvents(client: Client, s: Search, embedder: Embedder | unde
   if (s.q) where.push("instr(lower(text), lower(?)) > 0"), args.push(s.q);
   if (s.scope) where.push("scope = ?"), args.push(s.scope);
   if (s.conversation) where.push("conversation = ?"), args.push(s.conversation);
-  if (s.layer === "L2" && s.q) return ranked;
   const rows = await client.execute({
     sql: `SELECT ${EVENT_COLUMNS} FROM events ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time DESC, seq DESC LIMIT ?`,
     args: [...args, s.limit],
   });
-  return [...ranked, ...rows.rows.map((r) => eventRecord(r as Record<string, unknown>))];
+  return { ranked, listed: rows.rows.map((r) => eventRecord(r as Record<string, unknown>)) };
 }
 
-async function searchTriples(client: Client, s: Search): Promise<MemoryRecord[]> {
-  if (s.layer !== "all" && s.layer !== "L3") return [];
-  const where: string[] = [];
-  const args: InValue[] = [];
-  if (s.q) where.push("instr(lower(s.content || ' ' || t.predicate || ' ' || o.content), lower(?)) > 0"), args.push(s.q);
-  if (s.scope) where.push("t.scope = ?"), args.push(s.scope);
-  const rows = await client.execute({
-    sql: `SELECT t.id, t.predicate, t.kind, t.scope, t.confidence, t.revision, t.evidence, t.source_session, t.source_event_id, t.excerpt,
-            t.updated_at, s.content AS subject, o.content AS object
-          FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id
-          ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.updated_at DESC LIMIT ?`,
-    args: [...args, s.limit],
-  });
-  return rows.rows.map((r) => ({
+const FACT_COLUMNS = `SELECT t.id, t.predicate, t.kind, t.scope, t.confidence, t.revision, t.evidence, t.source_session, t.source_event_id, t.excerpt,
+    t.updated_at, s.content AS subject, o.content AS object
+  FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id`;
+
+/**
+ * The console's scope filter on facts: a fact's scope is "user" or the key of the conversation
+ * it belongs to, so "conversation" means any conversation's (and no fact is project-wide).
+ */
+function factScope(scope: Search["scope"]): { sql: string; args: InValue[] } | undefined {
+  if (!scope) return undefined;
+  if (scope === "conversation") return { sql: "t.scope NOT IN ('user', 'project')", args: [] };
+  return { sql: "t.scope = ?", args: [scope] };
+}
+
+function factRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
     kind: "fact",
     id: String(r.id),
     layer: "L3",
@@ -109,7 +114,46 @@ async function searchTriples(client: Client, s: Search): Promise<MemoryRecord[]>
       kind: r.kind, evidence: r.evidence, confidence: Number(r.confidence), revision: Number(r.revision),
       session: r.source_session, sourceEventId: r.source_event_id, excerpt: r.excerpt,
     },
-  }));
+    ...extra,
+  };
+}
+
+async function searchTriples(client: Client, s: Search, embedder: Embedder | undefined): Promise<Found> {
+  if (s.layer !== "all" && s.layer !== "L3") return { ranked: [], listed: [] };
+  const scope = factScope(s.scope);
+  if (s.q) {
+    // Facts are ranked the way recall ranks them (words, grams and vectors fused), in the same
+    // conversation scope, so the console shows what the model would be given for this query.
+    const found = await stableQuery(client, s.q, { k: s.limit, conversation: s.conversation, embedder });
+    if (found.length === 0) return { ranked: [], listed: [] };
+    const rows = await client.execute({
+      sql: `${FACT_COLUMNS} WHERE t.id IN (${found.map(() => "?").join(", ")}) ${scope ? `AND ${scope.sql}` : ""}`,
+      args: [...found.map((f) => f.id), ...(scope?.args ?? [])],
+    });
+    const byId = new Map(rows.rows.map((r) => [String(r.id), r as Record<string, unknown>]));
+    const ranked = found.flatMap((f) => (byId.has(f.id) ? [factRecord(byId.get(f.id)!, { score: f.score, channels: f.channels })] : []));
+    return { ranked, listed: [] };
+  }
+  const where: string[] = [];
+  const args: InValue[] = [];
+  if (scope) where.push(scope.sql), args.push(...scope.args);
+  if (s.conversation) where.push("t.scope IN (?, 'user')"), args.push(s.conversation);
+  const rows = await client.execute({
+    sql: `${FACT_COLUMNS} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.updated_at DESC LIMIT ?`,
+    args: [...args, s.limit],
+  });
+  return { ranked: [], listed: rows.rows.map((r) => factRecord(r as Record<string, unknown>)) };
+}
+
+/**
+ * One list: ranked matches first, best score first across layers (L2 and L3 scores are both
+ * RRF sums, as memory_recall merges them), then the plainly listed ones, newest first.
+ */
+async function search(client: Client, s: Search, embedder: Embedder | undefined): Promise<MemoryRecord[]> {
+  const [events, facts] = await Promise.all([searchEvents(client, s, embedder), searchTriples(client, s, embedder)]);
+  const ranked = [...events.ranked, ...facts.ranked].sort((a, b) => b.score! - a.score!);
+  const listed = [...events.listed, ...facts.listed].sort((a, b) => b.time - a.time);
+  return [...ranked, ...listed].slice(0, s.limit);
 }
 
 async function stats(client: Client, embedder: Embedder) {
@@ -140,8 +184,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     const parsed = SearchSchema.safeParse(c.req.query());
     if (!parsed.success) throw new ApiError(400, "invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
     const s = parsed.data;
-    const records = [...(await searchEvents(client, s, recallEmbedder)), ...(await searchTriples(client, s))];
-    return c.json({ records: records.slice(0, s.limit) });
+    return c.json({ records: await search(client, s, recallEmbedder) });
   });
 
   /** The record with exactly this id (openRecord also takes suffixes, which a delete must not). */

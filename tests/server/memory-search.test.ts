@@ -1,0 +1,82 @@
+/**
+ * The console's memory search over real HTTP against a daemon: facts (L3) are ranked the way
+ * recall ranks them, not by how recently they changed.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeFact, type NewFact } from "../../src/memory/index.ts";
+import { openStore } from "../../src/store/index.ts";
+import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+
+const DAY = 86_400_000;
+
+type Record = { id: string; kind: string; layer: string; text: string; time: number; score?: number; channels?: string[]; provenance: { evidence?: string } };
+
+describe("console memory search", () => {
+  const data = mkdtempSync(join(tmpdir(), "homed-memory-search-"));
+  let daemon: ApiDaemon;
+  const ids: { [name: string]: string } = {};
+
+  before(async () => {
+    daemon = await startApiDaemon(data);
+    const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+    try {
+      const fact = (subject: string, predicate: string, object: string, scope: string): NewFact => ({ subject, predicate, object, kind: "entity", scope, confidence: 0.9, importance: 0.5, evidence: "verbatim" });
+      const write = async (name: string, f: NewFact, at: number) => {
+        const tx = await store.client.transaction("write");
+        ids[name] = (await writeFact(tx, f, at)).id;
+        await tx.commit();
+      };
+      const now = Date.now();
+      // The best match is the oldest; the newest mentions the words only in passing.
+      await write("strong", fact("alice", "keeps", "a sailing boat in the harbour", "alice"), now - 60 * DAY);
+      await write("weak", fact("alice", "said", "her neighbour once looked at a sailing course, a bicycle, a car and a boat show ticket", "alice"), now - DAY);
+      await write("elsewhere", fact("carol", "keeps", "a sailing boat in the harbour", "carol"), now - 30 * DAY);
+    } finally {
+      store.close();
+    }
+  });
+  after(async () => {
+    await daemon?.stop();
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  const search = async (query: string): Promise<Record[]> => {
+    const response = await fetch(`${daemon.url}/api/memory/search?${query}`, { headers: daemon.headers });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { records: Record[] }).records;
+  };
+
+  test("a better-matching older fact ranks above a weaker recent one, with its score and channels", async () => {
+    const records = await search("q=sailing%20boat%20harbour&layer=L3&conversation=alice");
+    assert.deepEqual(records.map((r) => r.id), [ids.strong, ids.weak], "in alice's scope, best match first");
+    const [best] = records;
+    assert.ok(best!.score! > records[1]!.score!);
+    assert.ok(best!.channels!.length > 0);
+    // The shape the console renders: text, time and the fact's provenance.
+    assert.equal(best!.kind, "fact");
+    assert.equal(best!.text, "alice keeps a sailing boat in the harbour");
+    assert.equal(best!.provenance.evidence, "verbatim");
+  });
+
+  test("across layers the ranked facts lead, best first; without a conversation every scope is searched", async () => {
+    const records = await search("q=sailing%20boat%20harbour");
+    const facts = records.filter((r) => r.kind === "fact").map((r) => r.id);
+    assert.equal(facts.length, 3);
+    assert.ok(facts.indexOf(ids.strong!) < facts.indexOf(ids.weak!), "the strong match before the weak one");
+    assert.ok(facts.indexOf(ids.elsewhere!) < facts.indexOf(ids.weak!));
+  });
+
+  test("with no query, facts are listed newest first", async () => {
+    const records = await search("layer=L3");
+    assert.deepEqual(records.map((r) => r.id), [ids.weak, ids.elsewhere, ids.strong]);
+    assert.equal(records[0]!.score, undefined);
+    // A fact's scope is its conversation's key: the "conversation" filter finds them, "user" does not.
+    assert.equal((await search("layer=L3&scope=conversation")).length, 3);
+    assert.equal((await search("layer=L3&scope=user")).length, 0);
+    assert.deepEqual((await search("layer=L3&conversation=carol")).map((r) => r.id), [ids.elsewhere]);
+  });
+});

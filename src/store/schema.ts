@@ -201,3 +201,18 @@ export const secrets = sqliteTable("secrets", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * Console logins, kept across daemon restarts. Only a keyed hash of the cookie's value is
+ * stored (a copy of the database lets no one in); a row dies at `expires_at`, on logout, and
+ * when the admin token is reset.
+ */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("console_sessions_expires").on(t.expiresAt)],
+);

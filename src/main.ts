@@ -48,7 +48,7 @@ const COMMANDS: Record<string, Command> = {
       { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), input: process.stdin },
     );
   },
-  token: async (args, rest) => (await import("./server/index.ts")).runTokenCommand(rest, settingsOf(args).dataDir, memoryIo),
+  token: async (args, rest) => (await import("./server/index.ts")).runTokenCommand(rest, settingsOf(args), memoryIo),
   memory: async (args, rest) => (await import("./cli/memory.ts")).runMemoryCommand(rest, settingsOf(args), stdoutSync),
   mcp: async (args) => (await import("./cli/mcp.ts")).runMcpServer(settingsOf(args)),
   help: async () => {

@@ -19,9 +19,9 @@ export function loginRoutes(deps: LoginDeps): Hono {
   const app = new Hono();
   const limiter = deps.limiter ?? new LoginLimiter();
 
-  app.get("/auth", (c) =>
+  app.get("/auth", async (c) =>
     c.json({
-      loggedIn: deps.sessions.touch(getCookie(c, SESSION_COOKIE)),
+      loggedIn: await deps.sessions.touch(getCookie(c, SESSION_COOKIE)),
       // The path, never the token: it tells a first-time user where to look.
       tokenFile: deps.tokenPath ?? "<data>/admin.token",
     }),
@@ -41,7 +41,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
       limiter.fail();
       return c.json(errorBody("unauthorized", "That is not the admin token"), 401);
     }
-    setCookie(c, SESSION_COOKIE, deps.sessions.create(), {
+    setCookie(c, SESSION_COOKIE, await deps.sessions.create(), {
       httpOnly: true,
       sameSite: "Strict",
       path: "/",
@@ -50,8 +50,8 @@ export function loginRoutes(deps: LoginDeps): Hono {
     return c.json({ loggedIn: true });
   });
 
-  app.post("/logout", (c) => {
-    deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
+  app.post("/logout", async (c) => {
+    await deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ loggedIn: false });
   });

@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route("/", consoleRoutes());
 
-  const sessions = new ConsoleSessions();
+  const sessions = new ConsoleSessions(deps.store.client, deps.adminToken);
   // Before the auth middleware: logging in is how a browser gets credentials.
   app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, tokenPath: deps.adminTokenPath }));
   app.use("/api/*", requireAdmin(deps.adminToken, sessions));

@@ -37,7 +37,7 @@ export function requireAdmin(token: string, sessions: ConsoleSessions): Middlewa
       if (!given || !tokensMatch(token, given)) return c.json(errorBody("unauthorized", "The admin token does not match"), 401);
       return next();
     }
-    if (sessions.touch(getCookie(c, SESSION_COOKIE))) {
+    if (await sessions.touch(getCookie(c, SESSION_COOKIE))) {
       const reason = crossSiteReason(c);
       if (reason) return c.json(errorBody("cross_site", reason), 403);
       return next();

@@ -1,42 +1,78 @@
 /**
  * Console sessions: logging in with the admin token gives the browser an HttpOnly,
  * SameSite=Strict cookie holding a random session id, so scripts in the page never see the
- * token. Sessions live in memory: a restart of the daemon logs everyone out, which is the safe
- * side. Failed logins are rate-limited so the token cannot be guessed at network speed.
+ * token. Sessions are kept in the database, so a daemon restart (an upgrade, a reboot) does not
+ * log everyone out; only a hash of the id is stored, keyed with the admin token, so a copy of
+ * the database lets no one in and a login made under an earlier token never matches again.
+ * Logout and `homed token reset` delete them. Failed logins are rate-limited so the token
+ * cannot be guessed at network speed.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import type { Client } from "@libsql/client";
 
 export const SESSION_COOKIE = "homed_session";
 /** How long a console login lasts without use. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+/**
+ * Use renews a login's lifetime at most this often: renewing on every request would write to
+ * the database on every request the console makes.
+ */
+export const SESSION_RENEW_MS = 60_000;
+/** Session ids are 43 characters; anything much longer is not one and is not even hashed. */
+const MAX_ID_CHARS = 100;
 
 export class ConsoleSessions {
-  private readonly sessions = new Map<string, number>();
+  /** `key`: the admin token the logins are made with. */
+  constructor(
+    private readonly client: Client,
+    private readonly key: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private hash(id: string): string {
+    return createHmac("sha256", this.key).update(id).digest("base64url");
+  }
 
-  create(): string {
+  async create(): Promise<string> {
     const id = randomBytes(32).toString("base64url");
-    this.sessions.set(id, this.now() + SESSION_TTL_MS);
+    const now = this.now();
+    // Expired logins are cleared when a new one is made: the table holds the live ones only.
+    await this.client.batch(
+      [
+        { sql: "DELETE FROM console_sessions WHERE expires_at < ?", args: [now] },
+        { sql: "INSERT INTO console_sessions (token_hash, created_at, expires_at) VALUES (?, ?, ?)", args: [this.hash(id), now, now + SESSION_TTL_MS] },
+      ],
+      "write",
+    );
     return id;
   }
 
   /** True for a live session, whose lifetime then starts again (sliding expiry). */
-  touch(id: string | undefined): boolean {
-    if (!id) return false;
-    const expires = this.sessions.get(id);
-    if (expires === undefined) return false;
-    if (expires < this.now()) {
-      this.sessions.delete(id);
+  async touch(id: string | undefined): Promise<boolean> {
+    if (!id || id.length > MAX_ID_CHARS) return false;
+    const hash = this.hash(id);
+    const now = this.now();
+    const row = (await this.client.execute({ sql: "SELECT expires_at FROM console_sessions WHERE token_hash = ?", args: [hash] })).rows[0];
+    if (!row) return false;
+    const expires = Number(row.expires_at);
+    if (expires < now) {
+      await this.client.execute({ sql: "DELETE FROM console_sessions WHERE token_hash = ?", args: [hash] });
       return false;
     }
-    this.sessions.set(id, this.now() + SESSION_TTL_MS);
+    if (expires - now < SESSION_TTL_MS - SESSION_RENEW_MS) {
+      await this.client.execute({ sql: "UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", args: [now + SESSION_TTL_MS, hash] });
+    }
     return true;
   }
 
-  revoke(id: string | undefined): void {
-    if (id) this.sessions.delete(id);
+  async revoke(id: string | undefined): Promise<void> {
+    if (id && id.length <= MAX_ID_CHARS) await this.client.execute({ sql: "DELETE FROM console_sessions WHERE token_hash = ?", args: [this.hash(id)] });
   }
+}
+
+/** Ends every console login: the admin token was reset, so whoever held it is out. */
+export async function revokeAllConsoleSessions(client: Client): Promise<number> {
+  return (await client.execute("DELETE FROM console_sessions")).rowsAffected;
 }
 
 /**

@@ -1,22 +1,36 @@
 /**
  * `homed token reset -data DIR`: the way back in after losing the admin token. Writes a new one
- * (mode 0600) and prints it once on stdout, for the person at the terminal — never to the log.
- * A running daemon keeps the token it read at start-up until it is restarted.
+ * (mode 0600) and prints it once on stdout, for the person at the terminal — never to the log —
+ * and ends every console login at once (whoever held the old token may have logged in with it).
+ * A running daemon keeps accepting the token it read at start-up until it is restarted.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../config/index.ts";
+import { UsageError, type Settings } from "../config/index.ts";
+import { openStore } from "../store/index.ts";
 import { resetAdminToken } from "./admin-token.ts";
+import { revokeAllConsoleSessions } from "./console-session.ts";
 
 export const TOKEN_USAGE = "homed token reset -data DIR";
 
 export type TokenCommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
 
-export function runTokenCommand(rest: readonly string[], dataDir: string, io: TokenCommandIo): number {
+export async function runTokenCommand(rest: readonly string[], settings: Pick<Settings, "dataDir" | "dbUrl" | "dbAuthToken">, io: TokenCommandIo): Promise<number> {
+  const { dataDir } = settings;
   if (rest.length !== 1 || rest[0] !== "reset") throw new UsageError(`Cannot run token ${rest.join(" ")}: usage is ${TOKEN_USAGE}`);
   if (!existsSync(dataDir)) throw new UsageError(`Cannot reset the admin token: the data folder ${dataDir} does not exist`);
+  // Logins end first: if the database cannot be reached, the old token is still the one in use.
+  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  let ended: number;
+  try {
+    ended = await revokeAllConsoleSessions(store.client);
+  } finally {
+    store.close();
+  }
   const token = resetAdminToken(dataDir);
   io.stdout(`${token}\n`);
-  io.stderr(`homed: new admin token written to ${join(dataDir, "admin.token")}; restart a running daemon for it to take effect\n`);
+  io.stderr(
+    `homed: new admin token written to ${join(dataDir, "admin.token")}; ${ended} console login(s) ended; restart a running daemon for the new token to take effect\n`,
+  );
   return 0;
 }

@@ -8,7 +8,7 @@ export { preprocessForClip } from "./clip-preprocess.ts";
 export { readClipFolder } from "./clip-folder.ts";
 export { createClipEmbedder, type ClipEmbedder } from "./clip-onnx.ts";
 export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts";
-export { openEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
+export { openEmbedder, vectorEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";
 export { backfillEmbeddings, countStale, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
 export { dataUrlImageBytes } from "./data-url.ts";

@@ -9,7 +9,7 @@
 import type { Client } from "@libsql/client";
 import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
-import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
+import { bm25Of, BM25_RANK, scopedMatch, type SearchTable } from "../store/index.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
@@ -19,22 +19,51 @@ export type Channel = (typeof CHANNELS)[number];
 export type Ranked = { id: string; score: number }[];
 
 /**
+ * Matches fetched per wanted result on the unscoped fast path: enough to cover the few events the
+ * layer filter drops (live L1 ones); when a time window drops more, the full ranking runs.
+ */
+const UNSCOPED_OVERFETCH = 4;
+
+/**
  * BM25 ranking over one FTS5 table, joined back to events for the layer and time filters. The
  * conversation scope is also in the MATCH (each row's scope key), so FTS5 scores only the
  * scope's matches instead of every match in the table.
+ *
+ * Unscoped, FTS5 first ranks and cuts the whole table itself (`ORDER BY rank LIMIT` on the FTS
+ * table alone, search rows keyed by event rowid, triples' rows negative) and only the best few
+ * are joined to events: 100k messages, ~50k matches a query, words+grams 554 → 224 ms. Exact:
+ * the best `limit` that pass the filter among the best `fetch` matches are the best `limit` of
+ * all that pass — unless fewer pass while more matches remain, and then the full ranking runs.
+ * Scoped queries keep the full path: there the scope key already cuts the matches (36 ms vs 42).
  */
 async function bm25(client: Client, table: SearchTable, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];
+  const match = scopedMatch(table, terms, scope.conversation);
   const filter = scopeFilter(scope);
-  const rows = await client.execute({
-    sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank
-          FROM ${table} f JOIN events e ON e.id = f.doc_id
-          WHERE ${table} MATCH ? AND f.kind = 'event' AND ${filter.sql}
-          ORDER BY rank LIMIT ?`,
-    args: [scopedMatch(table, terms, scope.conversation), ...filter.args, limit],
-  });
+  let rows;
+  if (scope.conversation === undefined) {
+    const fetch = limit * UNSCOPED_OVERFETCH;
+    const best = await client.execute({
+      sql: `SELECT e.id AS id, f.rank AS rank, (${filter.sql}) AS wanted
+            FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND rank MATCH ? AND rowid > 0 ORDER BY rank LIMIT ?) f
+            LEFT JOIN events e ON e.rowid = f.rowid
+            ORDER BY f.rank`,
+      args: [...filter.args, match, BM25_RANK, fetch],
+    });
+    const wanted = best.rows.filter((r) => Number(r.wanted) === 1).slice(0, limit);
+    if (wanted.length === limit || best.rows.length < fetch) rows = wanted;
+  }
+  rows ??= (
+    await client.execute({
+      sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank
+            FROM ${table} f JOIN events e ON e.id = f.doc_id
+            WHERE ${table} MATCH ? AND f.kind = 'event' AND ${filter.sql}
+            ORDER BY rank LIMIT ?`,
+      args: [match, ...filter.args, limit],
+    })
+  ).rows;
   // FTS5's bm25() is negated so that ascending order is best first; flip it back.
-  return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
+  return rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
 }
 
 export async function wordChannel(client: Client, query: string, scope: RecallScope, limit: number): Promise<Ranked> {

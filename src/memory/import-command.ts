@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
+import { vectorEmbedder } from "../embed/index.ts";
 import { expectArguments, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { importHistory } from "./import.ts";
 import { parseHistory } from "./import-format.ts";
@@ -31,7 +32,8 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   for (const bad of invalid) io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
 
   const store = await openDataStore(settings);
-  const { embedder } = await openDataEmbedder(settings);
+  const active = await openDataEmbedder(settings);
+  const embedder = vectorEmbedder(active);
   const bar = io.isTty ? new SingleBar({ format: "importing [{bar}] {value}/{total} messages", hideCursor: true }) : undefined;
   let barShown = false;
   try {
@@ -47,14 +49,15 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
     if (barShown) bar?.stop();
     barShown = false;
     const seconds = (performance.now() - started) / 1000;
+    const vectors = embedder ? `vectors by ${embedder.modelId}` : "no vectors until an embedding model is configured";
     io.stdout(
       `imported ${file}: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped ` +
-        `(${seconds.toFixed(1)} s)\n`,
+        `(${vectors}; ${seconds.toFixed(1)} s)\n`,
     );
     return 0;
   } finally {
     if (barShown) bar?.stop();
-    await embedder.close?.();
+    await active.embedder.close?.();
     store.close();
   }
 }

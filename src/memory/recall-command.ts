@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
-import type { ActiveEmbedder } from "../embed/index.ts";
+import { vectorEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
@@ -20,20 +20,25 @@ const QueryLineSchema = z.strictObject({
 });
 
 /**
- * Channels run when -channels is not given. The fallback embedder's vectors are character
- * n-gram hashes: the grams channel already ranks those n-grams, with IDF weighting the hash
- * lacks, so fusing both counts the same evidence twice and pushes answers down (LoCoMo dev
- * R@5 .620 → .535). Vectors join by default once a real model gives them meaning.
+ * Said when -channels asks for vectors and the fallback embedder is active: nothing is stored
+ * for the vector channel to search (see `vectorEmbedder`), and recall should not silently
+ * answer with fewer channels than asked for.
  */
-function defaultChannels(active: ActiveEmbedder): Channel[] {
-  return active.kind === "fallback" ? ["words", "grams"] : [...CHANNELS];
-}
+const NO_VECTORS_NOTE =
+  "note: the vector channel needs an embedding model (Chinese-CLIP in -models, or -embed-url); the fallback embedder stores no vectors, so recall ran without it\n";
 
-function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): QueryOptions {
+/**
+ * The query options and whether the vector channel was asked for but cannot run. Without
+ * -channels all channels run whose data exists. The fallback's vectors would not be worth it
+ * even if stored: they are character n-gram hashes the grams channel already ranks, with the
+ * IDF weighting the hash lacks, so fusing both counts the same evidence twice and pushes answers
+ * down (LoCoMo dev R@5 .620 → .535).
+ */
+function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): { options: QueryOptions; vectorsMissing: boolean } {
   const k = Number(flagValue(flags, "k") ?? "10");
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError("invalid -k: expected a whole number from 1 to 1000");
-  const channelList = flagValue(flags, "channels")?.split(",").map((c) => c.trim()) ?? defaultChannels(active);
-  for (const c of channelList) {
+  const asked = flagValue(flags, "channels")?.split(",").map((c) => c.trim());
+  for (const c of asked ?? []) {
     if (!(CHANNELS as readonly string[]).includes(c)) throw new UsageError(`invalid -channels: "${c}" is not one of ${CHANNELS.join(", ")}`);
   }
   const time = (name: string) => {
@@ -43,14 +48,10 @@ function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): Query
     if (Number.isNaN(ms)) throw new UsageError(`invalid -${name}: expected an ISO 8601 date or time, e.g. 2024-05-01`);
     return ms;
   };
-  return {
-    k,
-    channels: channelList as Channel[],
-    conversation: flagValue(flags, "conversation"),
-    since: time("since"),
-    until: time("until"),
-    embedder: active.embedder,
-  };
+  const embedder = vectorEmbedder(active);
+  const channels = ((asked ?? CHANNELS) as Channel[]).filter((c) => c !== "vector" || embedder);
+  const options = { k, channels, conversation: flagValue(flags, "conversation"), since: time("since"), until: time("until"), embedder };
+  return { options, vectorsMissing: !embedder && (asked ?? []).includes("vector") };
 }
 
 function explainLine(c: Candidate, ran: readonly Channel[]): string {
@@ -101,7 +102,8 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
   const active = await openDataEmbedder(settings);
   const { embedder } = active;
-  const options = parseOptions(args.flags, active);
+  const { options, vectorsMissing } = parseOptions(args.flags, active);
+  if (vectorsMissing) io.stderr(NO_VECTORS_NOTE);
   const store = await openDataStore(settings);
   try {
     if (queries) {

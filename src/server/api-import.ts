@@ -15,7 +15,8 @@ import { ApiError } from "./errors.ts";
 /** Larger histories belong to `homed import`, which streams from disk. */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
-export function importRoutes(client: Client, embedder: Embedder, log: Pick<Logger, "info" | "error">): Hono {
+/** `embedder`: the one whose vectors are stored (none with the fallback: see `vectorEmbedder`). */
+export function importRoutes(client: Client, embedder: Embedder | undefined, log: Pick<Logger, "info" | "error">): Hono {
   const app = new Hono();
   app.post("/", async (c) => {
     const length = Number(c.req.header("content-length") ?? 0);

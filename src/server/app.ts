@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
-  app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.log));
+  app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));

@@ -3,4 +3,4 @@ export { migrate, migrationStatus, SchemaMismatchError, type Migration, type Mig
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export * as schema from "./schema.ts";
-export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";
+export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, BM25_RANK, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";

@@ -11,7 +11,7 @@ const COMMANDS: readonly [string, string][] = [
   ["memory", "<recall|open|note|list|forget|injections|stats|doctor> [ARG | JSON]: the memory tools on -data's database"],
   ["mcp", "serve the memory tools as an MCP stdio server (for IDE agents), on -data's database"],
   ["chat", "talk to a running daemon from the terminal (-addr, -data or -token, -partner)"],
-  ["token", "reset -data DIR: write a new admin token (the console's login) and print it; restart a running daemon after"],
+  ["token", "reset -data DIR: write a new admin token (the console's login), print it and end every console login; restart a running daemon after"],
   ["version", "print the version"],
   ["help", "show this help"],
 ];

@@ -5,11 +5,12 @@
  * - grams: BM25 over character trigrams (`memory_grams`) plus CJK bigrams (`memory_bigrams`),
  *   for substrings jieba cut differently, typos and mixed scripts;
  * - vector: cosine distance in the configured embedder's space, never another model's.
+ * The two BM25 channels take the query's terms as `shapeQuery` weighs them.
  */
 import type { Client } from "@libsql/client";
 import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
-import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
 import { bm25Of, BM25_RANK, scopedMatch, type SearchTable } from "../store/index.ts";
+import type { QueryTerms } from "./query-shape.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
@@ -66,18 +67,19 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
   return rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
 }
 
-export async function wordChannel(client: Client, query: string, scope: RecallScope, limit: number): Promise<Ranked> {
-  return bm25(client, "memory_words", [...new Set(await searchWords(query))], scope, limit);
+/** `terms` come from `shapeQuery`: a term given n times weighs n times in the BM25 sum. */
+export async function wordChannel(client: Client, terms: QueryTerms["words"], scope: RecallScope, limit: number): Promise<Ranked> {
+  return bm25(client, "memory_words", terms, scope, limit);
 }
 
 /**
  * Trigram and bigram BM25 added per event: BM25 is a sum over query terms, so the sum of the
  * two tables' scores is (up to length normalisation) BM25 over the union of 2- and 3-grams.
  */
-export async function gramChannel(client: Client, query: string, scope: RecallScope, limit: number): Promise<Ranked> {
+export async function gramChannel(client: Client, terms: Pick<QueryTerms, "trigrams" | "bigrams">, scope: RecallScope, limit: number): Promise<Ranked> {
   const [tri, bi] = await Promise.all([
-    bm25(client, "memory_grams", queryTrigrams(query), scope, limit),
-    bm25(client, "memory_bigrams", queryBigrams(query), scope, limit),
+    bm25(client, "memory_grams", terms.trigrams, scope, limit),
+    bm25(client, "memory_bigrams", terms.bigrams, scope, limit),
   ]);
   const sum = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) sum.set(id, (sum.get(id) ?? 0) + score);

@@ -7,6 +7,7 @@ import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
 import { fuseRrf, type ChannelHit } from "./fusion.ts";
+import { shapeQuery } from "./query-shape.ts";
 import type { RecallScope } from "./scope.ts";
 
 export type QueryOptions = RecallScope & {
@@ -44,9 +45,13 @@ export async function coldcontextQuery(client: Client, query: string, options: Q
   const wanted = new Set(options.channels ?? CHANNELS);
   const depth = channelDepth(options.k);
   const runs: Partial<Record<Channel, Promise<Ranked>>> = {};
-  if (wanted.has("words")) runs.words = wordChannel(client, query, options, depth);
-  if (wanted.has("grams")) runs.grams = gramChannel(client, query, options, depth);
+  // The vector channel embeds the query as it is: a model reads the whole text, tags and all.
   if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth, options.exactScanLimit);
+  if (wanted.has("words") || wanted.has("grams")) {
+    const terms = await shapeQuery(query);
+    if (wanted.has("words")) runs.words = wordChannel(client, terms.words, options, depth);
+    if (wanted.has("grams")) runs.grams = gramChannel(client, terms, options, depth);
+  }
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
   const top = fuseRrf(rankings).slice(0, options.k);

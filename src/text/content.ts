@@ -1,0 +1,30 @@
+/**
+ * The content of a query: its text with Chinese function words cut out by part of speech
+ * (jieba's tagger), each replaced by a line break so that no word or n-gram spans the gap.
+ *
+ * Why by part of speech and not a stop list: the usual Chinese stop lists are full of single
+ * characters that are content as often as not (年, 等, 做), while the tagger decides in context.
+ * Why it matters: a dialogue used as a query is mostly pronouns, particles and adverbs (我, 的,
+ * 了, 呢, 非常, 都), and memories share them too ("感到非常开心"); in BM25 over a small store such
+ * words still carry weight, so they rank long memories that happen to contain many of them above
+ * the one about the same thing. Only the query is cut: a stored text keeps every word, and a
+ * query word that is gone simply adds nothing to any memory's score.
+ *
+ * Latin text is tagged `eng` and kept whole: English function words are `searchWords`' job.
+ */
+import { tag } from "jieba-wasm/web";
+import { loadJieba } from "./jieba.ts";
+
+/**
+ * jieba (ICTCLAS) tags of words that carry no topic: pronouns (r), prepositions (p),
+ * conjunctions (c), auxiliaries (u, uj 的, ul 了, uz 着, ug 过, uv 地, ud 得), modal particles
+ * (y), interjections (e), onomatopoeia (o) and adverbs (d: 非常, 都, 也, 最, 真的).
+ */
+export const FUNCTION_WORD_TAGS: ReadonlySet<string> = new Set(["r", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "e", "o", "d"]);
+
+export async function contentText(text: string): Promise<string> {
+  await loadJieba();
+  return tag(text, true)
+    .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) ? "\n" : word))
+    .join("");
+}

@@ -1,0 +1,59 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { coldcontextQuery } from "../../src/memory/index.ts";
+import { shapeQuery, utterances } from "../../src/memory/query-shape.ts";
+import { searchWords } from "../../src/text/index.ts";
+import { message, openTempStore, seed } from "./fixture.ts";
+
+const ids = (results: { sources: string[] }[]) => results.flatMap((r) => r.sources);
+const copies = (terms: string[], term: string) => terms.filter((t) => t === term).length;
+/** Unrelated memories, so that the terms under test are rare (positive IDF) in the store. */
+const filler = ["今天下雨了", "晚饭吃了面条", "新买的台灯很亮"].map((text, i) => message(text, { sourceId: `filler-${i}` }));
+
+describe("query shaping: a stretch of dialogue as a recall query", () => {
+  test("speaker tags are markup: a memory that only names the speakers is not found", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("Bart and Assistant", { sourceId: "names" }), message("新开的披萨店很好吃", { sourceId: "pizza" }), ...filler]);
+    const query = '<Bart>:"披萨好香"\n<Assistant>:"是啊"';
+    assert.deepEqual(ids(await coldcontextQuery(store.client, query, { k: 5 })), ["pizza"]);
+  });
+
+  test("utterances: the non-empty lines, a leading <name>: (either colon) removed, other colons kept", () => {
+    assert.deepEqual(utterances('<Bart>:"嘿"\n\n  <助手>： 好\nNote: keep <b>this</b>'), ['"嘿"', "好", "Note: keep <b>this</b>"]);
+  });
+
+  test("function words do not match: a memory sharing only pronouns and particles is not found", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("我们都在那里呢", { sourceId: "function-words" }), message("他画了一幅画", { sourceId: "drawing" }), ...filler]);
+    // 你 我们 的 呢 are a pronoun, a pronoun, an auxiliary and a modal particle: only 觉得 and 画 are asked.
+    assert.deepEqual((await shapeQuery("你觉得我们的画呢？")).words, ["觉得", "画"]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "你觉得我们的画呢？", { k: 5 })), ["drawing"]);
+  });
+
+  test("the last exchange weighs more: a term from the last lines outranks one from the first", async () => {
+    await using store = await openTempStore();
+    // Alone, the short memory would win (BM25 favours short texts); the swim is in the last line.
+    await seed(store, [message("爬山", { sourceId: "hike" }), message("游泳了一下午", { sourceId: "swim" }), ...filler]);
+    const query = '<Ann>:"上周末我去爬山了"\n<Bot>:"真不错"\n<Ann>:"明天想去游泳"';
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "爬山\n游泳", { k: 2 })), ["hike", "swim"], "precondition: with equal weights the short memory ranks first");
+    assert.deepEqual(ids(await coldcontextQuery(store.client, query, { k: 2 })), ["swim", "hike"]);
+  });
+
+  test("weights: the last two lines' terms twice, older ones once, a term at its most recent line's weight", async () => {
+    const terms = await shapeQuery("爬山\n去游泳\n去跑步");
+    assert.equal(copies(terms.words, "爬山"), 1);
+    assert.equal(copies(terms.words, "游泳"), 2);
+    assert.equal(copies(terms.words, "跑步"), 2);
+    assert.equal(copies(terms.bigrams, "爬山"), 1);
+    assert.equal(copies(terms.bigrams, "跑步"), 2);
+    assert.equal(copies(terms.words, "去"), 2, "去 is in an old and a recent line: it counts as recent");
+  });
+
+  test("a question (one or two lines) asks each term once, exactly as unshaped", async () => {
+    const question = "When did Caroline go to the LGBTQ support group?";
+    assert.deepEqual((await shapeQuery(question)).words, [...new Set(await searchWords(question))]);
+    const twoLines = await shapeQuery("去游泳\n去跑步");
+    assert.equal(copies(twoLines.words, "游泳"), 1);
+    assert.equal(copies(twoLines.words, "去"), 1);
+  });
+});

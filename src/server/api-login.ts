@@ -51,6 +51,10 @@ export function loginRoutes(deps: LoginDeps): Hono {
   });
 
   app.post("/logout", async (c) => {
+    // SameSite=Strict already keeps the cookie off cross-site requests; the same check as every
+    // other mutation keeps the rule one rule.
+    const reason = crossSiteReason(c);
+    if (reason) throw new ApiError(403, "cross_site", reason);
     await deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ loggedIn: false });

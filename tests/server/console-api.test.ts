@@ -67,6 +67,16 @@ describe("console login", () => {
     assert.equal(res.status, 403);
   });
 
+  test("a cross-site logout is refused and the login stays", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const cookie = await login(app);
+    const res = await app.request("/api/logout", { method: "POST", headers: { ...fromConsole, cookie, origin: "http://evil.example" } });
+    assert.equal(res.status, 403);
+    assert.equal((await res.json()).error, "cross_site");
+    assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 200);
+  });
+
   test("failed logins are rate-limited: after the limit even the right token waits", async () => {
     h = await kernelHarness([]);
     const app = appFor(h);

@@ -10,6 +10,7 @@ function budgetBar(c) {
     "div",
     { class: "budget" },
     h("p", {}, `${c.usedTokens} of ${c.budget} tokens (${(c.ratio * 100).toFixed(1)}%) — pruning starts above ${c.threshold}× the budget`),
+    h("p", { class: "tool-tokens" }, `Tool definitions take ${c.toolTokens} tokens of every request; history is rendered in what they, the system prompt and injected memory leave.`),
     h("div", { class: "bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": c.budget, "aria-valuenow": c.usedTokens, "aria-label": "Budget use" },
       h("span", { class: "fill", style: `width:${pct(c.usedTokens)}` }),
       h("span", { class: "mark", style: `left:${pct(c.budget)}`, title: "budget" })),

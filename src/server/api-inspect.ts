@@ -8,7 +8,7 @@ import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { loadL1Events, messageText, OVERFLOW_THRESHOLD, pinnedCount, queryTfidf, relevance, type L1Row } from "../context/index.ts";
 import { embedText, type Embedder } from "../embed/index.ts";
-import { searchWords } from "../text/index.ts";
+import { loadTokenizer, searchWords } from "../text/index.ts";
 import { ApiError } from "./errors.ts";
 
 const preview = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
@@ -28,7 +28,11 @@ async function scores(events: readonly L1Row[], input: string, embedder: Embedde
   return events.map((e) => relevance(query, e));
 }
 
-export function inspectRoutes(client: Client, embedder: Embedder, budget: number): Hono {
+/**
+ * `toolTokens` is what the tool definitions sent with each request take from the budget now
+ * (plugins come and go, so it is asked per request): history renders in what is left.
+ */
+export function inspectRoutes(client: Client, embedder: Embedder, budget: number, toolTokens: () => number): Hono {
   const app = new Hono();
   app.get("/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
@@ -41,8 +45,10 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
     const pinned = pinnedCount({ budget, avgTokensPerEvent: events.length ? used / events.length : 0 });
     const input = latestUserInput(events);
     const scored = await scores(events, input, embedder);
+    await loadTokenizer();
     return c.json({
       budget,
+      toolTokens: toolTokens(),
       usedTokens: used,
       ratio: used / budget,
       threshold: OVERFLOW_THRESHOLD,

@@ -1,7 +1,7 @@
 /** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Kernel } from "../kernel/index.ts";
+import { toolSpecTokens, type Kernel } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { Store } from "../store/index.ts";
 import { providerRoutes } from "./api-providers.ts";
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
-  app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget));
+  app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget, () => toolSpecTokens(deps.kernel.tools.specs())));
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));

@@ -233,6 +233,7 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/context`);
     await page.getByRole("meter", { name: "Budget use" }).waitFor();
+    assert.match(await page.locator(".tool-tokens").innerText(), /Tool definitions take [1-9]\d* tokens of every request/);
     const rows = page.locator("table.events tbody tr");
     assert.ok((await rows.count()) >= 3);
     assert.match(await rows.first().innerText(), /\d+\s+\d\.\d{3}\s+pinned/);

@@ -3,6 +3,7 @@ import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { sinkToL2 } from "../../src/context/index.ts";
 import { createLogger } from "../../src/log/index.ts";
+import { toolSpecTokens } from "../../src/kernel/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { LOGIN_FAILURES_PER_WINDOW } from "../../src/server/console-session.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
@@ -114,6 +115,10 @@ describe("console memory, inspector and audit", () => {
 
     const inspect = (await (await app.request(`/api/inspect/${session.id}`, { headers: { cookie } })).json()) as any;
     assert.equal(inspect.budget, h.kernel.budget);
+    // The memory tools alone are sent with every request and take their share of the budget.
+    assert.ok(h.kernel.tools.specs().length > 0);
+    assert.equal(inspect.toolTokens, toolSpecTokens(h.kernel.tools.specs()));
+    assert.ok(inspect.toolTokens > 100);
     assert.deepEqual(inspect.sunk.map((e: any) => e.id), [first]);
     assert.ok(inspect.sunk[0].sunkAt >= inspect.sunk[0].time, "when it sank is recorded, not only when it was said");
     assert.equal(inspect.live.length, 1);

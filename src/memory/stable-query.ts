@@ -8,10 +8,10 @@
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
-import { queryBigrams, queryTrigrams, searchWords } from "../text/index.ts";
 import { queryVector, type Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth } from "./query.ts";
+import { shapeQuery } from "./query-shape.ts";
 
 export type StableCandidate = {
   id: string;
@@ -68,10 +68,12 @@ async function factVectors(client: Client, embedder: Embedder, query: string, co
 
 export async function stableQuery(client: Client, query: string, options: { k: number; conversation?: string; embedder?: Embedder }): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
+  // The same query shaping as cold recall: the injection asks both layers with one text.
+  const terms = await shapeQuery(query);
   const [words, tri, bi, vector] = await Promise.all([
-    factBm25(client, "memory_words", [...new Set(await searchWords(query))], options.conversation, depth),
-    factBm25(client, "memory_grams", queryTrigrams(query), options.conversation, depth),
-    factBm25(client, "memory_bigrams", queryBigrams(query), options.conversation, depth),
+    factBm25(client, "memory_words", terms.words, options.conversation, depth),
+    factBm25(client, "memory_grams", terms.trigrams, options.conversation, depth),
+    factBm25(client, "memory_bigrams", terms.bigrams, options.conversation, depth),
     options.embedder ? factVectors(client, options.embedder, query, options.conversation, depth) : Promise.resolve(undefined),
   ]);
   const grams = new Map<string, number>();

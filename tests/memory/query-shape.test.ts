@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { coldcontextQuery } from "../../src/memory/index.ts";
+import { coldcontextQuery, stableQuery, writeFact } from "../../src/memory/index.ts";
 import { shapeQuery, utterances } from "../../src/memory/query-shape.ts";
 import { searchWords } from "../../src/text/index.ts";
 import { message, openTempStore, seed } from "./fixture.ts";
@@ -28,6 +28,18 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     // 你 我们 的 呢 are a pronoun, a pronoun, an auxiliary and a modal particle: only 觉得 and 画 are asked.
     assert.deepEqual((await shapeQuery("你觉得我们的画呢？")).words, ["觉得", "画"]);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "你觉得我们的画呢？", { k: 5 })), ["drawing"]);
+  });
+
+  test("facts (L3) are asked with the same shaped terms: function words do not match them either", async () => {
+    await using store = await openTempStore();
+    for (const [predicate, object] of [["said", "我们都在那里呢"], ["drew", "一幅画"]]) {
+      const tx = await store.client.transaction("write");
+      await writeFact(tx, { subject: "Ann", predicate: predicate!, object: object!, kind: "event", scope: "conv-a", confidence: 0.9, importance: 0.5, evidence: "manual" });
+      await tx.commit();
+      tx.close();
+    }
+    const found = await stableQuery(store.client, "你觉得我们的画呢？", { k: 5, conversation: "conv-a" });
+    assert.deepEqual(found.map((f) => f.text), ["Ann drew 一幅画"]);
   });
 
   test("the last exchange weighs more: a term from the last lines outranks one from the first", async () => {

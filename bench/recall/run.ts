@@ -1,26 +1,46 @@
 /**
  * Recall speed: import throughput and query latency at growing sizes, next to MiniSearch (the
  * in-memory BM25 library a user would otherwise pick) on the same synthetic corpus in the same
- * run. Sizes default to 10k and 100k messages; `RECALL_SIZES=10000,100000,1000000` adds 1M
- * (the import alone then takes hours on a small machine, dominated by vector-index inserts).
+ * run. `RECALL_SIZES` (default 10000,100000; 1000000 works too) sets the sizes imported with
+ * `homed import` as a user would, with the fallback embedder (so no vectors). `RECALL_VECTOR_SIZES`
+ * (default 10000) sets the sizes also imported with a stand-in model's vectors, to show what
+ * storing a real model's vectors costs. Temporary folders (gigabytes at 1M) are removed at the
+ * end of each size and on any exit, failures and Ctrl-C included.
  */
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
-import { createFallbackEmbedder } from "../../src/embed/index.ts";
-import { coldcontextQuery, type Channel } from "../../src/memory/index.ts";
-import { openStore } from "../../src/store/index.ts";
+import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
+import { coldcontextQuery, importHistory, parseHistory, type Channel } from "../../src/memory/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
 import { importInto, tempDir } from "../evidence.ts";
 import { syntheticHistory, syntheticQueries, type SyntheticLine } from "./corpus.ts";
+import { fullRankingUnscoped } from "./full-ranking.ts";
 
-const SIZES = (process.env.RECALL_SIZES ?? "10000,100000").split(",").map(Number);
+const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").filter(Boolean).map(Number);
+const SIZES = sizes("RECALL_SIZES", "10000,100000");
+const VECTOR_SIZES = sizes("RECALL_VECTOR_SIZES", "10000");
 const QUERIES = 200;
+/** The full ranking takes seconds a query at 1M: fewer queries keep the run under an hour. */
+const FULL_RANKING_QUERIES = 50;
+const K = 10;
+/** How deep recall ranks each channel for k = 10 (`channelDepth` in src/memory/query.ts). */
+const DEPTH = 100;
+
+const dirs = new Set<string>();
+function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  dirs.delete(dir);
+}
+process.on("exit", () => [...dirs].forEach(removeDir));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => process.exit(130));
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const fmt = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   return `p50 ${percentile(s, 50).toFixed(1)} ms  p95 ${percentile(s, 95).toFixed(1)} ms`;
 };
+const mib = (path: string) => `${(statSync(path).size / 2 ** 20).toFixed(0)} MiB`;
 
 async function time(run: () => Promise<unknown> | unknown): Promise<number> {
   const started = performance.now();
@@ -29,53 +49,91 @@ async function time(run: () => Promise<unknown> | unknown): Promise<number> {
 }
 
 const summary: string[] = [];
-for (const size of SIZES) {
-  const dir = tempDir("homed-recall-bench-");
-  const lines: SyntheticLine[] = [...syntheticHistory(size)];
-  const file = join(dir, "history.jsonl");
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  const queries = syntheticQueries(QUERIES);
-  console.log(`\n--- ${size.toLocaleString("en")} messages ---`);
+function report(size: number, name: string, line: string): void {
+  console.log(`${name.padEnd(48)} ${line}`);
+  summary.push(`${size}\t${name}\t${line}`);
+}
 
-  const imported = importInto(join(dir, "data"), file);
-  const dbBytes = statSync(join(dir, "data", "homed.db")).size;
-  console.log(`homed import: ${(size / imported.seconds).toFixed(0)} messages/s (${imported.seconds.toFixed(1)} s incl. process start, fallback vectors + DiskANN index; db ${(dbBytes / 2 ** 20).toFixed(0)} MiB)`);
+type Query = ReturnType<typeof syntheticQueries>[number];
+
+async function latencies(size: number, name: string, queries: readonly Query[], run: (q: Query) => Promise<unknown> | unknown): Promise<void> {
+  const ms: number[] = [];
+  for (const q of queries) ms.push(await time(() => run(q)));
+  report(size, name, fmt(ms));
+}
+
+async function homedLatencies(size: number, store: Store, queries: readonly Query[], label: string, channels: Channel[], embedder?: Embedder): Promise<void> {
+  for (const scoped of [false, true]) {
+    await latencies(size, `homed ${label}, ${scoped ? "one conversation" : "all memory"}`, queries, (q) =>
+      coldcontextQuery(store.client, q.query, { k: K, channels, embedder, conversation: scoped ? q.conversation : undefined }),
+    );
+  }
+}
+
+/** `homed import` (the CLI, fallback embedder: no vectors), recall latencies, MiniSearch alongside. */
+async function measureSize(size: number, lines: SyntheticLine[], file: string, dir: string, queries: readonly Query[]): Promise<void> {
+  const data = join(dir, "data");
+  const imported = importInto(data, file);
+  report(size, "homed import (CLI, no vectors)", `${(size / imported.seconds).toFixed(0)} messages/s (${imported.seconds.toFixed(1)} s incl. process start; db ${mib(join(data, "homed.db"))})`);
 
   let mini!: MiniSearch<SyntheticLine>;
   const miniMs = await time(() => {
     mini = new MiniSearch<SyntheticLine>({ fields: ["text"], storeFields: ["conversation"], idField: "id" });
     mini.addAll(lines);
   });
-  console.log(`MiniSearch index: ${(size / (miniMs / 1000)).toFixed(0)} messages/s (in memory only, nothing persisted)`);
+  report(size, "MiniSearch index (memory only)", `${(size / (miniMs / 1000)).toFixed(0)} messages/s (${(miniMs / 1000).toFixed(1)} s; nothing persisted)`);
 
-  const store = await openStore({ url: `file:${join(dir, "data", "homed.db")}` });
-  const embedder = createFallbackEmbedder();
-  const variants: [string, Channel[], boolean][] = [
-    ["homed words+grams, all memory", ["words", "grams"], false],
-    ["homed words+grams, one conversation", ["words", "grams"], true],
-    ["homed vector (fallback), one conversation", ["vector"], true],
-    ["homed vector (fallback), all memory", ["vector"], false],
-  ];
-  for (const [name, channels, scoped] of variants) {
-    const ms: number[] = [];
-    for (const q of queries) {
-      ms.push(await time(() => coldcontextQuery(store.client, q.query, { k: 10, channels, embedder, conversation: scoped ? q.conversation : undefined })));
-    }
-    console.log(`${name.padEnd(44)} ${fmt(ms)}`);
-    summary.push(`${size}\t${name}\t${fmt(ms)}`);
+  const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+  try {
+    await homedLatencies(size, store, queries, "words+grams", ["words", "grams"]);
+    await latencies(size, "homed words+grams full ranking, all memory", queries.slice(0, FULL_RANKING_QUERIES), (q) =>
+      fullRankingUnscoped(store.client, q.query, DEPTH),
+    );
+  } finally {
+    store.close();
   }
-  store.close();
   for (const scoped of [false, true]) {
-    const ms: number[] = [];
-    for (const q of queries) {
-      ms.push(await time(() => mini.search(q.query, scoped ? { filter: (r) => r.conversation === q.conversation } : {}).slice(0, 10)));
-    }
-    const name = `MiniSearch BM25, ${scoped ? "one conversation" : "all memory"}`;
-    console.log(`${name.padEnd(44)} ${fmt(ms)}`);
-    summary.push(`${size}\t${name}\t${fmt(ms)}`);
+    await latencies(size, `MiniSearch BM25, ${scoped ? "one conversation" : "all memory"}`, queries, (q) =>
+      mini.search(q.query, scoped ? { filter: (r) => r.conversation === q.conversation } : {}).slice(0, K),
+    );
   }
-  // 100k messages leave ~2.6 GB behind.
-  rmSync(dir, { recursive: true, force: true });
 }
-console.log("\nSummary (size, what, latency):");
+
+/**
+ * The same messages imported in-process with a stand-in model's vectors: hash vectors under a
+ * model id that is not the fallback's, so they are stored and indexed (DiskANN) as a real
+ * model's would be. It measures storing vectors, not computing them: a real model adds its own
+ * inference time on top.
+ */
+async function measureVectors(size: number, content: string, dir: string, queries: readonly Query[]): Promise<void> {
+  const { messages } = parseHistory(content);
+  const standIn: Embedder = { ...createFallbackEmbedder(), modelId: "bench-stand-in@512" };
+  const db = join(dir, "vectors.db");
+  const store = await openStore({ url: `file:${db}` });
+  try {
+    const ms = await time(() => importHistory(store.client, messages, { embedder: standIn }));
+    report(size, "homed import (in-process, stand-in model vectors)", `${(size / (ms / 1000)).toFixed(0)} messages/s (${(ms / 1000).toFixed(1)} s; db ${mib(db)})`);
+    await homedLatencies(size, store, queries, "vector (stand-in model)", ["vector"], standIn);
+  } finally {
+    store.close();
+  }
+}
+
+for (const size of [...new Set([...SIZES, ...VECTOR_SIZES])].sort((a, b) => a - b)) {
+  const dir = tempDir("homed-recall-bench-");
+  dirs.add(dir);
+  try {
+    const lines: SyntheticLine[] = [...syntheticHistory(size)];
+    const content = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+    const file = join(dir, "history.jsonl");
+    writeFileSync(file, content);
+    const queries = syntheticQueries(QUERIES);
+    console.log(`\n--- ${size.toLocaleString("en")} messages ---`);
+    if (SIZES.includes(size)) await measureSize(size, lines, file, dir, queries);
+    if (VECTOR_SIZES.includes(size)) await measureVectors(size, content, dir, queries);
+  } finally {
+    removeDir(dir);
+  }
+}
+console.log("\nSummary (size, what, result):");
 for (const line of summary) console.log(line);

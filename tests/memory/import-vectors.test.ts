@@ -55,6 +55,26 @@ describe("vectors of imported history", () => {
     assert.match(plain.stdout, /support group yesterday/);
   });
 
+  test("history imported without vectors gets a model's by backfill, and the vector channel then finds it", async () => {
+    using tmp = tempFolder();
+    const server = await startScriptedServer([answer()]);
+    try {
+      const history = join(tmp.dir, "history.jsonl");
+      writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
+      const data = join(tmp.dir, "data");
+      assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
+      assert.equal((await vectorsIn(data)).withVector, 0);
+      const model = ["-embed-url", server.baseUrl, "-embed-model", "test-model"];
+      const backfill = await run([...SOURCE_HOMED, "embed", "-data", data, ...model, "--backfill"]);
+      assert.equal(backfill.code, 0, backfill.stderr);
+      assert.equal((await vectorsIn(data)).withVector, 2);
+      const found = await run([...SOURCE_HOMED, "recall", "-data", data, ...model, "--channels", "vector", "--json", "painted a sunrise"]);
+      assert.deepEqual(JSON.parse(found.stdout).results[0].sources, ["D1:2"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   test("a real embedding model's vectors are written with its model id, and the vector channel finds them", async () => {
     using tmp = tempFolder();
     const server = await startScriptedServer([answer()]);

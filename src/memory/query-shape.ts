@@ -53,12 +53,20 @@ function weighted(perLine: readonly (readonly string[])[]): string[] {
   return [...copies].flatMap(([term, n]) => Array<string>(n).fill(term));
 }
 
-export async function shapeQuery(query: string): Promise<QueryTerms> {
-  const lines = await Promise.all(utterances(query).map((line) => contentText(line)));
+async function termsOf(lines: readonly string[]): Promise<QueryTerms> {
   const words = await Promise.all(lines.map(async (line) => [...new Set(await searchWords(line))]));
   return {
     words: weighted(words),
     trigrams: weighted(lines.map(queryTrigrams)),
     bigrams: weighted(lines.map(queryBigrams)),
   };
+}
+
+export async function shapeQuery(query: string): Promise<QueryTerms> {
+  const said = utterances(query);
+  const terms = await termsOf(await Promise.all(said.map((line) => contentText(line))));
+  // A query of nothing but function words ("他们呢？") is asked as it is: those words are all
+  // the user gave, and finding something is better than finding nothing.
+  if (terms.words.length + terms.trigrams.length + terms.bigrams.length > 0) return terms;
+  return termsOf(said);
 }

@@ -30,6 +30,13 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     assert.deepEqual(ids(await coldcontextQuery(store.client, "你觉得我们的画呢？", { k: 5 })), ["drawing"]);
   });
 
+  test("a query of nothing but function words is asked as it is", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("他们都在那里", { sourceId: "them" }), ...filler]);
+    assert.deepEqual((await shapeQuery("<Ann>: 他们呢？")).words, await searchWords("他们呢？"));
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "他们呢？", { k: 5 })), ["them"]);
+  });
+
   test("facts (L3) are asked with the same shaped terms: function words do not match them either", async () => {
     await using store = await openTempStore();
     for (const [predicate, object] of [["said", "我们都在那里呢"], ["drew", "一幅画"]]) {

@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
-import { batchRecall, evidenceRecall, formatRow, importInto, tempDir, writeJsonl } from "../evidence.ts";
+import { batchRecall, evidenceRecall, formatRow, importInto, startEmbeddingServer, tempDir, writeJsonl } from "../evidence.ts";
 import { convertLocomo, type ImportLine } from "./convert.ts";
 
 const DATA = process.env.LOCOMO_FILE ?? "/work/shared/data/locomo/locomo-dev.json";
@@ -51,6 +51,21 @@ for (const channels of [undefined, "words", "grams"]) {
   const ranked = batchRecall(join(dir, "data"), queriesFile, 50, channels);
   const ms = (performance.now() - started) / questions.length;
   rows.push([`homed ${channels ?? "default (words,grams)"} (${ms.toFixed(1)} ms/q)`, ranked]);
+}
+// The same history again, imported with a real embedding model (the Universal Sentence Encoder,
+// English, through homed's HTTP embedder): what the vector channel adds when one is configured.
+const embedding = await startEmbeddingServer();
+try {
+  const withModel = importInto(join(dir, "data-model"), historyFile, embedding.flags);
+  console.log(`with a model: ${withModel.summary}  (${(lines.length / withModel.seconds).toFixed(0)} messages/s, embedding included)`);
+  for (const channels of ["words,grams,vector", "vector"]) {
+    const started = performance.now();
+    const ranked = batchRecall(join(dir, "data-model"), queriesFile, 50, channels, embedding.flags);
+    const ms = (performance.now() - started) / questions.length;
+    rows.push([`homed ${channels}, USE model (${ms.toFixed(1)} ms/q)`, ranked]);
+  }
+} finally {
+  embedding.stop();
 }
 console.log("\nEvidence recall, categories 1-4:");
 for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecall(gold, (id) => ranked.get(id) ?? [], KS), 44));

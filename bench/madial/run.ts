@@ -54,5 +54,5 @@ console.log("\nRecall@k (fraction of relevant memories in the top k):");
 for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecall(queries, (id) => ranked.get(id) ?? [], KS), 42));
 console.log(formatRow("reference: authors' BGE-M3 (whole zh set)", KS, [0.29, 0.5, 0.59, 0.71], 42));
 console.log("\nHit rate@k (at least one relevant memory in the top k):");
-for (const [name, ranked] of rows) console.log(formatRow(name, KS, hitRate(ranked), 42));
+for (const [name, ranked] of rows) console.log(formatRow(name, KS, hitRate(ranked), 42, "hit"));
 rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
+import { mergeInserts } from "../store/index.ts";
 import { coldEventStatements, coldSessionId, type ColdMessage } from "./cold-event.ts";
 
 export type ImportProgress = (done: number, total: number) => void;
@@ -96,7 +97,7 @@ export async function importHistory(
         const vector = vectors[i] && options.embedder ? { modelId: options.embedder.modelId, vector: vectors[i] } : undefined;
         statements.push(...(await coldEventStatements(m, seq, vector, now, context.get(m))));
       }
-      await tx.batch(statements);
+      await tx.batch(mergeInserts(statements));
       options.onProgress?.(start + chunk.length, fresh.length);
     }
     await tx.commit();

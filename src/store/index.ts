@@ -2,5 +2,6 @@ export { openStore, isEmbeddedUrl, type Store, type StoreOptions, type Db } from
 export { migrate, migrationStatus, SchemaMismatchError, type Migration, type MigrationStatus } from "./migrate.ts";
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
+export { mergeInserts } from "./merge-inserts.ts";
 export * as schema from "./schema.ts";
 export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, BM25_RANK, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";

@@ -7,7 +7,7 @@
  * storing a real model's vectors costs. Temporary folders (gigabytes at 1M) are removed at the
  * end of each size and on any exit, failures and Ctrl-C included.
  */
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
@@ -71,11 +71,13 @@ async function homedLatencies(size: number, store: Store, queries: readonly Quer
 }
 
 /** `homed import` (the CLI, fallback embedder: no vectors), recall latencies, MiniSearch alongside. */
-async function measureSize(size: number, lines: SyntheticLine[], file: string, dir: string, queries: readonly Query[]): Promise<void> {
+async function measureSize(size: number, file: string, dir: string, queries: readonly Query[]): Promise<void> {
   const data = join(dir, "data");
   const imported = importInto(data, file);
   report(size, "homed import (CLI, no vectors)", `${(size / imported.seconds).toFixed(0)} messages/s (${imported.seconds.toFixed(1)} s incl. process start; db ${mib(join(data, "homed.db"))})`);
 
+  // Generated again rather than kept from writing the file: at 1M the import needs the memory.
+  const lines: SyntheticLine[] = [...syntheticHistory(size)];
   let mini!: MiniSearch<SyntheticLine>;
   const miniMs = await time(() => {
     mini = new MiniSearch<SyntheticLine>({ fields: ["text"], storeFields: ["conversation"], idField: "id" });
@@ -105,8 +107,8 @@ async function measureSize(size: number, lines: SyntheticLine[], file: string, d
  * model's would be. It measures storing vectors, not computing them: a real model adds its own
  * inference time on top.
  */
-async function measureVectors(size: number, content: string, dir: string, queries: readonly Query[]): Promise<void> {
-  const { messages } = parseHistory(content);
+async function measureVectors(size: number, file: string, dir: string, queries: readonly Query[]): Promise<void> {
+  const { messages } = parseHistory(readFileSync(file, "utf8"));
   const standIn: Embedder = { ...createFallbackEmbedder(), modelId: "bench-stand-in@512" };
   const db = join(dir, "vectors.db");
   const store = await openStore({ url: `file:${db}` });
@@ -119,18 +121,34 @@ async function measureVectors(size: number, content: string, dir: string, querie
   }
 }
 
+/** The synthetic history as JSON Lines, written in pieces (1M messages are ~200 MB). */
+function writeHistory(file: string, size: number): void {
+  const fd = openSync(file, "w");
+  try {
+    let piece: string[] = [];
+    for (const line of syntheticHistory(size)) {
+      piece.push(JSON.stringify(line));
+      if (piece.length === 10_000) {
+        writeSync(fd, piece.join("\n") + "\n");
+        piece = [];
+      }
+    }
+    if (piece.length > 0) writeSync(fd, piece.join("\n") + "\n");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 for (const size of [...new Set([...SIZES, ...VECTOR_SIZES])].sort((a, b) => a - b)) {
   const dir = tempDir("homed-recall-bench-");
   dirs.add(dir);
   try {
-    const lines: SyntheticLine[] = [...syntheticHistory(size)];
-    const content = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
     const file = join(dir, "history.jsonl");
-    writeFileSync(file, content);
+    writeHistory(file, size);
     const queries = syntheticQueries(QUERIES);
     console.log(`\n--- ${size.toLocaleString("en")} messages ---`);
-    if (SIZES.includes(size)) await measureSize(size, lines, file, dir, queries);
-    if (VECTOR_SIZES.includes(size)) await measureVectors(size, content, dir, queries);
+    if (SIZES.includes(size)) await measureSize(size, file, dir, queries);
+    if (VECTOR_SIZES.includes(size)) await measureVectors(size, file, dir, queries);
   } finally {
     removeDir(dir);
   }

@@ -9,7 +9,7 @@
  */
 import type { Client } from "@libsql/client";
 import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
-import { bm25Of, BM25_RANK, scopedMatch, type SearchTable } from "../store/index.ts";
+import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
 import type { QueryTerms } from "./query-shape.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
@@ -32,9 +32,11 @@ const UNSCOPED_OVERFETCH = 4;
  *
  * Unscoped, FTS5 first ranks and cuts the whole table itself (`ORDER BY rank LIMIT` on the FTS
  * table alone, search rows keyed by event rowid, triples' rows negative) and only the best few
- * are joined to events: 100k messages, ~50k matches a query, words+grams 554 → 224 ms. Exact:
- * the best `limit` that pass the filter among the best `fetch` matches are the best `limit` of
- * all that pass — unless fewer pass while more matches remain, and then the full ranking runs.
+ * are joined to events: 100k messages, ~50k matches a query, words+grams 554 → 224 ms. FTS5's
+ * default `rank` ranks as `bm25Of` here: their weights differ only for the scope key column,
+ * which an unscoped MATCH never hits. Exact: the best `limit` that pass the filter among the
+ * best `fetch` matches are the best `limit` of all that pass — unless fewer pass while more
+ * matches remain, and then the full ranking runs.
  * Scoped queries keep the full path: there the scope key already cuts the matches (36 ms vs 42).
  */
 async function bm25(client: Client, table: SearchTable, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
@@ -46,10 +48,10 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
     const fetch = limit * UNSCOPED_OVERFETCH;
     const best = await client.execute({
       sql: `SELECT e.id AS id, f.rank AS rank, (${filter.sql}) AS wanted
-            FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND rank MATCH ? AND rowid > 0 ORDER BY rank LIMIT ?) f
+            FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND rowid > 0 ORDER BY rank LIMIT ?) f
             LEFT JOIN events e ON e.rowid = f.rowid
             ORDER BY f.rank`,
-      args: [...filter.args, match, BM25_RANK, fetch],
+      args: [...filter.args, match, fetch],
     });
     const wanted = best.rows.filter((r) => Number(r.wanted) === 1).slice(0, limit);
     if (wanted.length === limit || best.rows.length < fetch) rows = wanted;

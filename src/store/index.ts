@@ -4,4 +4,4 @@ export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
 export * as schema from "./schema.ts";
-export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, BM25_RANK, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";
+export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";

@@ -33,13 +33,7 @@ export function scopedMatch(table: SearchTable, terms: readonly string[], conver
 }
 
 /** bm25() weights: only the text column counts (the scope key must not sway the ranking). */
-const BM25_WEIGHTS = "0.0, 0.0, 0.0, 1.0";
-export const bm25Of = (table: SearchTable) => `bm25(${table}, ${BM25_WEIGHTS})`;
-/**
- * The same ranking as FTS5's `rank` column, set per query by `rank MATCH ?`. Ordering by `rank`
- * on the FTS table alone lets FTS5 sort and cut the matches itself, before any join.
- */
-export const BM25_RANK = `bm25(${BM25_WEIGHTS})`;
+export const bm25Of = (table: SearchTable) => `bm25(${table}, 0, 0, 0, 1)`;
 
 type Executor = Pick<Client | Transaction, "execute">;
 

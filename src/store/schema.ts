@@ -66,6 +66,9 @@ export const events = sqliteTable(
     index("events_conversation_time").on(t.conversation, t.time),
     // User-wide memories are visible from every conversation: recall looks them up by scope.
     index("events_scope").on(t.scope),
+    // The vector channel counts a layer's events by model to choose exact scan or index: with this
+    // index the count reads index entries instead of every row (each carrying its 2 KB vector).
+    index("events_layer_model").on(t.layer, t.embedModel),
     uniqueIndex("events_conversation_source").on(t.conversation, t.sourceId),
     check("events_layer_valid", sql`${t.layer} IN ('L1', 'L2', 'L3')`),
   ],
@@ -95,6 +98,8 @@ export const blocks = sqliteTable(
   (t) => [
     index("blocks_event").on(t.eventId),
     index("blocks_holder").on(t.holder),
+    // Image neighbours are searched among image blocks only: without it every text block is read.
+    index("blocks_kind_model").on(t.kind, t.embedModel),
     check("blocks_holder_valid", sql`${t.holder} IN ('L1', 'L2', 'L3')`),
   ],
 );

@@ -7,6 +7,7 @@ import m4 from "./0004_events_scope_index.sql" with { type: "text" };
 import m5 from "./0005_event_sunk_at.sql" with { type: "text" };
 import m6 from "./0006_search_scope_key.sql" with { type: "text" };
 import m7 from "./0007_console_sessions.sql" with { type: "text" };
+import m8 from "./0008_vector_lookup_indexes.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 5, tag: "0005_event_sunk_at", sql: m5 },
   { idx: 6, tag: "0006_search_scope_key", sql: m6 },
   { idx: 7, tag: "0007_console_sessions", sql: m7 },
+  { idx: 8, tag: "0008_vector_lookup_indexes", sql: m8 },
 ];

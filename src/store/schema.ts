@@ -68,7 +68,8 @@ export const events = sqliteTable(
     index("events_scope").on(t.scope),
     // The vector channel counts a layer's events by model to choose exact scan or index: with this
     // index the count reads index entries instead of every row (each carrying its 2 KB vector).
-    index("events_layer_model").on(t.layer, t.embedModel),
+    // Partial: events without a vector (all imports under the fallback) cost the import nothing.
+    index("events_layer_vector_model").on(t.layer, t.embedModel).where(sql`${t.embedModel} IS NOT NULL`),
     uniqueIndex("events_conversation_source").on(t.conversation, t.sourceId),
     check("events_layer_valid", sql`${t.layer} IN ('L1', 'L2', 'L3')`),
   ],
@@ -99,7 +100,8 @@ export const blocks = sqliteTable(
     index("blocks_event").on(t.eventId),
     index("blocks_holder").on(t.holder),
     // Image neighbours are searched among image blocks only: without it every text block is read.
-    index("blocks_kind_model").on(t.kind, t.embedModel),
+    // Partial: text blocks (one per event) are not in it, so writing them costs nothing more.
+    index("blocks_image_model").on(t.embedModel).where(sql`${t.kind} = 'image'`),
     check("blocks_holder_valid", sql`${t.holder} IN ('L1', 'L2', 'L3')`),
   ],
 );

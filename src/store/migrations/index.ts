@@ -8,6 +8,7 @@ import m5 from "./0005_event_sunk_at.sql" with { type: "text" };
 import m6 from "./0006_search_scope_key.sql" with { type: "text" };
 import m7 from "./0007_console_sessions.sql" with { type: "text" };
 import m8 from "./0008_vector_lookup_indexes.sql" with { type: "text" };
+import m9 from "./0009_partial_vector_lookup_indexes.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 6, tag: "0006_search_scope_key", sql: m6 },
   { idx: 7, tag: "0007_console_sessions", sql: m7 },
   { idx: 8, tag: "0008_vector_lookup_indexes", sql: m8 },
+  { idx: 9, tag: "0009_partial_vector_lookup_indexes", sql: m9 },
 ];

@@ -8,9 +8,10 @@
  * The two BM25 channels take the query's terms as `shapeQuery` weighs them.
  */
 import type { Client } from "@libsql/client";
-import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
+import type { Embedder } from "../embed/index.ts";
 import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
 import type { QueryTerms } from "./query-shape.ts";
+import type { RecallQuery } from "./recall-query.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
@@ -103,18 +104,6 @@ export const EXACT_SCAN_LIMIT = 5_000;
  */
 const INDEX_OVERFETCH = { scoped: 10, unscoped: 2 };
 
-/** The query's vector as a blob, or undefined when the embedder ran out of its time budget. */
-export async function queryVector(embedder: Embedder, query: string): Promise<Uint8Array | undefined> {
-  try {
-    const vector = await embedText(embedder, query, { purpose: "query" });
-    return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
-  } catch (error) {
-    // A slow embedding service must not hold up recall: this query goes without vectors.
-    if (error instanceof EmbedTimeoutError) return undefined;
-    throw error;
-  }
-}
-
 /**
  * Events whose image blocks are near the query: images live in the same space as text, so a
  * text query finds the photo. Exact scan: image blocks are few next to text.
@@ -134,12 +123,12 @@ async function imageNeighbours(client: Client, blob: Uint8Array, modelId: string
 export async function vectorChannel(
   client: Client,
   embedder: Embedder,
-  query: string,
+  query: RecallQuery,
   scope: RecallScope,
   limit: number,
   exactScanLimit: number = EXACT_SCAN_LIMIT,
 ): Promise<Ranked> {
-  const blob = await queryVector(embedder, query);
+  const blob = await query.vector(embedder);
   if (!blob) return [];
   const filter = scopeFilter(scope);
   const inScope = await client.execute({

@@ -8,6 +8,7 @@ import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import type { InjectionConfig } from "./injection-config.ts";
 import { coldcontextQuery } from "./query.ts";
+import { recallQuery } from "./recall-query.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
 
 export const BANDS = ["IMMEDIATE", "WORKING", "BACKGROUND"] as const;
@@ -57,9 +58,10 @@ export async function buildInjection(client: Client, input: string, options: Inj
   if (short) {
     ranked = await recentCold(client, conversation, config.bands.immediate.items + config.bands.working.items);
   } else {
+    const asked = recallQuery(query);
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(client, query, { k: config.k, conversation, embedder: options.embedder }),
-      stableQuery(client, query, { k: config.k, conversation, embedder: options.embedder }),
+      coldcontextQuery(client, asked, { k: config.k, conversation, embedder: options.embedder }),
+      stableQuery(client, asked, { k: config.k, conversation, embedder: options.embedder }),
     ]);
     const uses = new Map<string, number>();
     const inScene = new Set<string>();

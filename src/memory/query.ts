@@ -7,7 +7,7 @@ import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
 import { fuseRrf, type ChannelHit } from "./fusion.ts";
-import { shapeQuery } from "./query-shape.ts";
+import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
 
 export type QueryOptions = RecallScope & {
@@ -50,14 +50,15 @@ export const candidateRowsSql = (ids: number) =>
   `SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
    WHERE +layer = 'L2' AND id IN (${Array.from({ length: ids }, () => "?").join(", ")})`;
 
-export async function coldcontextQuery(client: Client, query: string, options: QueryOptions): Promise<Candidate[]> {
+export async function coldcontextQuery(client: Client, text: string | RecallQuery, options: QueryOptions): Promise<Candidate[]> {
+  const query = asRecallQuery(text);
   const wanted = new Set(options.channels ?? CHANNELS);
   const depth = channelDepth(options.k);
   const runs: Partial<Record<Channel, Promise<Ranked>>> = {};
   // The vector channel embeds the query as it is: a model reads the whole text, tags and all.
   if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth, options.exactScanLimit);
   if (wanted.has("words") || wanted.has("grams")) {
-    const terms = await shapeQuery(query);
+    const terms = await query.terms();
     if (wanted.has("words")) runs.words = wordChannel(client, terms.words, options, depth);
     if (wanted.has("grams")) runs.grams = gramChannel(client, terms, options, depth);
   }

@@ -8,10 +8,10 @@
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
-import { queryVector, type Ranked } from "./channels.ts";
+import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth } from "./query.ts";
-import { shapeQuery } from "./query-shape.ts";
+import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 
 export type StableCandidate = {
   id: string;
@@ -54,8 +54,8 @@ function candidate(row: Record<string, unknown>, score: number, channels: string
   };
 }
 
-async function factVectors(client: Client, embedder: Embedder, query: string, conversation: string | undefined, limit: number): Promise<Ranked> {
-  const blob = await queryVector(embedder, query);
+async function factVectors(client: Client, embedder: Embedder, query: RecallQuery, conversation: string | undefined, limit: number): Promise<Ranked> {
+  const blob = await query.vector(embedder);
   if (!blob) return [];
   const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
   const rows = await client.execute({
@@ -66,10 +66,11 @@ async function factVectors(client: Client, embedder: Embedder, query: string, co
   return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
 }
 
-export async function stableQuery(client: Client, query: string, options: { k: number; conversation?: string; embedder?: Embedder }): Promise<StableCandidate[]> {
+export async function stableQuery(client: Client, text: string | RecallQuery, options: { k: number; conversation?: string; embedder?: Embedder }): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
   // The same query shaping as cold recall: the injection asks both layers with one text.
-  const terms = await shapeQuery(query);
+  const query = asRecallQuery(text);
+  const terms = await query.terms();
   const [words, tri, bi, vector] = await Promise.all([
     factBm25(client, "memory_words", terms.words, options.conversation, depth),
     factBm25(client, "memory_grams", terms.trigrams, options.conversation, depth),

@@ -9,6 +9,7 @@ import type { Embedder } from "../embed/index.ts";
 import { DEFAULT_INJECTION } from "./injection-config.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
+import { recallQuery } from "./recall-query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
 import { factText, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { stableQuery } from "./stable-query.ts";
@@ -35,9 +36,10 @@ const recall = tool({
   input: z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).default(8), conversation: z.string().max(200).optional() }),
   async run({ query, k, conversation }, ctx) {
     const scope = conversation ?? ctx.conversation;
+    const asked = recallQuery(query);
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(ctx.client, query, { k, conversation: scope, embedder: ctx.embedder }),
-      stableQuery(ctx.client, query, { k, conversation: scope, embedder: ctx.embedder }),
+      coldcontextQuery(ctx.client, asked, { k, conversation: scope, embedder: ctx.embedder }),
+      stableQuery(ctx.client, asked, { k, conversation: scope, embedder: ctx.embedder }),
     ]);
     const results = [
       ...cold.map((c) => ({ id: c.id, layer: "L2", score: c.score, text: c.text, time: new Date(c.time).toISOString(), speaker: c.speaker, evidence: EVIDENCE_MARKS.verbatim, sources: c.sources })),

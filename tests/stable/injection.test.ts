@@ -1,7 +1,8 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { auditInjection, buildInjection, DEFAULT_INJECTION, InjectionConfigSchema, listInjections, recordCitations, shortId, writeFact, type NewFact } from "../../src/memory/index.ts";
-import type { Store } from "../../src/store/index.ts";
+import type { Embedder } from "../../src/embed/index.ts";
+import { VECTOR_DIM, type Store } from "../../src/store/index.ts";
 import { message, storeWith } from "./support.ts";
 
 let store: Store | undefined;
@@ -37,6 +38,23 @@ describe("recall injection", () => {
     assert.equal(injection.lines[0]!.band, "IMMEDIATE");
     assert.match(injection.text, /^Memory \(cite the id/);
     assert.equal(injection.chars, injection.text.length);
+  });
+
+  test("one turn's recall embeds its query once for both layers (a model call each time otherwise)", async () => {
+    ({ store } = await storeWith([message(0, "We booked the ferry to Xiamen for the 14th.")]));
+    await facts({ predicate: "is travelling to", object: "Xiamen by ferry" });
+    const queries: string[] = [];
+    const embedder: Embedder = {
+      modelId: "counting@512",
+      dimension: VECTOR_DIM,
+      embedTexts: async (texts, options) => {
+        if (options?.purpose === "query") queries.push(...texts);
+        return texts.map(() => new Float32Array(VECTOR_DIM).fill(1));
+      },
+    };
+    const injection = await buildInjection(store!.client, "when is the ferry to Xiamen?", { conversation: "conv-a", config: DEFAULT_INJECTION, embedder });
+    assert.equal(injection.counts.L3, 1);
+    assert.deepEqual(queries, ["when is the ferry to Xiamen?"]);
   });
 
   test("nothing is injected below the score floor, and nothing at all when nothing matches", async () => {

@@ -3,6 +3,7 @@ export { coldEventId, coldSessionId, type ColdMessage } from "./cold-event.ts";
 export { CHANNELS, type Channel } from "./channels.ts";
 export { fuseRrf, RRF_K, type Fused, type ChannelHit } from "./fusion.ts";
 export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
+export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";
 export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress } from "./import.ts";

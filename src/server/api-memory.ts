@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { coldcontextQuery, forgetRecord, openRecord, RecordError, stableQuery } from "../memory/index.ts";
+import { coldcontextQuery, forgetRecord, openRecord, recallQuery, RecordError, stableQuery, type RecallQuery } from "../memory/index.ts";
 import { ApiError } from "./errors.ts";
 
 /** The console deletes by full id only: a suffix that happened to match another record must not. */
@@ -59,11 +59,11 @@ function eventRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = 
 /** Ranked matches (by recall's own score) and plainly listed ones (newest first), per source. */
 type Found = { ranked: MemoryRecord[]; listed: MemoryRecord[] };
 
-async function searchEvents(client: Client, s: Search, embedder: Embedder | undefined): Promise<Found> {
+async function searchEvents(client: Client, s: Search, asked: RecallQuery, embedder: Embedder | undefined): Promise<Found> {
   const ranked: MemoryRecord[] = [];
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
   if (s.q && (s.layer === "all" || s.layer === "L2")) {
-    const found = await coldcontextQuery(client, s.q, { k: s.limit, conversation: s.conversation, embedder });
+    const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
     const ids = found.map((f) => f.id);
     const rows = ids.length ? await client.execute({ sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id IN (${ids.map(() => "?").join(", ")})`, args: ids }) : { rows: [] };
     const byId = new Map(rows.rows.map((r) => [String(r.id), r as Record<string, unknown>]));
@@ -118,13 +118,13 @@ function factRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = {
   };
 }
 
-async function searchTriples(client: Client, s: Search, embedder: Embedder | undefined): Promise<Found> {
+async function searchTriples(client: Client, s: Search, asked: RecallQuery, embedder: Embedder | undefined): Promise<Found> {
   if (s.layer !== "all" && s.layer !== "L3") return { ranked: [], listed: [] };
   const scope = factScope(s.scope);
   if (s.q) {
     // Facts are ranked the way recall ranks them (words, grams and vectors fused), in the same
     // conversation scope, so the console shows what the model would be given for this query.
-    const found = await stableQuery(client, s.q, { k: s.limit, conversation: s.conversation, embedder });
+    const found = await stableQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
     if (found.length === 0) return { ranked: [], listed: [] };
     const rows = await client.execute({
       sql: `${FACT_COLUMNS} WHERE t.id IN (${found.map(() => "?").join(", ")}) ${scope ? `AND ${scope.sql}` : ""}`,
@@ -150,7 +150,9 @@ async function searchTriples(client: Client, s: Search, embedder: Embedder | und
  * RRF sums, as memory_recall merges them), then the plainly listed ones, newest first.
  */
 async function search(client: Client, s: Search, embedder: Embedder | undefined): Promise<MemoryRecord[]> {
-  const [events, facts] = await Promise.all([searchEvents(client, s, embedder), searchTriples(client, s, embedder)]);
+  // Both layers are asked with one query: its terms and embedding are made once (and only if used).
+  const asked = recallQuery(s.q ?? "");
+  const [events, facts] = await Promise.all([searchEvents(client, s, asked, embedder), searchTriples(client, s, asked, embedder)]);
   const ranked = [...events.ranked, ...facts.ranked].sort((a, b) => b.score! - a.score!);
   const listed = [...events.listed, ...facts.listed].sort((a, b) => b.time - a.time);
   return [...ranked, ...listed].slice(0, s.limit);

@@ -20,6 +20,13 @@ function tempFolder(): { dir: string; [Symbol.dispose](): void } {
   return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A two-message history file in `dir`, and the data folder to import it into. */
+function twoTurnHistory(dir: string): { history: string; data: string } {
+  const history = join(dir, "history.jsonl");
+  writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
+  return { history, data: join(dir, "data") };
+}
+
 async function vectorsIn(data: string): Promise<{ events: number; withVector: number; models: string[] }> {
   const store = await openStore({ url: `file:${join(data, "homed.db")}` });
   try {
@@ -34,9 +41,7 @@ async function vectorsIn(data: string): Promise<{ events: number; withVector: nu
 describe("vectors of imported history", () => {
   test("the fallback embedder writes none, and recall asked for vectors says it needs a model", async () => {
     using tmp = tempFolder();
-    const history = join(tmp.dir, "history.jsonl");
-    writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
-    const data = join(tmp.dir, "data");
+    const { history, data } = twoTurnHistory(tmp.dir);
     const imported = await run([...SOURCE_HOMED, "import", "-data", data, "-models", join(tmp.dir, "no-models"), history]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /2 added, .*no vectors until an embedding model is configured/);
@@ -59,9 +64,7 @@ describe("vectors of imported history", () => {
     using tmp = tempFolder();
     const server = await startScriptedServer([answer()]);
     try {
-      const history = join(tmp.dir, "history.jsonl");
-      writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
-      const data = join(tmp.dir, "data");
+      const { history, data } = twoTurnHistory(tmp.dir);
       assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
       assert.equal((await vectorsIn(data)).withVector, 0);
       const model = ["-embed-url", server.baseUrl, "-embed-model", "test-model"];
@@ -79,9 +82,7 @@ describe("vectors of imported history", () => {
     using tmp = tempFolder();
     const server = await startScriptedServer([answer()]);
     try {
-      const history = join(tmp.dir, "history.jsonl");
-      writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
-      const data = join(tmp.dir, "data");
+      const { history, data } = twoTurnHistory(tmp.dir);
       const model = ["-embed-url", server.baseUrl, "-embed-model", "test-model"];
       const imported = await run([...SOURCE_HOMED, "import", "-data", data, ...model, history]);
       assert.equal(imported.code, 0, imported.stderr);

@@ -1,6 +1,5 @@
 /** files: read, write and list files under one root folder, which nothing can escape. */
-import { constants } from "node:fs";
-import { mkdir, open, readdir, readFile, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { definePlugin, defineTool, ToolFailure, z } from "../sdk/index.ts";
 import { Confinement } from "./confine.ts";
 
@@ -26,11 +25,16 @@ export const filesPlugin = definePlugin({
         description: "Read a UTF-8 text file.",
         input: z.object({ path: PathSchema }),
         run: async ({ path }) => {
-          const real = jail.existing(path);
-          const info = await stat(real);
-          if (!info.isFile()) throw new ToolFailure("not_a_file", `Cannot read ${path}: it is not a file`, { path });
-          if (info.size > config.maxReadBytes) throw new ToolFailure("too_large", `Cannot read ${path}: ${info.size} bytes is over the ${config.maxReadBytes}-byte limit`, { path });
-          return readFile(real, "utf8");
+          // Size and kind come from the open descriptor: the file read is the file checked.
+          const handle = await jail.openExisting(path);
+          try {
+            const info = await handle.stat();
+            if (!info.isFile()) throw new ToolFailure("not_a_file", `Cannot read ${path}: it is not a file`, { path });
+            if (info.size > config.maxReadBytes) throw new ToolFailure("too_large", `Cannot read ${path}: ${info.size} bytes is over the ${config.maxReadBytes}-byte limit`, { path });
+            return await handle.readFile("utf8");
+          } finally {
+            await handle.close();
+          }
         },
       }),
       defineTool({
@@ -39,12 +43,7 @@ export const filesPlugin = definePlugin({
         input: z.object({ path: PathSchema, content: z.string(), parents: z.boolean().default(false) }),
         run: async ({ path, content, parents }) => {
           if (parents) await makeParents(jail, path);
-          const target = jail.creatable(path);
-          // O_NOFOLLOW: a symlink placed at the target is refused instead of written through.
-          const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch((error: NodeJS.ErrnoException) => {
-            if (error.code === "ELOOP") throw new ToolFailure("outside_root", `Cannot write ${path}: it is a symbolic link`, { path });
-            throw error;
-          });
+          const handle = await jail.openForWrite(path);
           try {
             await handle.writeFile(content, "utf8");
           } finally {
@@ -58,14 +57,19 @@ export const filesPlugin = definePlugin({
         description: "List a folder: names with their kind and size.",
         input: z.object({ path: PathSchema.default(".") }),
         run: async ({ path }) => {
-          const real = jail.existing(path);
-          const entries = await readdir(real, { withFileTypes: true });
-          return {
-            path,
-            entries: entries
-              .map((e) => ({ name: e.name, kind: e.isDirectory() ? "folder" : e.isSymbolicLink() ? "link" : e.isFile() ? "file" : "other" }))
-              .sort((a, b) => a.name.localeCompare(b.name)),
-          };
+          const folder = await jail.openFolder(path);
+          try {
+            // Listed through the verified descriptor, not the path, which may have changed since.
+            const entries = await readdir(`/proc/self/fd/${folder.fd}`, { withFileTypes: true });
+            return {
+              path,
+              entries: entries
+                .map((e) => ({ name: e.name, kind: e.isDirectory() ? "folder" : e.isSymbolicLink() ? "link" : e.isFile() ? "file" : "other" }))
+                .sort((a, b) => a.name.localeCompare(b.name)),
+            };
+          } finally {
+            await folder.close();
+          }
         },
       }),
     ];
@@ -74,11 +78,5 @@ export const filesPlugin = definePlugin({
 
 async function makeParents(jail: Confinement, path: string): Promise<void> {
   const parts = path.split("/").slice(0, -1);
-  for (let i = 1; i <= parts.length; i++) {
-    const folder = parts.slice(0, i).join("/");
-    await mkdir(jail.creatable(folder)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-    jail.existing(folder);
-  }
+  for (let i = 1; i <= parts.length; i++) await jail.makeFolder(parts.slice(0, i).join("/"));
 }

@@ -1,6 +1,6 @@
 /** The only door to runtime-specific code (Bun today; Deno 2 later). */
 export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./assets.ts";
-export { serve, ListenError, type FetchHandler, type RunningServer } from "./serve.ts";
+export { serve, ListenError, type FetchHandler, type PeerInfo, type RunningServer } from "./serve.ts";
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand } from "./self.ts";

@@ -1,6 +1,9 @@
 /** HTTP serving behind one small interface, so the server code never touches `Bun.serve`. */
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** What the server knows of the request's peer; an app receives it as its env (Hono's `c.env`). */
+export type PeerInfo = { remoteAddress?: string };
+
+export type FetchHandler = (request: Request, peer: PeerInfo) => Response | Promise<Response>;
 
 export interface RunningServer {
   /** The port actually bound (useful with port 0). */
@@ -41,7 +44,7 @@ function describeListenCode(code: string): string {
 export function serve(hostname: string, port: number, fetch: FetchHandler): RunningServer {
   let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({ hostname, port, fetch, idleTimeout: 120 });
+    server = Bun.serve({ hostname, port, fetch: (request, bun) => fetch(request, { remoteAddress: bun.requestIP(request)?.address }), idleTimeout: 120 });
   } catch (error) {
     const code = (error as { code?: string }).code ?? (error as Error).message;
     throw new ListenError(`${hostname}:${port}`, code, { cause: error });

@@ -6,18 +6,18 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { tokensMatch } from "./admin-token.ts";
-import { crossSiteReason } from "./auth.ts";
-import { LoginLimiter, SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
+import { crossSiteReason, wrongToken } from "./auth.ts";
+import { SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 import { parseBody } from "./validate.ts";
 
 const LoginSchema = z.object({ token: z.string().min(1).max(1000) });
 
-export type LoginDeps = { adminToken: string; sessions: ConsoleSessions; limiter?: LoginLimiter; tokenPath?: string };
+export type LoginDeps = { adminToken: string; sessions: ConsoleSessions; throttle: LoginThrottle; tokenPath?: string };
 
 export function loginRoutes(deps: LoginDeps): Hono {
   const app = new Hono();
-  const limiter = deps.limiter ?? new LoginLimiter();
 
   app.get("/auth", async (c) =>
     c.json({
@@ -31,16 +31,9 @@ export function loginRoutes(deps: LoginDeps): Hono {
     // Login is a mutation too: a hostile page must not log a browser into its own session.
     const reason = crossSiteReason(c);
     if (reason) throw new ApiError(403, "cross_site", reason);
-    const wait = limiter.waitMs();
-    if (wait > 0) {
-      c.header("retry-after", String(Math.ceil(wait / 1000)));
-      return c.json(errorBody("rate_limited", `Too many failed logins: try again in ${Math.ceil(wait / 1000)} s`), 429);
-    }
     const { token } = await parseBody(c, LoginSchema);
-    if (!tokensMatch(deps.adminToken, token.trim())) {
-      limiter.fail();
-      return c.json(errorBody("unauthorized", "That is not the admin token"), 401);
-    }
+    // The token is checked before anything else: a correct one is never kept waiting.
+    if (!tokensMatch(deps.adminToken, token.trim())) return wrongToken(c, deps.throttle, "That is not the admin token");
     setCookie(c, SESSION_COOKIE, await deps.sessions.create(), {
       httpOnly: true,
       sameSite: "Strict",

@@ -14,6 +14,7 @@ import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
 import { requireAdmin } from "./auth.ts";
 import { ConsoleSessions } from "./console-session.ts";
+import { LoginThrottle } from "./login-throttle.ts";
 import { auditRoutes } from "./api-audit.ts";
 import type { DoctorOptions } from "../doctor/index.ts";
 import type { PluginHost } from "../plugins/index.ts";
@@ -35,6 +36,8 @@ export type AppDeps = {
   doctor?: DoctorOptions;
   /** The plugin host, when the daemon runs one: `/api/plugins` is absent without it. */
   plugins?: PluginHost;
+  /** Slows wrong admin tokens per source (login and Bearer); one is made when not given. */
+  throttle?: LoginThrottle;
 };
 
 const MIB = 1024 * 1024;
@@ -52,9 +55,10 @@ export function createApp(deps: AppDeps): Hono {
 
   const sessions = new ConsoleSessions(deps.store.client, deps.adminToken);
   // Before the auth middleware: logging in is how a browser gets credentials.
-  app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, tokenPath: deps.adminTokenPath }));
-  app.use("/api/*", requireAdmin(deps.adminToken, sessions));
-  app.use("/v1/*", requireAdmin(deps.adminToken, sessions));
+  const throttle = deps.throttle ?? new LoginThrottle();
+  app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, throttle, tokenPath: deps.adminTokenPath }));
+  app.use("/api/*", requireAdmin(deps.adminToken, sessions, throttle));
+  app.use("/v1/*", requireAdmin(deps.adminToken, sessions, throttle));
   // Bodies are read whole before validation: cap them so one request cannot exhaust memory.
   // History import streams a file and gets a larger cap.
   const tooLarge = (limit: string) => (c: Context) => c.json(errorBody("too_large", `The request body is over ${limit}`), 413);

@@ -12,6 +12,7 @@ import { getCookie } from "hono/cookie";
 import { errorBody } from "./errors.ts";
 import { tokensMatch } from "./admin-token.ts";
 import { SESSION_COOKIE, type ConsoleSessions } from "./console-session.ts";
+import { requestSource, type LoginThrottle } from "./login-throttle.ts";
 
 export const CONSOLE_REQUEST_HEADER = "x-homed-request";
 
@@ -29,12 +30,22 @@ export function crossSiteReason(c: Context): string | null {
   return null;
 }
 
-export function requireAdmin(token: string, sessions: ConsoleSessions): MiddlewareHandler {
+/** The answer to a wrong admin token (login or Bearer): 401 once the source's wait is over. */
+export async function wrongToken(c: Context, throttle: LoginThrottle, message: string): Promise<Response> {
+  const outcome = await throttle.fail(requestSource(c.env));
+  if (outcome.kind === "flooding") {
+    c.header("retry-after", String(outcome.retryAfterS));
+    return c.json(errorBody("rate_limited", `Too many wrong tokens from this address at once: try again in ${outcome.retryAfterS} s`), 429);
+  }
+  return c.json(errorBody("unauthorized", message), 401);
+}
+
+export function requireAdmin(token: string, sessions: ConsoleSessions, throttle: LoginThrottle): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (header !== undefined) {
       const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-      if (!given || !tokensMatch(token, given)) return c.json(errorBody("unauthorized", "The admin token does not match"), 401);
+      if (!given || !tokensMatch(token, given)) return wrongToken(c, throttle, "The admin token does not match");
       return next();
     }
     if (await sessions.touch(getCookie(c, SESSION_COOKIE))) {

@@ -4,8 +4,8 @@
  * token. Sessions are kept in the database, so a daemon restart (an upgrade, a reboot) does not
  * log everyone out; only a hash of the id is stored, keyed with the admin token, so a copy of
  * the database lets no one in and a login made under an earlier token never matches again.
- * Logout and `homed token reset` delete them. Failed logins are rate-limited so the token
- * cannot be guessed at network speed.
+ * Logout and `homed token reset` delete them. Wrong tokens are slowed per source
+ * (login-throttle.ts).
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Client } from "@libsql/client";
@@ -73,29 +73,4 @@ export class ConsoleSessions {
 /** Ends every console login: the admin token was reset, so whoever held it is out. */
 export async function revokeAllConsoleSessions(client: Client): Promise<number> {
   return (await client.execute("DELETE FROM console_sessions")).rowsAffected;
-}
-
-/**
- * Failed logins allowed per window, counted for the whole daemon: it listens on loopback,
- * where every client has the same address, so a per-address count would protect nothing more.
- */
-export const LOGIN_FAILURES_PER_WINDOW = 5;
-export const LOGIN_WINDOW_MS = 60_000;
-
-export class LoginLimiter {
-  private failures: number[] = [];
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  /** Milliseconds until the next attempt is allowed; 0 when one is allowed now. */
-  waitMs(): number {
-    const cutoff = this.now() - LOGIN_WINDOW_MS;
-    this.failures = this.failures.filter((t) => t > cutoff);
-    if (this.failures.length < LOGIN_FAILURES_PER_WINDOW) return 0;
-    return this.failures[0]! + LOGIN_WINDOW_MS - this.now();
-  }
-
-  fail(): void {
-    this.failures.push(this.now());
-  }
 }

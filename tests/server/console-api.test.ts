@@ -1,11 +1,11 @@
-/** The console's side of the API: cookie login, same-origin rule, rate limit, memory, inspector, audit. */
+/** The console's side of the API: cookie login, same-origin rule, wrong tokens slowed, memory, inspector, audit. */
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { sinkToL2 } from "../../src/context/index.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { toolSpecTokens } from "../../src/kernel/index.ts";
 import { createApp } from "../../src/server/index.ts";
-import { LOGIN_FAILURES_PER_WINDOW } from "../../src/server/console-session.ts";
+import { LoginThrottle } from "../../src/server/login-throttle.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 
 const TOKEN = "k".repeat(40);
@@ -19,9 +19,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-function appFor(harness: Harness, lines: string[] = []) {
+function appFor(harness: Harness, lines: string[] = [], throttle?: LoginThrottle) {
   const log = createLogger({ level: "info", stderr: (line) => void lines.push(line) });
-  return createApp({ version: "0.0.0-test", store: harness.store, log, kernel: harness.kernel, adminToken: TOKEN, adminTokenPath: "/data/admin.token" });
+  return createApp({ version: "0.0.0-test", store: harness.store, log, kernel: harness.kernel, adminToken: TOKEN, adminTokenPath: "/data/admin.token", throttle });
 }
 
 async function login(app: ReturnType<typeof appFor>): Promise<string> {
@@ -78,16 +78,28 @@ describe("console login", () => {
     assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 200);
   });
 
-  test("failed logins are rate-limited: after the limit even the right token waits", async () => {
+  test("after many wrong tokens from one address the right token is still accepted at once; only the wrong ones wait", async () => {
     h = await kernelHarness([]);
-    const app = appFor(h);
-    for (let i = 0; i < LOGIN_FAILURES_PER_WINDOW; i++) {
-      const res = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: `guess${i}` }) });
+    const waits: number[] = [];
+    const throttle = new LoginThrottle({ sleep: async (ms) => void waits.push(ms) });
+    const app = appFor(h, [], throttle);
+    const from = (address: string) => ({ remoteAddress: address });
+    for (let i = 0; i < 10; i++) {
+      const res = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: `guess${i}` }) }, from("10.0.0.7"));
       assert.equal(res.status, 401);
+      const bearer = await app.request("/api/sessions", { headers: { authorization: `Bearer guess${i}` } }, from("10.0.0.7"));
+      assert.equal(bearer.status, 401);
     }
-    const limited = await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: TOKEN }) });
-    assert.equal(limited.status, 429);
-    assert.ok(Number(limited.headers.get("retry-after")) > 0);
+    const expected = Array.from({ length: 20 }, (_, i) => LoginThrottle.delayFor(i + 1)).filter((ms) => ms > 0);
+    assert.deepEqual(waits, expected, "login and Bearer failures share the source's count");
+    assert.ok(waits.length > 10);
+    waits.length = 0;
+    assert.equal((await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: TOKEN }) }, from("10.0.0.7"))).status, 200);
+    assert.equal((await app.request("/api/sessions", { headers: bearer }, from("10.0.0.7"))).status, 200);
+    assert.deepEqual(waits, [], "a correct token never waits");
+    // Another address starts at full speed.
+    assert.equal((await app.request("/api/login", { method: "POST", headers: fromConsole, body: JSON.stringify({ token: "nope" }) }, from("10.0.0.8"))).status, 401);
+    assert.deepEqual(waits, []);
   });
 });
 

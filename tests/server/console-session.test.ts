@@ -1,10 +1,10 @@
-/** Console sessions (in a real libSQL file) and the login limiter, on an injected clock. */
+/** Console sessions (in a real libSQL file), on an injected clock. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConsoleSessions, LOGIN_FAILURES_PER_WINDOW, LOGIN_WINDOW_MS, LoginLimiter, revokeAllConsoleSessions, SESSION_RENEW_MS, SESSION_TTL_MS } from "../../src/server/console-session.ts";
+import { ConsoleSessions, revokeAllConsoleSessions, SESSION_RENEW_MS, SESSION_TTL_MS } from "../../src/server/console-session.ts";
 import { openStore } from "../../src/store/index.ts";
 
 const KEY = "a".repeat(43);
@@ -71,22 +71,5 @@ describe("console sessions", () => {
     } finally {
       store.close();
     }
-  });
-});
-
-describe("login limiter", () => {
-  test("allows the limit of failures per window, then waits until the oldest failure leaves it", () => {
-    let now = 0;
-    const limiter = new LoginLimiter(() => now);
-    for (let i = 0; i < LOGIN_FAILURES_PER_WINDOW; i++) {
-      assert.equal(limiter.waitMs(), 0);
-      limiter.fail();
-      now += 1000;
-    }
-    assert.equal(limiter.waitMs(), LOGIN_WINDOW_MS - LOGIN_FAILURES_PER_WINDOW * 1000);
-    now = LOGIN_WINDOW_MS + 1;
-    assert.equal(limiter.waitMs(), 0, "the first failure has left the window");
-    limiter.fail();
-    assert.ok(limiter.waitMs() > 0, "five failures inside the window again");
   });
 });

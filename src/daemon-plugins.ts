@@ -5,12 +5,12 @@
  * person makes, not a default.
  */
 import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { builtinSpec } from "../plugins/index.ts";
 import type { Logger } from "./log/index.ts";
 import { createPluginHost, loadExternalPlugins, type PluginHost } from "./plugins/index.ts";
-import { selfCommand } from "./runtime/index.ts";
+import { selfCommand, USER_UMASK_ENV, userUmask } from "./runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
   enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal"])).default(["files", "notes", "web_fetch"]),
@@ -20,6 +20,8 @@ export const PluginsConfigSchema = z.object({
   external: z.boolean().default(true),
 });
 export type PluginsConfig = z.output<typeof PluginsConfigSchema>;
+
+const USER_FOLDER_PLUGINS = new Set(["files", "shell", "terminal"]);
 
 export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger): PluginHost {
   const workdir = resolve(config.workdir ?? join(dataDir, "files"));
@@ -34,7 +36,16 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     shell: { cwd: workdir },
     terminal: { cwd: workdir },
   };
-  const specs = config.enabled.map((name) => builtinSpec(name, self, settings[name]!));
+  // homed's files are owner-only (src/runtime/file-modes.ts), and its plugins inherit that. The
+  // plugins that act in the user's own folder, when it is not inside the data folder, create
+  // files the way the user's other programs there do: with the user's umask.
+  const fromData = relative(resolve(dataDir), workdir);
+  const ownFolder = fromData === ".." || fromData.startsWith("../");
+  const userEnv: Record<string, string> = ownFolder ? { [USER_UMASK_ENV]: userUmask().toString(8) } : {};
+  const specs = config.enabled.map((name) => {
+    const spec = builtinSpec(name, self, settings[name]!);
+    return USER_FOLDER_PLUGINS.has(name) ? { ...spec, env: { ...spec.env, ...userEnv } } : spec;
+  });
   if (config.external) {
     const external = loadExternalPlugins(dataDir);
     for (const problem of external.problems) log.warn(problem);

@@ -3,7 +3,7 @@
  * SIGTERM/SIGINT — stop accepting, let in-flight requests finish, close the database.
  */
 import { join } from "node:path";
-import { configSection, ensureWritableDir, readConfigFile, type Settings } from "./config/index.ts";
+import { configSection, describeTightening, ensureWritableDir, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
@@ -11,7 +11,7 @@ import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type Provid
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
-import { openStore } from "./store/index.ts";
+import { isEmbeddedUrl, openSecretBox, openStore, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
@@ -19,6 +19,13 @@ const SHUTDOWN_GRACE_MS = 4000;
 
 function redactDbUrl(url: string): string {
   return url.replace(/(authToken=)[^&]+/i, "$1…");
+}
+
+/** The database's files when it is embedded (`file:`): homed's own, wherever `-db` put them. */
+function embeddedDbFiles(url: string): string[] {
+  if (!isEmbeddedUrl(url) || url === ":memory:") return [];
+  const path = url.slice("file:".length).split("?")[0]!;
+  return ["", "-wal", "-shm", "-journal"].map((suffix) => path + suffix);
 }
 
 function waitForStopSignal(log: Logger): Promise<string> {
@@ -37,19 +44,27 @@ function waitForStopSignal(log: Logger): Promise<string> {
 /** Runs until a stop signal; resolves with the exit code. Start-up failures throw. */
 export async function runDaemon(settings: Settings): Promise<number> {
   ensureWritableDir(settings.dataDir);
+  // New files are private by the process umask (src/main.ts); these were made before, or loosened.
+  const tightened = tightenDataDir(settings.dataDir, embeddedDbFiles(settings.dbUrl));
   const file = readConfigFile(settings.dataDir);
   const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
   try {
+    if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
+    const secrets = openSecretBox(settings.dataDir);
+    if (secrets.created) log.info(`secrets key created at ${secrets.path}: API keys in the database are sealed with it`);
     const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
     try {
+      const sealing = await sealStoredSecrets(store.client, secrets.box, store.embedded);
+      if (sealing.sealed > 0) log.info(`secrets: sealed ${sealing.sealed} API keys stored in plaintext by an earlier homed`);
+      if (sealing.unreadable.length > 0) log.warn(`secrets: ${sealing.unreadable.length} stored API keys were sealed with another ${secrets.path} and cannot be read; set them again (${sealing.unreadable.join(", ")})`);
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
       const active = await openEmbedder(settings.embed);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
-      const kernel = new Kernel({ client: store.client, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
+      const kernel = new Kernel({ client: store.client, secrets: secrets.box, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
       kernel.tools.addSource(pluginTools(plugins));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));

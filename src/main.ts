@@ -7,6 +7,8 @@
 import { writeSync } from "node:fs";
 import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
 import type { CommandIo } from "./memory/index.ts";
+// Directly, not through runtime/index.ts: a plugin process must not load the server to get it.
+import { USER_UMASK_ENV, usePrivateFileModes, useUserUmaskFrom } from "./runtime/file-modes.ts";
 import { VERSION } from "./version.ts";
 
 /** `rest`: the words after the command name, for the commands listed in TAKES_ARGUMENTS. */
@@ -39,7 +41,12 @@ const COMMANDS: Record<string, Command> = {
   import: async (args, rest) => (await import("./memory/index.ts")).runImportCommand(rest, args, settingsOf(args), memoryIo),
   recall: async (args, rest) => (await import("./memory/index.ts")).runRecallCommand(rest, args, settingsOf(args), memoryIo),
   embed: async (args, rest) => (await import("./embed/index.ts")).runEmbedCommand(rest, args, settingsOf(args), memoryIo),
-  plugin: async (_args, rest) => (await import("../plugins/index.ts")).runPluginCommand(rest, (message) => new UsageError(message)),
+  plugin: async (_args, rest) => {
+    // A built-in plugin working in the user's own folder gets the user's umask back (see
+    // src/daemon-plugins.ts); only this command honours the variable.
+    useUserUmaskFrom(process.env[USER_UMASK_ENV]);
+    return (await import("../plugins/index.ts")).runPluginCommand(rest, (message) => new UsageError(message));
+  },
   chat: async (args) => {
     const token = args.flags.get("token");
     const partner = args.flags.get("partner");
@@ -58,6 +65,9 @@ const COMMANDS: Record<string, Command> = {
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // Before anything can create a file: whatever homed creates is owner-only (0600 files, 0700
+  // folders), the database's WAL and SHM included (src/runtime/file-modes.ts).
+  usePrivateFileModes();
   try {
     const args = parseArgs(argv);
     if (args.flags.has("help")) return await COMMANDS.help!(args, []);

@@ -10,7 +10,7 @@ import { Kernel } from "../../src/kernel/index.ts";
 import { ChatClient } from "../../src/llm/index.ts";
 import { coldcontextQuery, importHistory } from "../../src/memory/index.ts";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
-import { openStore } from "../../src/store/index.ts";
+import { openStore, SecretBox } from "../../src/store/index.ts";
 import { startScriptedProvider } from "../../tests/support/scripted-provider.ts";
 import { syntheticHistory } from "../synthetic-corpus.ts";
 import { scratchDir } from "../scratch.ts";
@@ -34,7 +34,7 @@ for (const memories of [1_000, 100_000]) {
   const importStart = performance.now();
   await importHistory(store.client, syntheticHistory(memories));
   const importS = (performance.now() - importStart) / 1000;
-  const kernel = new Kernel({ client: store.client, log: { info: () => {}, warn: () => {} }, env: { HOMED_BASE_URL: provider.url, HOMED_MODEL: "m" }, budget: 4000 });
+  const kernel = new Kernel({ client: store.client, secrets: SecretBox.ephemeral(), log: { info: () => {}, warn: () => {} }, env: { HOMED_BASE_URL: provider.url, HOMED_MODEL: "m" }, budget: 4000 });
   const session = await kernel.sessions.open("bench", "user-3");
   const turns: number[] = [];
   for (let i = 0; i < TURNS; i++) {

@@ -8,6 +8,7 @@ import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
 import { ChatClient, type SequenceGuardMode } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
+import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
 import { z } from "zod";
 import { memoryParticipant } from "./memory-participant.ts";
@@ -19,6 +20,8 @@ import { runTurn, type TurnEvent, type TurnResult } from "./turn.ts";
 
 export type KernelOptions = {
   client: Client;
+  /** Seals the API keys stored in `secrets` (the daemon's key lives in `<data>/secrets.key`). */
+  secrets: SecretBox;
   log: Pick<Logger, "info" | "warn">;
   embedder?: Embedder;
   env?: ProviderEnv;
@@ -82,7 +85,7 @@ export class Kernel {
     const recallEmbedder = options.vectorRecall ? embedder : undefined;
     this.recallEmbedder = recallEmbedder;
     this.sessions = new Sessions(options.client);
-    this.providers = new ProviderStore(options.client, options.env);
+    this.providers = new ProviderStore(options.client, options.secrets, options.env);
     this.engine = createContextEngine({ client: options.client, embedder, logger: options.log });
     this.participants.push(
       memoryParticipant({

@@ -1,12 +1,14 @@
 /**
  * Model providers: OpenAI-compatible endpoints with a model and an API key. Settings live in
- * the `settings` table; keys in `secrets`, which no read path returns (write-only). A first
+ * the `settings` table; keys in `secrets`, sealed (store/secret-box.ts), which no read path
+ * returns (write-only). A first
  * provider can come from the environment (HOMED_BASE_URL, HOMED_API_KEY, HOMED_MODEL) so a
  * headless server needs no console; it is used when no stored provider is active.
  */
 import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { z } from "zod";
+import type { SecretBox } from "../store/index.ts";
 
 export const ProviderInputSchema = z.object({
   name: z.string().min(1).max(100),
@@ -27,11 +29,15 @@ export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKe
 const StoredSchema = z.array(ProviderInputSchema.omit({ apiKey: true }).extend({ id: z.string() }));
 type Stored = z.infer<typeof StoredSchema>;
 
+/** The `secrets` row of a provider's API key. */
+const keyName = (providerId: string) => `provider:${providerId}:apiKey`;
+
 export type ProviderEnv = { HOMED_BASE_URL?: string; HOMED_API_KEY?: string; HOMED_MODEL?: string };
 
 export class ProviderStore {
   constructor(
     private readonly client: Client,
+    private readonly secrets: SecretBox,
     private readonly env: ProviderEnv = {},
   ) {}
 
@@ -51,9 +57,16 @@ export class ProviderStore {
     return StoredSchema.parse((await this.readSetting("providers")) ?? []);
   }
 
+  private async hasKey(id: string): Promise<boolean> {
+    const row = await this.client.execute({ sql: "SELECT 1 FROM secrets WHERE name = ?", args: [keyName(id)] });
+    return row.rows.length > 0;
+  }
+
+  /** The key, opened; throws SecretUnreadable when another secrets.key sealed it. */
   private async key(id: string): Promise<string | undefined> {
-    const row = await this.client.execute({ sql: "SELECT value FROM secrets WHERE name = ?", args: [`provider:${id}:apiKey`] });
-    return row.rows[0] ? String(row.rows[0].value) : undefined;
+    const name = keyName(id);
+    const row = await this.client.execute({ sql: "SELECT value FROM secrets WHERE name = ?", args: [name] });
+    return row.rows[0] ? this.secrets.open(name, String(row.rows[0].value)) : undefined;
   }
 
   private envProvider(): ProviderTarget | undefined {
@@ -62,10 +75,10 @@ export class ProviderStore {
   }
 
   async list(): Promise<ProviderView[]> {
-    const active = (await this.active())?.id;
+    const active = await this.activeId();
     const views: ProviderView[] = [];
     for (const p of await this.stored()) {
-      views.push({ ...p, hasKey: (await this.key(p.id)) !== undefined, active: p.id === active, source: "stored" });
+      views.push({ ...p, hasKey: await this.hasKey(p.id), active: p.id === active, source: "stored" });
     }
     const env = this.envProvider();
     if (env) views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, hasKey: !!env.apiKey, active: active === "env", source: "environment" });
@@ -83,11 +96,12 @@ export class ProviderStore {
     else all[at] = { ...fields, id: providerId };
     await this.writeSetting("providers", all);
     if (apiKey !== undefined) {
-      if (apiKey === "") await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [`provider:${providerId}:apiKey`] });
+      const name = keyName(providerId);
+      if (apiKey === "") await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [name] });
       else
         await this.client.execute({
           sql: "INSERT INTO secrets (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-          args: [`provider:${providerId}:apiKey`, apiKey, Date.now()],
+          args: [name, this.secrets.seal(name, apiKey), Date.now()],
         });
     }
     if ((await this.readSetting("activeProvider")) === undefined) await this.writeSetting("activeProvider", providerId);
@@ -103,7 +117,7 @@ export class ProviderStore {
     const all = await this.stored();
     if (!all.some((p) => p.id === id)) throw new ProviderNotFound(id);
     await this.writeSetting("providers", all.filter((p) => p.id !== id));
-    await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [`provider:${id}:apiKey`] });
+    await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [keyName(id)] });
     if ((await this.readSetting("activeProvider")) === id) await this.client.execute("DELETE FROM settings WHERE key = 'activeProvider'");
   }
 
@@ -114,10 +128,17 @@ export class ProviderStore {
     return p && { id: p.id, baseUrl: p.baseUrl, model: p.model, apiKey: await this.key(p.id) };
   }
 
+  /** The id of the provider turns use, found without opening any key (listing must not need them). */
+  private async activeId(): Promise<string | undefined> {
+    const id = await this.readSetting("activeProvider");
+    if (typeof id === "string" && (id === "env" ? this.envProvider() !== undefined : (await this.stored()).some((p) => p.id === id))) return id;
+    return this.envProvider()?.id;
+  }
+
   /** The provider turns use: the active stored one, else the environment's. */
   async active(): Promise<ProviderTarget | undefined> {
-    const id = await this.readSetting("activeProvider");
-    return (typeof id === "string" ? await this.target(id) : undefined) ?? this.envProvider();
+    const id = await this.activeId();
+    return id === undefined ? undefined : await this.target(id);
   }
 }
 

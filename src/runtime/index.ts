@@ -4,3 +4,4 @@ export { serve, ListenError, type FetchHandler, type PeerInfo, type RunningServe
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand } from "./self.ts";
+export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";

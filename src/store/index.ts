@@ -3,5 +3,7 @@ export { migrate, migrationStatus, SchemaMismatchError, type Migration, type Mig
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
+export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
+export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";
 export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";

@@ -13,7 +13,7 @@ import { createLogger } from "../../src/log/index.ts";
 import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
 import { serve, type RunningServer } from "../../src/runtime/index.ts";
 import { createApp } from "../../src/server/index.ts";
-import { openStore, type Store } from "../../src/store/index.ts";
+import { openStore, SecretBox, type Store } from "../../src/store/index.ts";
 import { chromiumMissing, launchChromium, logIn, screenshot } from "./support.ts";
 
 const TOKEN = "p".repeat(43);
@@ -30,7 +30,7 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
   before(async () => {
     store = await openStore({ url: `file:${join(dir, "homed.db")}` });
     const log = createLogger({ level: "error", stderr: () => {} });
-    const kernel = new Kernel({ client: store.client, log });
+    const kernel = new Kernel({ client: store.client, secrets: SecretBox.ephemeral(), log });
     // Crashes (exit 3) on every start until the marker file exists, then serves normally.
     const flaky = PluginSpecSchema.parse({
       name: "flaky",

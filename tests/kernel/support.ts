@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kernel, type KernelOptions } from "../../src/kernel/index.ts";
-import { openStore, type Store } from "../../src/store/index.ts";
+import { openStore, SecretBox, type Store } from "../../src/store/index.ts";
 import { startScriptedProvider, type Script, type ScriptedProvider } from "../support/scripted-provider.ts";
 
 export type Harness = { kernel: Kernel; store: Store; provider: ScriptedProvider; logs: string[]; close(): Promise<void> };
@@ -16,6 +16,7 @@ export async function kernelHarness(script: Script, options: Partial<KernelOptio
   const log = { info: (l: string) => logs.push(l), warn: (l: string) => logs.push(l) };
   const kernel = new Kernel({
     client: store.client,
+    secrets: SecretBox.ephemeral(),
     log,
     env: { HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted-model" },
     sequenceGuard: "throw",

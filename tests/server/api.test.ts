@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { parseContextDump } from "../../src/context/index.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { createApp } from "../../src/server/index.ts";
+import { SecretBox } from "../../src/store/index.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
 import { call, kernelHarness, type Harness } from "../kernel/support.ts";
 
@@ -89,6 +90,21 @@ describe("/api/sessions", () => {
     const last = sseEvents(await sent.text()).at(-1)!;
     assert.equal(last.event, "error");
     assert.equal(last.data.error, "no_provider");
+  });
+
+  test("a provider whose stored key another secrets.key sealed: the turn ends saying so, and the list still answers", async () => {
+    h = await kernelHarness([], { env: {} });
+    const app = appFor(h);
+    const provider = (await (await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "x", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "sk-1" }) })).json()) as { id: string };
+    const name = `provider:${provider.id}:apiKey`;
+    await h.store.client.execute({ sql: "UPDATE secrets SET value = ? WHERE name = ?", args: [SecretBox.ephemeral().seal(name, "sk-1"), name] });
+    assert.equal((await app.request("/api/providers", { headers: auth })).status, 200);
+    const session = (await (await app.request("/api/sessions", { method: "POST", headers: auth, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
+    const sent = await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "hi" }) });
+    const last = sseEvents(await sent.text()).at(-1)!;
+    assert.equal(last.event, "error");
+    assert.equal(last.data.error, "secret_unreadable");
+    assert.match(last.data.message, /sealed with another secrets.key \(set it again\)/);
   });
 });
 

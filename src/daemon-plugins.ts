@@ -51,5 +51,5 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     for (const problem of external.problems) log.warn(problem);
     specs.push(...external.specs);
   }
-  return createPluginHost(specs);
+  return createPluginHost(specs, { report: (level, line) => log[level](line) });
 }

@@ -1,15 +1,18 @@
 /**
  * One running plugin process: its pipes as a transport, its stderr in its log ring, and a stop
  * that escalates (stdin closed, then SIGTERM, then SIGKILL). The child leads its own process
- * group, so whatever it started dies with it and nothing is orphaned.
+ * group, so whatever it started dies with it and nothing is orphaned. What it sends is held to
+ * its intake limits (intake.ts), so a plugin that floods slows itself, not the kernel.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { DEFAULT_INTAKE_LIMITS, DropTally, LimitedTransport, type IntakeLimits } from "./intake.ts";
 import { LogRing } from "./log-ring.ts";
 import { McpClient } from "./mcp-client.ts";
 import { Peer } from "./peer.ts";
 import { childEnvironment, type PluginSpec } from "./spec.ts";
 import { StreamTransport } from "./stream-transport.ts";
+import { countLines, pace, TokenBucket } from "./token-bucket.ts";
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -18,25 +21,53 @@ export type ChildOptions = {
   maxFrameBytes?: number;
   /** Environment the allow-list is taken from (the kernel's own by default). */
   parentEnv?: Record<string, string | undefined>;
+  limits?: IntakeLimits;
+  /** Where reports of dropped frames and lines go besides the plugin's log (the daemon log). */
+  report?: (line: string) => void;
 };
+
+/** What the intake limits dropped so far. */
+export type Dropped = { messages: number; frameErrors: number; logLines: number };
 
 export class PluginChild {
   readonly peer: Peer;
   readonly client: McpClient;
   readonly exited: Promise<Exit>;
   private exitInfo?: Exit;
+  private readonly limits: IntakeLimits;
+  private readonly tallies: Record<keyof Dropped, DropTally>;
 
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
     readonly spec: PluginSpec,
     private readonly log: LogRing,
-    maxFrameBytes: number | undefined,
+    options: ChildOptions,
   ) {
-    const transport = new StreamTransport(child.stdout, child.stdin, maxFrameBytes ? { maxFrameBytes } : {});
+    const limits = (this.limits = options.limits ?? DEFAULT_INTAKE_LIMITS);
+    const say = (line: string) => {
+      log.note(line);
+      options.report?.(line);
+    };
+    this.tallies = {
+      messages: new DropTally("notifications and requests", `over the limit of ${limits.unsolicited} a second`, say),
+      frameErrors: new DropTally("reports of unreadable frames", `over the limit of ${limits.frameErrors} a second`, say),
+      logLines: new DropTally("stderr lines", `over the limit of ${limits.logLines} lines a second`, say),
+    };
+    const stream = new StreamTransport(child.stdout, child.stdin, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
+    const transport = new LimitedTransport(
+      stream,
+      { perSecond: limits.unsolicited, dropped: this.tallies.messages },
+      { perSecond: limits.frameErrors, dropped: this.tallies.frameErrors },
+    );
     this.peer = new Peer(transport, { defaultTimeoutMs: spec.timeoutMs, log: (line) => log.note(line) });
     this.client = new McpClient(this.peer, { timeoutMs: spec.timeoutMs });
     child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (text: string) => log.write(text));
+    const logLines = new TokenBucket(limits.logLines, limits.logLines);
+    child.stderr.on("data", (text: string) => {
+      const refused = log.write(text, () => logLines.take());
+      if (refused > 0) this.tallies.logLines.add(refused);
+    });
+    pace(child.stderr, [{ bucket: new TokenBucket(limits.stderrBytes, limits.stderrBytes), cost: (chunk) => chunk.length }]);
     this.exited = new Promise((resolve) => {
       child.on("error", (error) => {
         log.note(`Cannot start ${spec.command}: ${error.message}`);
@@ -53,7 +84,7 @@ export class PluginChild {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
-    return new PluginChild(child, spec, options.log, options.maxFrameBytes);
+    return new PluginChild(child, spec, options.log, options);
   }
 
   get pid(): number | undefined {
@@ -64,9 +95,19 @@ export class PluginChild {
     return this.exitInfo;
   }
 
+  get dropped(): Dropped {
+    return { messages: this.tallies.messages.count, frameErrors: this.tallies.frameErrors.count, logLines: this.tallies.logLines.count };
+  }
+
   /** Starts reading frames and negotiates the protocol. */
   async connect(): Promise<void> {
     await this.peer.start();
+    // Paced only once the transport listens: a "data" listener starts the flow, and frames
+    // that flowed before the transport's listener would be lost.
+    pace(this.child.stdout, [
+      { bucket: new TokenBucket(this.limits.frames, this.limits.frames), cost: countLines },
+      { bucket: new TokenBucket(this.limits.stdoutBytes, this.limits.stdoutBytes), cost: (chunk) => chunk.length },
+    ]);
     await this.client.connect();
   }
 
@@ -94,6 +135,7 @@ export class PluginChild {
   private finish(exit: Exit, resolve: (exit: Exit) => void): void {
     if (this.exitInfo) return;
     this.exitInfo = exit;
+    for (const tally of Object.values(this.tallies)) tally.flush();
     // Sweep the group: grandchildren of a plugin that exited must not outlive it.
     this.signalGroup("SIGKILL");
     void this.peer.close();

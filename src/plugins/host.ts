@@ -8,7 +8,8 @@ import { runStage, type HookOutcome, type Stage } from "./hooks.ts";
 import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
-import { Supervisor, type PluginState, type PluginStatus } from "./supervisor.ts";
+import { Supervisor, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
+import type { IntakeLimits } from "./intake.ts";
 
 /** Local failures of the host, with string codes the HTTP layer maps to statuses. */
 export class PluginError extends Error {
@@ -49,7 +50,15 @@ export interface PluginHost {
   onEvent(listener: (plugin: string, event: unknown) => void): () => void;
 }
 
-export type PluginHostOptions = { clock?: Clock; graceMs?: number; maxFrameBytes?: number };
+export type PluginHostOptions = {
+  clock?: Clock;
+  graceMs?: number;
+  maxFrameBytes?: number;
+  /** Where state changes, crashes and dropped floods are told (the daemon log). */
+  report?: Report;
+  /** Per-plugin intake limits (intake.ts defaults when absent). */
+  limits?: IntakeLimits;
+};
 
 export function createPluginHost(specs: readonly PluginSpec[], options: PluginHostOptions = {}): PluginHost {
   // Ordering errors surface here, before any process starts.
@@ -63,6 +72,8 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
         clock: options.clock ?? systemClock,
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.maxFrameBytes !== undefined ? { maxFrameBytes: options.maxFrameBytes } : {}),
+        ...(options.report ? { report: options.report } : {}),
+        ...(options.limits ? { limits: options.limits } : {}),
       }),
     ]),
   );
@@ -88,7 +99,9 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
         const broken = needs.filter((dep) => get(dep).currentState !== "running");
         if (stopping) return;
         if (broken.length > 0) {
-          supervisor.log.note(`not started: required plugin ${broken.join(", ")} is not running`);
+          const line = `not started: required plugin ${broken.join(", ")} is not running`;
+          supervisor.log.note(line);
+          options.report?.("error", `plugin ${name}: ${line}`);
           return;
         }
         await supervisor.start();

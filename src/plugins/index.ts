@@ -19,10 +19,11 @@ export {
 } from "./mcp-client.ts";
 export { LogRing } from "./log-ring.ts";
 export { PluginSpecSchema, childEnvironment, type PluginSpec, type PluginSpecInput } from "./spec.ts";
-export { PluginChild, type Exit } from "./child.ts";
+export { PluginChild, type Exit, type Dropped } from "./child.ts";
+export { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from "./intake.ts";
 export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
-export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus } from "./supervisor.ts";
+export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus, type Report, type ReportLevel } from "./supervisor.ts";
 export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, type PluginHost, type PluginHostOptions, type HostedTool } from "./host.ts";
 export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";

@@ -9,14 +9,29 @@ export class LogRing {
   private readonly lines: string[] = [];
   private partial = "";
   private dropped = 0;
+  private last = "";
 
   constructor(readonly capacity = DEFAULT_LINES) {}
 
-  /** Appends raw stderr text; lines are split on newlines, a trailing fragment waits for its end. */
-  write(text: string): void {
+  /**
+   * Appends raw stderr text; lines are split on newlines, a trailing fragment waits for its end.
+   * A line `admit` refuses is not kept (the caller counts it); returns how many were refused.
+   */
+  write(text: string, admit: () => boolean = () => true): number {
     const parts = (this.partial + text).split("\n");
     this.partial = cap(parts.pop() ?? "");
-    for (const line of parts) this.add(line);
+    let refused = 0;
+    for (const line of parts) {
+      if (line.trim() !== "") this.last = line;
+      if (admit()) this.add(line);
+      else refused++;
+    }
+    return refused;
+  }
+
+  /** The plugin's last non-empty stderr line (an unfinished one included), kept or not: what it said before it died. */
+  get lastOutput(): string {
+    return cap((this.partial.trim() !== "" ? this.partial : this.last).replace(/\r$/, ""));
   }
 
   /** Appends one line written by the host (state changes, dropped frames). */

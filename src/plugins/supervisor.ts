@@ -4,12 +4,13 @@
  * crash within five minutes stops restarts until a person calls `restart()`: a plugin that
  * cannot stay up should not burn CPU forever nor hide behind endless restarts.
  */
-import { PluginChild, type Exit } from "./child.ts";
+import { PluginChild, type Dropped, type Exit } from "./child.ts";
 import type { Clock } from "./clock.ts";
 import { LogRing } from "./log-ring.ts";
 import type { Manifest, Tool } from "./mcp-client.ts";
 import { attachSharedMemory, type SharedAccess, type SharedLink } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
+import type { IntakeLimits } from "./intake.ts";
 
 export const CRASH_WINDOW_MS = 5 * 60_000;
 export const MAX_CRASHES_IN_WINDOW = 4;
@@ -29,11 +30,17 @@ export type PluginStatus = {
   tools: string[];
   manifest: Manifest | null;
   sharedMemory: { name: string; size: number; droppedEvents: number } | null;
+  /** What the intake limits dropped from the current (or last) process. */
+  dropped: Dropped | null;
   error: string | null;
   logTail: string[];
 };
 
-export type SupervisorOptions = { clock: Clock; graceMs?: number; logLines?: number; maxFrameBytes?: number };
+export type ReportLevel = "info" | "warn" | "error";
+/** Where a plugin's state changes, crashes and drops are told besides its own log (the daemon log). */
+export type Report = (level: ReportLevel, line: string) => void;
+
+export type SupervisorOptions = { clock: Clock; graceMs?: number; logLines?: number; maxFrameBytes?: number; report?: Report; limits?: IntakeLimits };
 
 export class Supervisor {
   readonly log: LogRing;
@@ -71,6 +78,7 @@ export class Supervisor {
       tools: this.tools.map((t) => t.name),
       manifest: this.manifest,
       sharedMemory: this.shared ? { name: this.shared.name, size: this.shared.size, droppedEvents: this.shared.access.droppedEvents } : null,
+      dropped: this.child?.dropped ?? null,
       error: this.error,
       logTail: this.log.tail(tailLines),
     };
@@ -127,7 +135,9 @@ export class Supervisor {
     this.set("starting");
     const child = PluginChild.spawn(this.spec, {
       log: this.log,
+      report: (line) => this.options.report?.("warn", `plugin ${this.spec.name}: ${line}`),
       ...(this.options.maxFrameBytes ? { maxFrameBytes: this.options.maxFrameBytes } : {}),
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
     });
     this.child = child;
     void child.exited.then((exit) => this.onExit(child, exit));
@@ -143,13 +153,13 @@ export class Supervisor {
     } catch (error) {
       if (this.child !== child || this.currentState !== "starting") return;
       this.error = `Cannot start ${this.spec.name}: ${(error as Error).message}`;
-      this.log.note(this.error);
+      this.tell("warn", this.error);
       // A plugin that cannot handshake is as good as crashed: stop it and let onExit count it.
       await child.stop(this.options.graceMs ?? 2000);
       return;
     }
     if (this.child === child && this.currentState === "starting") {
-      this.log.note(`running (pid ${child.pid}, ${this.tools.length} tools)`);
+      this.tell("info", `running (pid ${child.pid}, ${this.tools.length} tools)`);
       this.set("running");
     }
   }
@@ -158,7 +168,7 @@ export class Supervisor {
   async restart(): Promise<void> {
     this.crashes = [];
     this.restarts++;
-    this.log.note("restart requested");
+    this.tell("info", "restart requested");
     await this.stopChild();
     await this.start();
   }
@@ -188,15 +198,18 @@ export class Supervisor {
     if (this.state === "stopping" || this.state === "stopped") return;
     this.crashes = [...this.recentCrashes(), now];
     const count = this.crashes.length;
-    this.log.note(`exited (code ${exit.code}, signal ${exit.signal}); crash ${count} within 5 minutes`);
+    const said = this.log.lastOutput;
+    const lastWords = said ? `; last stderr: ${JSON.stringify(said)}` : "";
+    const exited = `exited (code ${exit.code}, signal ${exit.signal}); crash ${count} within 5 minutes`;
     if (count >= MAX_CRASHES_IN_WINDOW) {
       const stopped = `crashed ${count} times within 5 minutes; restarts stopped until restarted by hand`;
-      this.log.note(stopped);
+      this.tell("error", `${exited}: failed, ${stopped}${lastWords}`);
       this.error = this.error ? `${stopped} (last: ${this.error})` : stopped;
       this.set("failed");
       return;
     }
     const delay = backoffMs(count);
+    this.tell("warn", `${exited}: restarting in ${delay / 1000} s${lastWords}`);
     this.nextRestartAt = now + delay;
     this.timer = this.options.clock.setTimeout(() => {
       this.timer = undefined;
@@ -216,6 +229,12 @@ export class Supervisor {
     if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.nextRestartAt = null;
+  }
+
+  /** A line in the plugin's own log and, with the plugin's name, in the daemon log. */
+  private tell(level: ReportLevel, line: string): void {
+    this.log.note(line);
+    this.options.report?.(level, `plugin ${this.spec.name}: ${line}`);
   }
 
   private set(state: PluginState): void {

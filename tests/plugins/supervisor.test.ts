@@ -3,7 +3,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FIXTURES, gone, isRunning } from "./support.ts";
-import { ManualClock, PluginSpecSchema, Supervisor } from "../../src/plugins/index.ts";
+import { ManualClock, PluginSpecSchema, Supervisor, type Report } from "../../src/plugins/index.ts";
 
 const spec = (mode: string, name = `p-${mode}`) =>
   PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], timeoutMs: 10_000 });
@@ -14,8 +14,8 @@ describe("supervisor", () => {
   after(async () => {
     await Promise.all(all.map((s) => s.stop()));
   });
-  const supervise = (mode: string, clock: ManualClock) => {
-    const s = new Supervisor(spec(mode), { clock, graceMs: 300 });
+  const supervise = (mode: string, clock: ManualClock, report?: Report) => {
+    const s = new Supervisor(spec(mode), { clock, graceMs: 300, ...(report ? { report } : {}) });
     all.push(s);
     return s;
   };
@@ -46,6 +46,27 @@ describe("supervisor", () => {
     await s.restart();
     await s.until((x) => x.currentState === "backoff");
     assert.deepEqual(clock.pending(), [1000], "a manual restart forgets the crash history");
+    await s.stop();
+  });
+
+  test("each crash is a WARN line and the failed state an ERROR line in the daemon log, with the plugin's last stderr line", async () => {
+    const clock = new ManualClock(1_000_000);
+    const told: string[] = [];
+    const s = supervise("crash", clock, (level, line) => told.push(`${level.toUpperCase()} ${line}`));
+    await s.start();
+    for (const delay of [1000, 2000, 3000]) {
+      await s.until((x) => x.currentState === "backoff");
+      clock.advance(delay);
+    }
+    await s.until((x) => x.currentState === "failed");
+    const crashes = told.filter((l) => l.includes("exited (code 3"));
+    assert.equal(crashes.length, 4, told.join("\n"));
+    for (const [i, line] of crashes.slice(0, 3).entries()) {
+      assert.match(line, new RegExp(`^WARN plugin p-crash: exited \\(code 3, signal null\\); crash ${i + 1} within 5 minutes: restarting in ${i + 1} s; last stderr: "misbehave: cannot go on \\(crash mode\\)"$`));
+    }
+    assert.match(crashes[3]!, /^ERROR plugin p-crash: .*crash 4 within 5 minutes: failed, crashed 4 times within 5 minutes; restarts stopped until restarted by hand; last stderr: "misbehave: cannot go on/);
+    await s.restart();
+    assert.ok(told.includes("INFO plugin p-crash: restart requested"), told.join("\n"));
     await s.stop();
   });
 

@@ -1,1 +1,1 @@
-export { createLogger, logFileStamp, LOG_LEVELS, type Logger, type LogLevel, type LoggerOptions } from "./logger.ts";
+export { createLogger, logFileDay, LOG_LEVELS, type Logger, type LogLevel, type LoggerOptions } from "./logger.ts";

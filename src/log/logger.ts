@@ -1,8 +1,12 @@
 /**
- * One logger: lines go to stderr and to `<data>/logs/homed_<YYYYmmdd-HHMMSS>.log`.
- * Lines are written synchronously so that nothing said before a crash is lost.
+ * One logger: lines go to stderr and to one file a day, `<data>/logs/homed_<YYYYmmdd>.log`
+ * (local date), which every start that day appends to. A file that reaches its size cap is
+ * rotated (`homed_<day>.1.log`, `.2`, … up to `keepRotated`, the oldest removed), and day files
+ * older than `keepDays` are removed when a new day begins: a daemon left running for a year, or
+ * restarted in a loop, keeps a bounded folder. Lines are written synchronously so that nothing
+ * said before a crash is lost.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -13,56 +17,137 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
-  /** Path of the log file, when there is one. */
+  /** Path of the current log file, when there is one. */
   readonly file?: string;
   close(): void;
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** `YYYYmmdd-HHMMSS` in local time, the stamp of a log file's name. */
-export function logFileStamp(date: Date): string {
-  return (
-    `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-` +
-    `${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`
-  );
+/** `YYYYmmdd` in local time: the day in a log file's name. */
+export function logFileDay(date: Date): string {
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}`;
 }
+
+/** 16 MiB a file: a week of a busy daemon's INFO lines fits in a few of them. */
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_KEEP_ROTATED = 3;
+export const DEFAULT_KEEP_DAYS = 14;
 
 export type LoggerOptions = {
   level: LogLevel;
-  /** Folder for the log file; without it, stderr only. */
+  /** Folder for the log files; without it, stderr only. */
   dir?: string;
   /** Where stderr lines go (injected in tests). */
   stderr?: (line: string) => void;
   now?: () => Date;
+  /** A file that would grow past this is rotated first. */
+  maxFileBytes?: number;
+  /** Rotated parts kept per day (`.1` newest). */
+  keepRotated?: number;
+  /** Day files kept, counting today. */
+  keepDays?: number;
 };
+
+const LOG_FILE = /^homed_(\d{8})(?:\.\d+)?\.log$/;
 
 export function createLogger(options: LoggerOptions): Logger {
   const now = options.now ?? (() => new Date());
   const toStderr = options.stderr ?? ((line: string) => process.stderr.write(line));
-  let fd: number | undefined;
-  let file: string | undefined;
-  if (options.dir) {
-    mkdirSync(options.dir, { recursive: true });
-    file = join(options.dir, `homed_${logFileStamp(now())}.log`);
-    fd = openSync(file, "a", 0o600);
-  }
+  const file = options.dir ? new DailyFile(options.dir, options) : undefined;
   const threshold = LOG_LEVELS.indexOf(options.level);
   const write = (level: LogLevel, message: string) => {
     if (LOG_LEVELS.indexOf(level) < threshold) return;
-    const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}\n`;
+    const at = now();
+    const line = `${at.toISOString()} ${level.toUpperCase().padEnd(5)} ${message}\n`;
     toStderr(line);
-    if (fd !== undefined) writeSync(fd, line);
+    file?.write(at, line);
   };
+  // The file opens at once, so a start that fails early still leaves its reason on disk.
+  file?.open(now());
   return {
-    file,
+    get file() {
+      return file?.path;
+    },
     debug: (m) => write("debug", m),
     info: (m) => write("info", m),
     warn: (m) => write("warn", m),
     error: (m) => write("error", m),
-    close() {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-    },
+    close: () => file?.close(),
   };
+}
+
+/** The day's log file: opened for appending, switched at midnight, rotated at its size cap. */
+class DailyFile {
+  private fd: number | undefined;
+  private day = "";
+  private size = 0;
+  path: string | undefined;
+  private readonly maxBytes: number;
+  private readonly keepRotated: number;
+  private readonly keepDays: number;
+
+  constructor(
+    private readonly dir: string,
+    options: LoggerOptions,
+  ) {
+    this.maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.keepRotated = options.keepRotated ?? DEFAULT_KEEP_ROTATED;
+    this.keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  }
+
+  open(at: Date): void {
+    mkdirSync(this.dir, { recursive: true });
+    this.day = logFileDay(at);
+    this.path = join(this.dir, `homed_${this.day}.log`);
+    this.fd = openSync(this.path, "a", 0o600);
+    this.size = fstatSync(this.fd).size;
+    this.removeOldDays(at);
+  }
+
+  write(at: Date, line: string): void {
+    if (this.fd === undefined) return;
+    const bytes = Buffer.byteLength(line);
+    if (logFileDay(at) !== this.day) {
+      this.close();
+      this.open(at);
+    } else if (this.size > 0 && this.size + bytes > this.maxBytes) {
+      this.rotate(at);
+    }
+    writeSync(this.fd!, line);
+    this.size += bytes;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** `.N` → `.N+1` (the last one removed), the current file → `.1`, and a fresh file. */
+  private rotate(at: Date): void {
+    this.close();
+    const part = (n: number) => join(this.dir, `homed_${this.day}.${n}.log`);
+    rmSync(part(this.keepRotated), { force: true });
+    for (let n = this.keepRotated - 1; n >= 1; n--) renameIfThere(part(n), part(n + 1));
+    if (this.keepRotated > 0) renameSync(this.path!, part(1));
+    else rmSync(this.path!, { force: true });
+    this.open(at);
+  }
+
+  private removeOldDays(at: Date): void {
+    const oldest = new Date(at.getFullYear(), at.getMonth(), at.getDate() - (this.keepDays - 1));
+    const keepFrom = logFileDay(oldest);
+    for (const name of readdirSync(this.dir)) {
+      const day = LOG_FILE.exec(name)?.[1];
+      if (day !== undefined && day < keepFrom) rmSync(join(this.dir, name), { force: true });
+    }
+  }
+}
+
+function renameIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
 }

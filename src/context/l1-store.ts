@@ -116,8 +116,8 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
     // sinks it must still be findable by them (the same idea as imported history's neighbours;
     // measured there: LoCoMo R@5 .506 → .611 with one neighbour each side).
     const previous = await tx.execute({ sql: "SELECT text FROM events WHERE session_id = ? AND seq = ?", args: [input.sessionId, seq - 1] });
-    const searchText = previous.rows[0] ? `${text}\n${String(previous.rows[0].text)}` : text;
-    await indexForSearch(tx, "event", event.id, searchText, conversationScopeKey(input.conversation), { isNew: true });
+    const context = previous.rows[0] ? String(previous.rows[0].text) : "";
+    await indexForSearch(tx, "event", event.id, { own: text, context }, conversationScopeKey(input.conversation), { isNew: true });
     await tx.commit();
     return { seq, tokens };
   } finally {

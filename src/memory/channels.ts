@@ -9,7 +9,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
+import { bm25Of, scopedMatch, SEARCH_TABLES, type SearchTable } from "../store/index.ts";
 import type { QueryTerms } from "./query-shape.ts";
 import type { RecallQuery } from "./recall-query.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
@@ -32,10 +32,9 @@ const UNSCOPED_OVERFETCH = 4;
  * scope's matches instead of every match in the table.
  *
  * Unscoped, FTS5 first ranks and cuts the whole table itself (`ORDER BY rank LIMIT` on the FTS
- * table alone, search rows keyed by event rowid, triples' rows negative) and only the best few
- * are joined to events: 100k messages, ~50k matches a query, words+grams 554 → 224 ms. FTS5's
- * default `rank` ranks as `bm25Of` here: their weights differ only for the scope key column,
- * which an unscoped MATCH never hits. Exact: the best `limit` that pass the filter among the
+ * table alone, search rows keyed by event rowid) and only the best few are joined to events:
+ * 100k messages, ~50k matches a query, words+grams 554 → 224 ms. Each table's `rank` is set to
+ * `bm25Of`'s weights (migration 0010). Exact: the best `limit` that pass the filter among the
  * best `fetch` matches are the best `limit` of all that pass — unless fewer pass while more
  * matches remain, and then the full ranking runs.
  * Scoped queries keep the full path: there the scope key already cuts the matches (36 ms vs 42).
@@ -49,7 +48,7 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
     const fetch = limit * UNSCOPED_OVERFETCH;
     const best = await client.execute({
       sql: `SELECT e.id AS id, f.rank AS rank, (${filter.sql}) AS wanted
-            FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? AND rowid > 0 ORDER BY rank LIMIT ?) f
+            FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?) f
             LEFT JOIN events e ON e.rowid = f.rowid
             ORDER BY f.rank`,
       args: [...filter.args, match, fetch],
@@ -61,7 +60,7 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
     await client.execute({
       sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank
             FROM ${table} f JOIN events e ON e.id = f.doc_id
-            WHERE ${table} MATCH ? AND f.kind = 'event' AND ${filter.sql}
+            WHERE ${table} MATCH ? AND ${filter.sql}
             ORDER BY rank LIMIT ?`,
       args: [match, ...filter.args, limit],
     })
@@ -72,7 +71,7 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
 
 /** `terms` come from `shapeQuery`: a term given n times weighs n times in the BM25 sum. */
 export async function wordChannel(client: Client, terms: QueryTerms["words"], scope: RecallScope, limit: number): Promise<Ranked> {
-  return bm25(client, "memory_words", terms, scope, limit);
+  return bm25(client, SEARCH_TABLES.event.words, terms, scope, limit);
 }
 
 /**
@@ -81,8 +80,8 @@ export async function wordChannel(client: Client, terms: QueryTerms["words"], sc
  */
 export async function gramChannel(client: Client, terms: Pick<QueryTerms, "trigrams" | "bigrams">, scope: RecallScope, limit: number): Promise<Ranked> {
   const [tri, bi] = await Promise.all([
-    bm25(client, "memory_grams", terms.trigrams, scope, limit),
-    bm25(client, "memory_bigrams", terms.bigrams, scope, limit),
+    bm25(client, SEARCH_TABLES.event.grams, terms.trigrams, scope, limit),
+    bm25(client, SEARCH_TABLES.event.bigrams, terms.bigrams, scope, limit),
   ]);
   const sum = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) sum.set(id, (sum.get(id) ?? 0) + score);

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
-import { scopeKeyOf, searchRows } from "../store/index.ts";
+import { scopeKeyOf, searchRows, type SearchText } from "../store/index.ts";
 import { countTokens, loadTokenizer } from "../text/index.ts";
 
 export type ColdMessage = {
@@ -41,10 +41,11 @@ export type VectorTag = { modelId: string; vector: Float32Array };
  * say who wrote it. Why the neighbours: an answer rarely repeats its question's words — the
  * turn before it does ("what did you do yesterday?" / "I went to a support group"). Measured on
  * LoCoMo dev with words+grams fused: R@5/R@50 .443/.682 bare, .506/.758 with the speaker,
- * .620/.861 with the speaker and two neighbours each side.
+ * .620/.861 with the speaker and two neighbours each side. The neighbours go in their own
+ * column and count half (`CONTEXT_WEIGHT`): the message that says the words ranks first.
  */
-export function searchText(message: ColdMessage, context: string): string {
-  return context ? `${message.speaker}: ${message.text}\n${context}` : `${message.speaker}: ${message.text}`;
+export function searchText(message: ColdMessage, context: string): SearchText {
+  return { own: `${message.speaker}: ${message.text}`, context };
 }
 
 export async function coldEventStatements(

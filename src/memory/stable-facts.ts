@@ -148,7 +148,7 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
     statements.push({ sql: "UPDATE triples SET embedding = ?, embed_model = ? WHERE id = ?", args: [bytes, vector.modelId, id] });
   }
   const scopeKey = scopeKeyOf({ conversation: fact.scope, userWide: fact.scope === "user" });
-  statements.push(...(await searchRows("triple", id, factText(fact), scopeKey)));
+  statements.push(...(await searchRows("triple", id, { own: factText(fact) }, scopeKey)));
   for (const statement of statements) await tx.execute(statement);
   return { id, action: same ? "updated" : "created", revision };
 }

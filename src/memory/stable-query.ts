@@ -3,11 +3,12 @@
  * fact's "subject predicate object" text, fused by RRF like cold context. Scope applies inside
  * the SQL: a conversation sees its own facts and user-wide ones. With an embedder, a vector
  * channel joins: an exact scan over the facts' vectors of that model (L3 is small — distilled —
- * so a scan stays cheap where events need the DiskANN index).
+ * so a scan stays cheap where events need the DiskANN index). Facts have search tables of their
+ * own (`SEARCH_TABLES.triple`): however large cold history grows, a facts query reads none of it.
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { bm25Of, scopedMatch, type SearchTable } from "../store/index.ts";
+import { bm25Of, scopedMatch, SEARCH_TABLES, type SearchTable } from "../store/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth } from "./query.ts";
@@ -31,7 +32,7 @@ async function factBm25(client: Client, table: SearchTable, terms: readonly stri
   const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
   const rows = await client.execute({
     sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
-          WHERE ${table} MATCH ? AND f.kind = 'triple' ${scoped} ORDER BY rank LIMIT ?`,
+          WHERE ${table} MATCH ? ${scoped} ORDER BY rank LIMIT ?`,
     args: [scopedMatch(table, terms, conversation), ...(conversation === undefined ? [] : [conversation]), limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
@@ -72,9 +73,9 @@ export async function stableQuery(client: Client, text: string | RecallQuery, op
   const query = asRecallQuery(text);
   const terms = await query.terms();
   const [words, tri, bi, vector] = await Promise.all([
-    factBm25(client, "memory_words", terms.words, options.conversation, depth),
-    factBm25(client, "memory_grams", terms.trigrams, options.conversation, depth),
-    factBm25(client, "memory_bigrams", terms.bigrams, options.conversation, depth),
+    factBm25(client, SEARCH_TABLES.triple.words, terms.words, options.conversation, depth),
+    factBm25(client, SEARCH_TABLES.triple.grams, terms.trigrams, options.conversation, depth),
+    factBm25(client, SEARCH_TABLES.triple.bigrams, terms.bigrams, options.conversation, depth),
     options.embedder ? factVectors(client, options.embedder, query, options.conversation, depth) : Promise.resolve(undefined),
   ]);
   const grams = new Map<string, number>();

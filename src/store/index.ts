@@ -6,4 +6,4 @@ export { mergeInserts } from "./merge-inserts.ts";
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";
-export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, type SearchDocKind, type SearchTable } from "./search-index.ts";
+export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, SEARCH_TABLES, CONTEXT_WEIGHT, type SearchDocKind, type SearchTable, type SearchText } from "./search-index.ts";

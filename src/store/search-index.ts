@@ -1,16 +1,52 @@
 /**
  * Keeps the FTS5 channels in step with stored text. Every event (any layer) and every triple is
- * indexed once, when it is written, by `doc_id`; queries join back to `events`/`triples` to
- * filter by layer and scope, so moving between layers never touches the index.
+ * indexed once, when it is written, by `doc_id`, events and triples in tables of their own;
+ * queries join back to `events`/`triples` to filter by layer and scope, so moving between layers
+ * never touches the index.
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { cjkBigrams, searchWords } from "../text/index.ts";
 
 export type SearchDocKind = "event" | "triple";
 
-/** The FTS text column of each search table (the one with the words, grams or bigrams). */
-export const SEARCH_COLUMNS = { memory_words: "words", memory_grams: "text", memory_bigrams: "grams" } as const;
-export type SearchTable = keyof typeof SEARCH_COLUMNS;
+/**
+ * Each kind of document has its own three tables (migration 0010): events (cold context and L1)
+ * in `memory_*`, L3 facts in `fact_*`. Separate tables, not one shared set filtered after the
+ * match, so that a facts query pays only for facts: with 100k messages and no facts, the shared
+ * tables' facts query cost 162 ms scoring cold rows it then threw away — and FTS5's BM25 counted
+ * each term over both kinds, so cold history also swayed the facts' term weights.
+ */
+export const SEARCH_TABLES = {
+  event: { words: "memory_words", grams: "memory_grams", bigrams: "memory_bigrams" },
+  triple: { words: "fact_words", grams: "fact_grams", bigrams: "fact_bigrams" },
+} as const;
+export type SearchTable = (typeof SEARCH_TABLES)[SearchDocKind][keyof (typeof SEARCH_TABLES)["event"]];
+
+/** The FTS column with the document's own text, per table (its `context` column follows it). */
+export const SEARCH_COLUMNS: Record<SearchTable, string> = {
+  memory_words: "words",
+  memory_grams: "text",
+  memory_bigrams: "grams",
+  fact_words: "words",
+  fact_grams: "text",
+  fact_bigrams: "grams",
+};
+
+/**
+ * What a document is found by: its own text and, for a message, its neighbours' (`context`).
+ * Two columns so that BM25 can weigh them apart (see CONTEXT_WEIGHT).
+ */
+export type SearchText = { own: string; context?: string };
+
+/**
+ * How much a term counts in the neighbours' text next to the message's own (BM25 column weight,
+ * set as each table's `rank` in migration 0010 — keep them equal). Below 1 so that the message
+ * that says the words ranks above the neighbours that only carry them: in a three-turn session
+ * all three rows hold the same words, and with equal weights they tied. Half, not less: the
+ * neighbours are there because an answer rarely repeats its question's words, and that context
+ * must still find it.
+ */
+export const CONTEXT_WEIGHT = 0.5;
 
 /**
  * Scope keys (see migration 0006): one token per scope, so a scoped search intersects inside the
@@ -23,43 +59,48 @@ export const scopeKeyOf = (owner: { conversation: string; userWide: boolean }) =
 const quoted = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
 
 /**
- * An FTS5 MATCH expression for any of `terms` in the table's text column, and — when a
- * conversation is given — only in that conversation's rows and user-wide ones.
+ * An FTS5 MATCH expression for any of `terms` in the table's text columns (own and context), and
+ * — when a conversation is given — only in that conversation's rows and user-wide ones.
  */
 export function scopedMatch(table: SearchTable, terms: readonly string[], conversation?: string): string {
-  const text = `${SEARCH_COLUMNS[table]} : (${quoted(terms)})`;
+  const text = `{${SEARCH_COLUMNS[table]} context} : (${quoted(terms)})`;
   if (conversation === undefined) return text;
   return `scope_key : (${quoted([conversationScopeKey(conversation), USER_SCOPE_KEY])}) AND ${text}`;
 }
 
-/** bm25() weights: only the text column counts (the scope key must not sway the ranking). */
-export const bm25Of = (table: SearchTable) => `bm25(${table}, 0, 0, 0, 1)`;
+/**
+ * bm25() weights (doc_id, kind, scope_key, own text, context): the scope key must not sway the
+ * ranking, the neighbours count CONTEXT_WEIGHT. The same as each table's configured `rank`, so
+ * `ORDER BY rank` (FTS5 sorts inside the index) ranks as this does.
+ */
+export const bm25Of = (table: SearchTable) => `bm25(${table}, 0, 0, 0, 1, ${CONTEXT_WEIGHT})`;
 
 type Executor = Pick<Client | Transaction, "execute">;
 
-/** The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers). */
 /**
- * The FTS rowid of a document: its event's rowid, or minus its triple's rowid (two ranges that
- * never meet). Keyed so, a document's search rows are found by rowid — a b-tree lookup — since
- * `doc_id` is an unindexed column and deleting by it scans the whole table (61 ms at 100k rows).
- * The document's own row must exist when its search rows are written or removed.
+ * The FTS rowid of a document: its event's or its triple's rowid (each kind has its own tables).
+ * Keyed so, a document's search rows are found by rowid — a b-tree lookup — since `doc_id` is an
+ * unindexed column and deleting by it scans the whole table (61 ms at 100k rows). The document's
+ * own row must exist when its search rows are written or removed.
  */
 const ROWID: Record<SearchDocKind, string> = {
   event: "(SELECT rowid FROM events WHERE id = ?)",
-  triple: "-(SELECT rowid FROM triples WHERE id = ?)",
+  triple: "(SELECT rowid FROM triples WHERE id = ?)",
 };
 
-export async function searchRows(kind: SearchDocKind, docId: string, text: string, scopeKey: string): Promise<InStatement[]> {
-  const words = (await searchWords(text)).join(" ");
+/** The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers). */
+export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string): Promise<InStatement[]> {
+  const context = text.context ?? "";
+  const tables = SEARCH_TABLES[kind];
   const rowid = ROWID[kind];
-  const rows: InStatement[] = [
-    { sql: `INSERT INTO memory_words (rowid, doc_id, kind, scope_key, words) VALUES (${rowid}, ?, ?, ?, ?)`, args: [docId, docId, kind, scopeKey, words] },
-    { sql: `INSERT INTO memory_grams (rowid, doc_id, kind, scope_key, text) VALUES (${rowid}, ?, ?, ?, ?)`, args: [docId, docId, kind, scopeKey, text] },
-  ];
-  const bigrams = cjkBigrams(text);
-  if (bigrams.length > 0) {
-    rows.push({ sql: `INSERT INTO memory_bigrams (rowid, doc_id, kind, scope_key, grams) VALUES (${rowid}, ?, ?, ?, ?)`, args: [docId, docId, kind, scopeKey, bigrams.join(" ")] });
-  }
+  const row = (table: SearchTable, own: string, ctx: string): InStatement => ({
+    sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${rowid}, ?, ?, ?, ?, ?)`,
+    args: [docId, docId, kind, scopeKey, own, ctx],
+  });
+  const words = async (t: string) => (t ? (await searchWords(t)).join(" ") : "");
+  const rows = [row(tables.words, await words(text.own), await words(context)), row(tables.grams, text.own, context)];
+  const bigrams = { own: cjkBigrams(text.own), context: context ? cjkBigrams(context) : [] };
+  if (bigrams.own.length + bigrams.context.length > 0) rows.push(row(tables.bigrams, bigrams.own.join(" "), bigrams.context.join(" ")));
   return rows;
 }
 
@@ -72,7 +113,7 @@ export async function indexForSearch(
   db: Executor,
   kind: SearchDocKind,
   docId: string,
-  text: string,
+  text: SearchText,
   scopeKey: string,
   options: { isNew?: boolean } = {},
 ): Promise<void> {
@@ -83,7 +124,7 @@ export async function indexForSearch(
 
 /** Removes a document's search rows (call it before the document's own row is deleted). */
 export async function removeFromSearch(db: Executor, kind: SearchDocKind, docId: string): Promise<void> {
-  for (const table of Object.keys(SEARCH_COLUMNS)) {
+  for (const table of Object.values(SEARCH_TABLES[kind])) {
     await db.execute({ sql: `DELETE FROM ${table} WHERE rowid = ${ROWID[kind]}`, args: [docId] });
   }
 }

@@ -80,4 +80,21 @@ describe("recall channels: each finds what only it can find", () => {
     const found = ids(await coldcontextQuery(store.client, "Caroline yesterday", { k: 1, channels: ["words"] }));
     assert.deepEqual(found, ["a"]);
   });
+
+  test("the message that says the words ranks above the neighbours that only carry them", async () => {
+    await using store = await openTempStore();
+    // Two neighbours each side are indexed with a message: in a three-turn session every row
+    // holds all three texts, so with neighbours weighed as the message's own words they tied.
+    await seed(store, [
+      message("I tidied the desk today", { sourceId: "before", session: "s1" }),
+      message("The spare key is in the zorbel drawer", { sourceId: "says", session: "s1" }),
+      message("Thanks, I will look tonight", { sourceId: "after", session: "s1" }),
+    ]);
+    for (const channels of [["words"], ["grams"], ["words", "grams"]] as const) {
+      const found = await coldcontextQuery(store.client, "zorbel drawer", { k: 3, channels: [...channels] });
+      assert.equal(ids(found)[0], "says", `${channels.join("+")}: ${ids(found).join(", ")}`);
+      assert.equal(found.length, 3, "the neighbours are still found through their context");
+      assert.ok(found[0]!.score > found[1]!.score, `${channels.join("+")}: no tie, ${found.map((f) => f.score).join(", ")}`);
+    }
+  });
 });

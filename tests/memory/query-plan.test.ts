@@ -6,7 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Client, InStatement } from "@libsql/client";
-import { coldcontextQuery } from "../../src/memory/index.ts";
+import { coldcontextQuery, stableQuery, writeFact } from "../../src/memory/index.ts";
+import { SEARCH_TABLES } from "../../src/store/index.ts";
 import { message, openTempStore, phraseEmbedder, seed } from "./fixture.ts";
 
 /** A client that records every statement it runs. */
@@ -39,6 +40,44 @@ describe("recall query plans", () => {
         const plan = await store.client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args as never });
         const scans = plan.rows.map((r) => String(r.detail)).filter((d) => /^SCAN (e|b|events|blocks)\b/.test(d) || /USING (COVERING )?INDEX events_layer_time/.test(d));
         assert.deepEqual(scans, [], `${sql}\n${plan.rows.map((r) => r.detail).join("\n")}`);
+      }
+    });
+  }
+
+  /** The plan's lines that scan a table (lookups by key are SEARCH, not SCAN). */
+  async function scansOf(client: Client, stmt: InStatement): Promise<string[]> {
+    const { sql, args } = typeof stmt === "string" ? { sql: stmt, args: [] } : stmt;
+    const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args as never });
+    return plan.rows.map((r) => String(r.detail)).filter((d) => d.startsWith("SCAN "));
+  }
+  const sqlOf = (stmt: InStatement) => (typeof stmt === "string" ? stmt : stmt.sql);
+  const named = (stmts: InStatement[], tables: readonly string[]) => stmts.flatMap((s) => tables.filter((t) => new RegExp(`\\b${t}\\b`).test(sqlOf(s))));
+
+  for (const conversation of [undefined, "conv-a"]) {
+    test(`a ${conversation ? "scoped" : "store-wide"} facts query reads only the facts' search tables, and cold recall only the messages'`, async () => {
+      await using store = await openTempStore();
+      await seed(store, Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)));
+      const tx = await store.client.transaction("write");
+      await writeFact(tx, { subject: "Ann", predicate: "tends", object: "a garden", kind: "preference", scope: "conv-a", confidence: 1, importance: 0.5, evidence: "manual" });
+      await tx.commit();
+      const facts = recording(store.client);
+      const found = await stableQuery(facts.client, "garden", { k: 10, conversation });
+      assert.deepEqual(found.map((f) => f.text), ["Ann tends a garden"]);
+      assert.deepEqual(named(facts.statements, Object.values(SEARCH_TABLES.event)), [], "a facts query names no message search table");
+      assert.ok(named(facts.statements, Object.values(SEARCH_TABLES.triple)).length >= 2);
+      for (const stmt of facts.statements) {
+        // Only the facts' own FTS table is scanned (as a virtual table); triples and blocks by key.
+        for (const scan of await scansOf(store.client, stmt)) assert.match(scan, /^SCAN f VIRTUAL TABLE/, `${sqlOf(stmt)}: ${scan}`);
+      }
+      const cold = recording(store.client);
+      assert.equal((await coldcontextQuery(cold.client, "garden", { k: 20, conversation, channels: ["words", "grams"] })).length, 12);
+      assert.deepEqual(named(cold.statements, Object.values(SEARCH_TABLES.triple)), [], "cold recall names no fact search table");
+      if (conversation) {
+        // Scoped: the scope key is in the MATCH, so FTS5 intersects inside the index and never
+        // scores another conversation's rows.
+        const matches = cold.statements.filter((s) => /MATCH/.test(sqlOf(s)));
+        assert.ok(matches.length >= 2);
+        for (const s of matches) assert.ok(JSON.stringify((s as { args: unknown[] }).args).includes("scope_key"), sqlOf(s));
       }
     });
   }

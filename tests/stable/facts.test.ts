@@ -98,9 +98,11 @@ describe("L3 facts", () => {
     ({ store } = await storeWith([]));
     const { id } = await write(fact({}));
     const suffix = id.replace(/[^a-zA-Z0-9]/g, "").slice(-8);
+    const searchRows = async () => Number((await store!.client.execute({ sql: "SELECT count(*) AS n FROM fact_words WHERE doc_id = ?", args: [id] })).rows[0]!.n);
+    assert.equal(await searchRows(), 1);
     assert.deepEqual(await forgetRecord(store.client, suffix), { kind: "fact", id });
     assert.equal((await store.client.execute("SELECT count(*) AS n FROM triples")).rows[0]!.n, 0);
-    assert.equal((await store.client.execute({ sql: "SELECT count(*) AS n FROM memory_words WHERE doc_id = ?", args: [id] })).rows[0]!.n, 0);
+    assert.equal(await searchRows(), 0);
     await assert.rejects(openRecord(store.client, suffix), (e: RecordError) => e.code === "not_found");
   });
 });

@@ -128,3 +128,35 @@ describe("migration 0006: scope keys in the search tables", () => {
     client.close();
   });
 });
+
+describe("migration 0010: facts' own search tables, a context column", () => {
+  test("facts' rows move to the fact tables; messages' rows stay and rank as before; each table ranks as bm25Of", async () => {
+    const { CONTEXT_WEIGHT, SEARCH_TABLES, scopedMatch } = await import("../../src/store/index.ts");
+    const client = createClient({ url });
+    const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0010"));
+    await migrate(client, MIGRATIONS.slice(0, before));
+    await client.execute("PRAGMA foreign_keys = OFF");
+    await client.execute("INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at) VALUES ('e1', 's', 'c', 'L2', 0, 0, '[]', 'harbour', 1, 0)");
+    await client.execute(`INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, confidence, importance, evidence, created_at, updated_at)
+                          VALUES ('t1', 'b1', 'likes', 'b2', 'preference', 'c', 1, 0.5, 'said', 0, 0)`);
+    // As the writer before 0010 keyed them: an event's rowid, minus a triple's.
+    for (const [table, column] of [["memory_words", "words"], ["memory_grams", "text"], ["memory_bigrams", "grams"]] as const) {
+      await client.execute(`INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${column}) VALUES ((SELECT rowid FROM events WHERE id = 'e1'), 'e1', 'event', 'k', 'harbour 海港')`);
+      await client.execute(`INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${column}) VALUES (-(SELECT rowid FROM triples WHERE id = 't1'), 't1', 'triple', 'k', 'harbour 海港')`);
+    }
+    await migrate(client);
+    for (const kind of ["event", "triple"] as const) {
+      for (const table of Object.values(SEARCH_TABLES[kind])) {
+        const rows = await client.execute(`SELECT f.rowid, f.doc_id FROM ${table} f`);
+        const own = await client.execute(`SELECT rowid FROM ${kind === "event" ? "events" : "triples"} WHERE id = '${kind === "event" ? "e1" : "t1"}'`);
+        assert.deepEqual(rows.rows.map((r) => [Number(r.rowid), r.doc_id]), [[Number(own.rows[0]!.rowid), kind === "event" ? "e1" : "t1"]], table);
+        const term = table.endsWith("bigrams") ? "海港" : table.endsWith("grams") ? "arb" : "harbour";
+        const found = await client.execute({ sql: `SELECT doc_id FROM ${table} WHERE ${table} MATCH ?`, args: [scopedMatch(table, [term])] });
+        assert.equal(found.rows.length, 1, `${table} finds its row`);
+        const rank = await client.execute(`SELECT v FROM ${table}_config WHERE k = 'rank'`);
+        assert.equal(rank.rows[0]?.v, `bm25(0, 0, 0, 1, ${CONTEXT_WEIGHT})`, `${table}: ORDER BY rank must rank as bm25Of`);
+      }
+    }
+    client.close();
+  });
+});

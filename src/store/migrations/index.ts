@@ -9,6 +9,7 @@ import m6 from "./0006_search_scope_key.sql" with { type: "text" };
 import m7 from "./0007_console_sessions.sql" with { type: "text" };
 import m8 from "./0008_vector_lookup_indexes.sql" with { type: "text" };
 import m9 from "./0009_partial_vector_lookup_indexes.sql" with { type: "text" };
+import m10 from "./0010_fact_tables_context_column.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 7, tag: "0007_console_sessions", sql: m7 },
   { idx: 8, tag: "0008_vector_lookup_indexes", sql: m8 },
   { idx: 9, tag: "0009_partial_vector_lookup_indexes", sql: m9 },
+  { idx: 10, tag: "0010_fact_tables_context_column", sql: m10 },
 ];

@@ -42,7 +42,8 @@ export function createContextEngine(options: ContextEngineOptions): ContextEngin
       const k = (checks.get(sessionId) ?? 0) + 1;
       checks.set(sessionId, k);
       const ratio = overflowRatio(events, budget);
-      options.logger?.info(formatOverflowCheck(k, ratio, events.length));
+      // The session id makes the line findable among concurrent turns.
+      options.logger?.info(`session ${sessionId}: ${formatOverflowCheck(k, ratio, events.length)}`);
       // Below the threshold the query is not even embedded: most turns cost one read.
       if (ratio <= OVERFLOW_THRESHOLD) return planPrune(events, {}, { budget, pinned: options.pinned });
       const query = {

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { ChatClient, type SequenceGuardMode } from "../llm/index.ts";
+import { ChatClient, ProviderError, type SequenceGuardMode } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -155,9 +155,20 @@ export class Kernel {
   private async runOne({ session, input, signal: callerSignal, onEvent }: TurnRequest): Promise<TurnResult> {
     const own = new AbortController();
     this.running.add(own);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, own.signal]) : own.signal;
+    const log = this.options.log;
     try {
-      const signal = callerSignal ? AbortSignal.any([callerSignal, own.signal]) : own.signal;
-      return await this.runWith(session, input, signal, onEvent);
+      const result = await this.runWith(session, input, signal, onEvent);
+      if (result.stopReason === "cancelled") {
+        const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "cancelled");
+        log.info(`session ${session.id}: turn cancelled after ${result.iterations} rounds (${why}); what was said is kept`);
+      }
+      return result;
+    } catch (error) {
+      // The caller answers the client; the log keeps the fault for whoever runs the daemon.
+      if (error instanceof ProviderError) log.warn(`session ${session.id}: model error ${error.code}${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}`);
+      else if (error instanceof NoProviderError) log.warn(`session ${session.id}: turn refused: ${error.message}`);
+      throw error;
     } finally {
       this.running.delete(own);
     }
@@ -171,7 +182,7 @@ export class Kernel {
       apiKey: provider.apiKey,
       sequenceGuard: this.options.sequenceGuard ?? "repair",
       timeoutMs: this.options.providerTimeoutMs,
-      onRepair: (repairs) => this.options.log.warn(`sequence guard repaired a request: ${repairs.join("; ")}`),
+      onRepair: (repairs) => this.options.log.warn(`session ${session.id}: sequence guard repaired a request: ${repairs.join("; ")}`),
     });
     const result = await runTurn(
       {
@@ -183,7 +194,7 @@ export class Kernel {
         systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         budget: this.budget,
         maxIterations: this.options.maxIterations ?? 8,
-        log: (line) => this.options.log.warn(line),
+        log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
       { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent },
     );

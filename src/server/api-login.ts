@@ -9,12 +9,20 @@ import { tokensMatch } from "./admin-token.ts";
 import { crossSiteReason, wrongToken } from "./auth.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
 import { ApiError, errorBody } from "./errors.ts";
-import type { LoginThrottle } from "./login-throttle.ts";
+import { requestSource, type LoginThrottle } from "./login-throttle.ts";
+import type { Logger } from "../log/index.ts";
 import { parseBody } from "./validate.ts";
 
 const LoginSchema = z.object({ token: z.string().min(1).max(1000) });
 
-export type LoginDeps = { adminToken: string; sessions: ConsoleSessions; throttle: LoginThrottle; tokenPath?: string };
+export type LoginDeps = {
+  adminToken: string;
+  sessions: ConsoleSessions;
+  throttle: LoginThrottle;
+  tokenPath?: string;
+  /** Where logins, failed logins and logouts are written as audit lines. */
+  log?: Pick<Logger, "info" | "warn">;
+};
 
 export function loginRoutes(deps: LoginDeps): Hono {
   const app = new Hono();
@@ -33,7 +41,11 @@ export function loginRoutes(deps: LoginDeps): Hono {
     if (reason) throw new ApiError(403, "cross_site", reason);
     const { token } = await parseBody(c, LoginSchema);
     // The token is checked before anything else: a correct one is never kept waiting.
-    if (!tokensMatch(deps.adminToken, token.trim())) return wrongToken(c, deps.throttle, "That is not the admin token");
+    if (!tokensMatch(deps.adminToken, token.trim())) {
+      deps.log?.warn(`audit: failed console login from ${requestSource(c.env)}: wrong token`);
+      return wrongToken(c, deps.throttle, "That is not the admin token");
+    }
+    deps.log?.info(`audit: console login from ${requestSource(c.env)}`);
     setCookie(c, SESSION_COOKIE, await deps.sessions.create(), {
       httpOnly: true,
       sameSite: "Strict",
@@ -49,6 +61,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
     const reason = crossSiteReason(c);
     if (reason) throw new ApiError(403, "cross_site", reason);
     await deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
+    deps.log?.info(`audit: console logout from ${requestSource(c.env)}`);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ loggedIn: false });
   });

@@ -4,8 +4,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { ProviderInputSchema, ProviderNotFound, type Kernel, type ProviderTarget } from "../kernel/index.ts";
+import { ProviderInputSchema, ProviderNotFound, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
 import { ChatClient, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
+import type { Logger } from "../log/index.ts";
 import { ApiError } from "./errors.ts";
 import { parseBody } from "./validate.ts";
 
@@ -26,7 +27,13 @@ async function testConnection(target: ProviderTarget) {
   }
 }
 
-export function providerRoutes(kernel: Kernel): Hono {
+/** How an audit line names a provider: never its key, only whether one was given. */
+function describeProvider(p: ProviderView, input?: ProviderInput): string {
+  const key = input?.apiKey === undefined ? "" : input.apiKey === "" ? ", key cleared" : ", key set";
+  return `${p.id} (${JSON.stringify(p.name)}: ${p.baseUrl}, model ${p.model}${key})`;
+}
+
+export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono {
   const app = new Hono();
   const notFound = (error: unknown) => {
     if (error instanceof ProviderNotFound) throw new ApiError(404, error.code, error.message, { cause: error });
@@ -34,15 +41,29 @@ export function providerRoutes(kernel: Kernel): Hono {
   };
 
   app.get("/", async (c) => c.json({ providers: await kernel.providers.list(), presets: PROVIDER_PRESETS }));
-  app.post("/", async (c) => c.json(await kernel.providers.save(await parseBody(c, ProviderInputSchema)), 201));
-  app.put("/:id", async (c) => c.json(await kernel.providers.save(await parseBody(c, ProviderInputSchema), c.req.param("id")).catch(notFound)));
+  app.post("/", async (c) => {
+    const input = await parseBody(c, ProviderInputSchema);
+    const saved = await kernel.providers.save(input);
+    log?.info(`audit: provider added: ${describeProvider(saved, input)}`);
+    return c.json(saved, 201);
+  });
+  app.put("/:id", async (c) => {
+    const input = await parseBody(c, ProviderInputSchema);
+    const saved = await kernel.providers.save(input, c.req.param("id")).catch(notFound);
+    log?.info(`audit: provider changed: ${describeProvider(saved, input)}`);
+    return c.json(saved);
+  });
   app.delete("/:id", async (c) => {
     await kernel.providers.remove(c.req.param("id")).catch(notFound);
+    log?.info(`audit: provider removed: ${c.req.param("id")}`);
     return c.body(null, 204);
   });
   app.post("/:id/activate", async (c) => {
     await kernel.providers.activate(c.req.param("id")).catch(notFound);
-    return c.json({ providers: await kernel.providers.list() });
+    const providers = await kernel.providers.list();
+    const active = providers.find((p) => p.id === c.req.param("id"));
+    log?.info(`audit: provider activated: ${active ? describeProvider(active) : c.req.param("id")}`);
+    return c.json({ providers });
   });
   app.post("/test", async (c) => {
     const body = await parseBody(c, TestSchema);

@@ -56,9 +56,9 @@ export function createApp(deps: AppDeps): Hono {
   const sessions = new ConsoleSessions(deps.store.client, deps.adminToken);
   // Before the auth middleware: logging in is how a browser gets credentials.
   const throttle = deps.throttle ?? new LoginThrottle();
-  app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, throttle, tokenPath: deps.adminTokenPath }));
-  app.use("/api/*", requireAdmin(deps.adminToken, sessions, throttle));
-  app.use("/v1/*", requireAdmin(deps.adminToken, sessions, throttle));
+  app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, throttle, tokenPath: deps.adminTokenPath, log: deps.log }));
+  app.use("/api/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
+  app.use("/v1/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
   // Bodies are read whole before validation: cap them so one request cannot exhaust memory.
   // History import streams a file and gets a larger cap.
   const tooLarge = (limit: string) => (c: Context) => c.json(errorBody("too_large", `The request body is over ${limit}`), 413);
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Hono {
     app.use(path, bodyLimit({ maxSize: 16 * MIB, onError: tooLarge("16 MiB") }));
   }
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
-  app.route("/api/providers", providerRoutes(deps.kernel));
+  app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
-  if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins));
+  if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
   app.route("/v1", openAiRoutes(deps.kernel));
 
   app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));

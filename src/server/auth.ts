@@ -13,6 +13,7 @@ import { errorBody } from "./errors.ts";
 import { tokensMatch } from "./admin-token.ts";
 import { SESSION_COOKIE, type ConsoleSessions } from "./console-session.ts";
 import { requestSource, type LoginThrottle } from "./login-throttle.ts";
+import type { Logger } from "../log/index.ts";
 
 export const CONSOLE_REQUEST_HEADER = "x-homed-request";
 
@@ -40,12 +41,15 @@ export async function wrongToken(c: Context, throttle: LoginThrottle, message: s
   return c.json(errorBody("unauthorized", message), 401);
 }
 
-export function requireAdmin(token: string, sessions: ConsoleSessions, throttle: LoginThrottle): MiddlewareHandler {
+export function requireAdmin(token: string, sessions: ConsoleSessions, throttle: LoginThrottle, log?: Pick<Logger, "warn">): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (header !== undefined) {
       const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-      if (!given || !tokensMatch(token, given)) return wrongToken(c, throttle, "The admin token does not match");
+      if (!given || !tokensMatch(token, given)) {
+        log?.warn(`audit: wrong admin token from ${requestSource(c.env)} for ${c.req.method} ${c.req.path}`);
+        return wrongToken(c, throttle, "The admin token does not match");
+      }
       return next();
     }
     if (await sessions.touch(getCookie(c, SESSION_COOKIE))) {

@@ -79,7 +79,7 @@ describe("L1 in the store", async () => {
     const before = await holders(store);
     const budget = Math.floor(total / 2); // ratio 2 > 1.25
     const plan = await engine.prune("s1", "kubernetes 部署 crashloop", budget);
-    assert.match(lines.at(-1)!, /^overflow check #1: ratio=2\.\d\d events=24 \(threshold=1\.25\)$/);
+    assert.match(lines.at(-1)!, /^session s1: overflow check #1: ratio=2\.\d\d events=24 \(threshold=1\.25\)$/);
     assert.ok(plan.sink.length > 0);
     const afterSink = await holders(store);
     assert.equal(afterSink.events.length, before.events.length, "no event lost or copied");
@@ -106,7 +106,7 @@ describe("L1 in the store", async () => {
   test("a second check under the threshold sinks nothing and counts #2", async () => {
     const plan = await engine.prune("s1", "anything", 1_000_000);
     assert.deepEqual(plan.sink, []);
-    assert.match(lines.at(-1)!, /^overflow check #2: ratio=0\.\d\d events=\d+ \(threshold=1\.25\)$/);
+    assert.match(lines.at(-1)!, /^session s1: overflow check #2: ratio=0\.\d\d events=\d+ \(threshold=1\.25\)$/);
   });
 
   test("a sink naming a non-L1 event moves nothing at all", async () => {

@@ -10,7 +10,7 @@ import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
-import { CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
+import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, openSecretBox, openStore, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
@@ -81,6 +81,10 @@ export async function runDaemon(settings: Settings): Promise<number> {
           : backfillEmbeddings(store.client, active.embedder, { batchSize: 16, signal: stopBackfill.signal })
               .then((r) => r.events.done + r.blocks.done > 0 && log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`))
               .catch((error) => log.warn(`backfill failed: ${(error as Error).message}`));
+      // What a crashed `homed import` staged is removed in the background (it was never visible).
+      const importsCleaned = cleanAbandonedImports(store.client)
+        .then((n) => n > 0 && log.info(`removed what ${n} interrupted import(s) had staged`))
+        .catch((error) => log.warn(`cleaning interrupted imports failed: ${(error as Error).message}`));
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line) });
       const stopped = waitForStopSignal(log);
       log.info(
@@ -92,7 +96,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       kernel.cancelAll();
-      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, pluginsStarted.then(() => plugins.stopAll())]);
+      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, pluginsStarted.then(() => plugins.stopAll())]);
       log.info("stopped cleanly");
       return 0;
     } finally {

@@ -2,7 +2,7 @@
  * Writes cold-context (L2) events: the same shape as L1 — an `events` row plus its blocks —
  * with layer and holder L2, the message's provenance (`source_id`, unique per conversation),
  * its vector in the embedder's space and its search rows. Statements are built here and run by
- * the caller inside its own transaction, so a bulk import stays one atomic write.
+ * the caller inside its own transaction (an import stages them first: see import-staging.ts).
  */
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
@@ -48,23 +48,34 @@ export function searchText(message: ColdMessage, context: string): SearchText {
   return { own: `${message.speaker}: ${message.text}`, context };
 }
 
+/**
+ * The rows of one cold event. `stagedAs`: the rowid the event will have once its import makes it
+ * visible — then the event and its blocks go to the import's staging tables (`import_events`,
+ * `import_blocks`) and its search rows to the search tables under that rowid, where no recall
+ * sees them until the event row itself exists (see import-staging.ts).
+ */
 export async function coldEventStatements(
   message: ColdMessage,
   seq: number,
   vector: VectorTag | undefined,
   now: number,
   context = "",
+  stagedAs?: number,
 ): Promise<InStatement[]> {
   await loadTokenizer();
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
   const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;
+  const staged = stagedAs !== undefined;
+  const [events, blocks] = staged ? ["import_events (event_rowid, ", "import_blocks (event_rowid, "] : ["events (", "blocks ("];
+  const [mark, rowid] = staged ? ["?, ", [stagedAs]] : ["", []];
   const statements: InStatement[] = [
     {
-      sql: `INSERT INTO events (id, session_id, conversation, scope, layer, seq, time, speaker, role, source_id,
+      sql: `INSERT INTO ${events}id, session_id, conversation, scope, layer, seq, time, speaker, role, source_id,
               messages, text, tokens, embed_model, embedding, created_at)
-            VALUES (?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            VALUES (${mark}?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [
+        ...rowid,
         id,
         coldSessionId(message.conversation, message.session),
         message.conversation,
@@ -83,17 +94,17 @@ export async function coldEventStatements(
       ],
     },
     {
-      sql: "INSERT INTO blocks (id, event_id, kind, holder, content, created_at) VALUES (?, ?, 'text', 'L2', ?, ?)",
-      args: [`${id}.0`, id, message.text, now],
+      sql: `INSERT INTO ${blocks}id, event_id, kind, holder, content, created_at) VALUES (${mark}?, ?, 'text', 'L2', ?, ?)`,
+      args: [...rowid, `${id}.0`, id, message.text, now],
     },
   ];
   (message.images ?? []).forEach((image, i) => {
     statements.push({
-      sql: "INSERT INTO blocks (id, event_id, kind, holder, content, created_at) VALUES (?, ?, 'image', 'L2', ?, ?)",
-      args: [`${id}.${i + 1}`, id, image, now],
+      sql: `INSERT INTO ${blocks}id, event_id, kind, holder, content, created_at) VALUES (${mark}?, ?, 'image', 'L2', ?, ?)`,
+      args: [...rowid, `${id}.${i + 1}`, id, image, now],
     });
   });
   const scopeKey = scopeKeyOf({ conversation: message.conversation, userWide: message.scope === "user" });
-  statements.push(...(await searchRows("event", id, searchText(message, context), scopeKey)));
+  statements.push(...(await searchRows("event", id, searchText(message, context), scopeKey, stagedAs)));
   return statements;
 }

@@ -1,35 +1,52 @@
 /**
  * `homed import [-data DIR] [--skip-invalid] FILE`: conversation history (JSON Lines) into cold
- * context. The whole file is validated before anything is written; a bad line aborts with its
- * number (or, with --skip-invalid, is skipped and reported). A progress bar on a terminal, one
- * summary line always.
+ * context. The file streams through (any size, bounded memory), twice: validated, then imported;
+ * a bad line aborts with its number and nothing is imported (or, with --skip-invalid, is skipped
+ * and reported). A progress
+ * bar on a terminal, one summary line always.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
 import { vectorEmbedder } from "../embed/index.ts";
 import { expectArguments, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
-import { importHistory } from "./import.ts";
-import { parseHistory } from "./import-format.ts";
+import { importHistory, type ImportMessage } from "./import.ts";
+import { historyLines, parseHistoryLine, type InvalidLine } from "./import-format.ts";
+import { cleanAbandonedImports } from "./import-staging.ts";
 
 export async function runImportCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
   expectArguments(rest, 1, "homed import [-data DIR] [--skip-invalid] FILE");
   const file = rest[0]!;
   const started = performance.now();
-  let content: string;
   try {
-    content = readFileSync(file, "utf8");
+    closeSync(openSync(file, "r"));
   } catch (error) {
     throw new InputError(`Cannot import ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const { messages, invalid } = parseHistory(content);
-  if (invalid.length > 0 && !args.flags.has("skip-invalid")) {
-    const first = invalid[0]!;
-    throw new InputError(
-      `Cannot import ${file}: line ${first.line}: ${first.reason} (nothing was imported; --skip-invalid skips bad lines)`,
-    );
+  const skipInvalid = args.flags.has("skip-invalid");
+  let skipped = 0;
+  const onInvalid = (bad: InvalidLine) => {
+    if (!skipInvalid) {
+      throw new InputError(`Cannot import ${file}: line ${bad.line}: ${bad.reason} (nothing was imported; --skip-invalid skips bad lines)`);
+    }
+    skipped++;
+    io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
+  };
+  // A first pass validates every line before anything is opened or written: a bad line at the
+  // end of a big file is reported in seconds, and counted messages size the progress bar. (An id
+  // read twice needs what was read before, so it is found while importing, and rolled back.)
+  let total = 0;
+  for await (const { raw, line } of historyLines(file)) {
+    const parsed = parseHistoryLine(raw, line);
+    if ("invalid" in parsed) onInvalid(parsed.invalid);
+    else total++;
   }
-  for (const bad of invalid) io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
+  async function* messages(): AsyncGenerator<ImportMessage> {
+    for await (const { raw, line } of historyLines(file)) {
+      const parsed = parseHistoryLine(raw, line);
+      if ("message" in parsed) yield { ...parsed.message, line };
+    }
+  }
 
   const store = await openDataStore(settings);
   const active = await openDataEmbedder(settings);
@@ -37,8 +54,11 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   const bar = io.isTty ? new SingleBar({ format: "importing [{bar}] {value}/{total} messages", hideCursor: true }) : undefined;
   let barShown = false;
   try {
-    const result = await importHistory(store.client, messages, {
+    await cleanAbandonedImports(store.client);
+    const result = await importHistory(store.client, messages(), {
       embedder,
+      total,
+      onInvalid,
       onProgress: (done, total) => {
         if (!bar) return;
         if (!barShown) bar.start(total, 0);
@@ -51,7 +71,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
     const seconds = (performance.now() - started) / 1000;
     const vectors = embedder ? `vectors by ${embedder.modelId}` : "no vectors until an embedding model is configured";
     io.stdout(
-      `imported ${file}: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped ` +
+      `imported ${file}: ${result.added} added, ${result.present} already present, ${skipped} invalid skipped ` +
         `(${vectors}; ${seconds.toFixed(1)} s)\n`,
     );
     return 0;

@@ -6,7 +6,8 @@ export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts"
 export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";
 export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
-export { importHistory, type ImportResult, type ImportProgress } from "./import.ts";
+export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
+export { cleanAbandonedImports } from "./import-staging.ts";
 export type { RecallScope } from "./scope.ts";
 export { runImportCommand } from "./import-command.ts";
 export { runRecallCommand } from "./recall-command.ts";

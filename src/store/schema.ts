@@ -4,7 +4,7 @@
  * migration because drizzle-kit cannot express them.
  */
 import { sql } from "drizzle-orm";
-import { blob, check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { f32Blob } from "./vector.ts";
 
 export const LAYERS = ["L1", "L2", "L3"] as const;
@@ -222,4 +222,66 @@ export const consoleSessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("console_sessions_expires").on(t.expiresAt)],
+);
+
+/**
+ * A history import in progress. Its messages are staged (below) and in the search tables under
+ * event rowids from `first_rowid` on, a range no live event reaches (see src/memory/import-staging.ts),
+ * and become events in one last step. `state`: 'staging' until then, 'visible' after (only the
+ * staging rows are left to drop). `pid`/`host` let the next start tell a crashed import from a
+ * running one.
+ */
+export const importRuns = sqliteTable("import_runs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  firstRowid: integer("first_rowid").notNull(),
+  state: text("state", { enum: ["staging", "visible"] }).notNull(),
+  pid: integer("pid").notNull(),
+  host: text("host").notNull(),
+  startedAt: integer("started_at").notNull(),
+});
+
+/** Staged events of imports: the columns of `events` an import writes, keyed by their future rowid. */
+export const importEvents = sqliteTable("import_events", {
+  eventRowid: integer("event_rowid").primaryKey(),
+  id: text("id").notNull(),
+  sessionId: text("session_id").notNull(),
+  conversation: text("conversation").notNull(),
+  scope: text("scope").notNull(),
+  layer: text("layer").notNull(),
+  seq: integer("seq").notNull(),
+  time: integer("time").notNull(),
+  speaker: text("speaker"),
+  role: text("role"),
+  sourceId: text("source_id"),
+  messages: text("messages").notNull(),
+  text: text("text").notNull(),
+  tokens: integer("tokens").notNull(),
+  embedModel: text("embed_model"),
+  embedding: blob("embedding"),
+  createdAt: integer("created_at").notNull(),
+}, (t) => [index("import_events_session_seq").on(t.sessionId, t.seq)]);
+
+/** Staged blocks of imports, found by their event's future rowid. */
+export const importBlocks = sqliteTable(
+  "import_blocks",
+  {
+    eventRowid: integer("event_rowid").notNull(),
+    id: text("id").notNull(),
+    eventId: text("event_id").notNull(),
+    kind: text("kind").notNull(),
+    holder: text("holder").notNull(),
+    content: text("content"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventRowid, t.id] })],
+);
+
+/** Every message id an import has read so far (staged or already present): a second one is a duplicate line. */
+export const importSeen = sqliteTable(
+  "import_seen",
+  {
+    run: integer("run").notNull(),
+    id: text("id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.run, t.id] })],
 );

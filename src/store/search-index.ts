@@ -88,14 +88,18 @@ const ROWID: Record<SearchDocKind, string> = {
   triple: "(SELECT rowid FROM triples WHERE id = ?)",
 };
 
-/** The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers). */
-export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string): Promise<InStatement[]> {
+/**
+ * The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers).
+ * `rowid`: the FTS rowid when the caller already knows it (an import stages an event under the
+ * rowid it will have, before the event row exists); otherwise it is looked up from the document.
+ */
+export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string, rowid?: number): Promise<InStatement[]> {
   const context = text.context ?? "";
   const tables = SEARCH_TABLES[kind];
-  const rowid = ROWID[kind];
+  const rowidSql = rowid === undefined ? ROWID[kind] : "?";
   const row = (table: SearchTable, own: string, ctx: string): InStatement => ({
-    sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${rowid}, ?, ?, ?, ?, ?)`,
-    args: [docId, docId, kind, scopeKey, own, ctx],
+    sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${rowidSql}, ?, ?, ?, ?, ?)`,
+    args: [rowid ?? docId, docId, kind, scopeKey, own, ctx],
   });
   const words = async (t: string) => (t ? (await searchWords(t)).join(" ") : "");
   const rows = [row(tables.words, await words(text.own), await words(context)), row(tables.grams, text.own, context)];

@@ -1,7 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Embedder } from "../../src/embed/index.ts";
-import { importHistory, parseHistory } from "../../src/memory/index.ts";
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
+import { cleanAbandonedImports, importHistory, parseHistory } from "../../src/memory/index.ts";
 import { VECTOR_DIM } from "../../src/store/index.ts";
 import { count, message, openTempStore } from "./fixture.ts";
 
@@ -62,16 +64,28 @@ describe("history import", () => {
       modelId: "failing@512",
       dimension: VECTOR_DIM,
       embedTexts: async (texts) => {
-        // The first chunk of 256 is written inside the transaction before the second one fails.
+        // The first chunk (500 messages) is written, in its own transaction, before the second one fails.
         if (++calls === 2) throw new Error("model crashed");
         return texts.map(() => new Float32Array(VECTOR_DIM).fill(0.1));
       },
     };
-    const many = Array.from({ length: 300 }, (_, i) => message(`note ${i}`, { sourceId: String(i) }));
+    const many = Array.from({ length: 1_100 }, (_, i) => message(`note ${i}`, { sourceId: String(i) }));
     await assert.rejects(importHistory(store.client, many, { embedder: failing }), /model crashed/);
     assert.equal(calls, 2);
-    for (const table of ["events", "blocks", "memory_words", "memory_grams"]) {
+    for (const table of ["events", "blocks", "memory_words", "memory_grams", "import_events", "import_blocks", "import_seen", "import_runs"]) {
       assert.equal(await count(store, `SELECT count(*) FROM ${table}`), 0, table);
     }
+  });
+
+  test("cleaning at start removes the runs whose process is gone and keeps a running one's", async () => {
+    await using store = await openTempStore();
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid;
+    for (const [id, pid] of [[1, gone], [2, process.ppid]] as const) {
+      await store.client.execute({ sql: "INSERT INTO import_runs (id, first_rowid, state, pid, host, started_at) VALUES (?, ?, 'staging', ?, ?, 0)", args: [id, id * 2 ** 32, pid, hostname()] });
+      await store.client.execute({ sql: "INSERT INTO import_seen (run, id) VALUES (?, 'ev_x')", args: [id] });
+    }
+    assert.equal(await cleanAbandonedImports(store.client), 1);
+    assert.equal(await count(store, "SELECT group_concat(id) FROM import_runs"), 2);
+    assert.equal(await count(store, "SELECT group_concat(run) FROM import_seen"), 2);
   });
 });

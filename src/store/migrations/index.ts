@@ -10,6 +10,7 @@ import m7 from "./0007_console_sessions.sql" with { type: "text" };
 import m8 from "./0008_vector_lookup_indexes.sql" with { type: "text" };
 import m9 from "./0009_partial_vector_lookup_indexes.sql" with { type: "text" };
 import m10 from "./0010_fact_tables_context_column.sql" with { type: "text" };
+import m11 from "./0011_import_staging.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 8, tag: "0008_vector_lookup_indexes", sql: m8 },
   { idx: 9, tag: "0009_partial_vector_lookup_indexes", sql: m9 },
   { idx: 10, tag: "0010_fact_tables_context_column", sql: m10 },
+  { idx: 11, tag: "0011_import_staging", sql: m11 },
 ];

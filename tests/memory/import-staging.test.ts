@@ -1,0 +1,122 @@
+/**
+ * `homed import` of files too big to hold (real child processes, real libSQL files): written in
+ * short staged transactions yet all or nothing for the user, cleaned after a kill -9, in memory
+ * that does not grow with the file, leaving no WAL behind.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../../src/store/index.ts";
+import { run, SOURCE_HOMED } from "../support/process.ts";
+
+const WORDS = ["tea", "garden", "train", "parking", "车", "停在", "地下", "二层", "会议", "guitar", "laptop", "西湖", "dinner", "report"];
+
+/** `count` JSON lines: 20 conversations, sessions of 10 turns a minute apart, mixed Chinese and English. */
+function historyLines(count: number, over: (i: number) => Record<string, unknown> = () => ({})): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const conversation = i % 20;
+    const turn = Math.floor(i / 20);
+    const text = Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(" ") + ` #${i}`;
+    const time = new Date(Date.UTC(2024, 0, 1) + Math.floor(turn / 10) * 86_400_000 + (turn % 10) * 60_000).toISOString();
+    return JSON.stringify({ conversation: `c${conversation}`, session: `s${Math.floor(turn / 10)}`, time, speaker: "Ann", role: "user", text, id: `m${i}`, ...over(i) });
+  });
+}
+
+function tempFolder(): { dir: string; [Symbol.dispose](): void } {
+  const dir = mkdtempSync(join(tmpdir(), "homed-import-"));
+  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function counts(data: string, tables: readonly string[]): Promise<Record<string, number>> {
+  const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+  try {
+    return Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await store.client.execute(`SELECT count(*) AS n FROM ${t}`)).rows[0]!.n)])));
+  } finally {
+    store.close();
+  }
+}
+
+const VISIBLE = ["events", "blocks"];
+const STAGED = ["import_runs", "import_events", "import_blocks", "import_seen"];
+const SEARCH = ["memory_words", "memory_grams", "memory_bigrams"];
+
+/** Runs `homed import` and returns its peak resident memory (the kernel's own account, from wait4). */
+async function importMeasured(data: string, file: string): Promise<{ code: number; stdout: string; stderr: string; peakMiB: number }> {
+  const child = Bun.spawn([...SOURCE_HOMED, "import", "-data", data, file], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout, stderr, peakMiB: child.resourceUsage()!.maxRSS / 2 ** 20 };
+}
+
+describe("homed import of a large file (child processes)", () => {
+  test("an id repeated late in a big file aborts it with the line number, leaving nothing visible or staged", async () => {
+    using tmp = tempFolder();
+    const file = join(tmp.dir, "history.jsonl");
+    // The duplicate is only found while importing (the first pass checks each line alone), after
+    // several chunks have been staged.
+    writeFileSync(file, historyLines(3_000, (i) => (i === 2_899 ? { id: "m19" } : {})).join("\n") + "\n");
+    const data = join(tmp.dir, "data");
+    const failed = await run([...SOURCE_HOMED, "import", "-data", data, file]);
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stderr, /line 2900: "id": m19 appears twice in conversation c19 \(nothing was imported/);
+    assert.deepEqual(await counts(data, [...VISIBLE, ...STAGED, ...SEARCH]), Object.fromEntries([...VISIBLE, ...STAGED, ...SEARCH].map((t) => [t, 0])));
+  });
+
+  test("kill -9 in the middle leaves nothing visible; the next start removes what it staged", async () => {
+    using tmp = tempFolder();
+    const big = join(tmp.dir, "big.jsonl");
+    writeFileSync(big, historyLines(20_000).join("\n") + "\n");
+    const data = join(tmp.dir, "data");
+    const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "import", "-data", data, big], { stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    // Killed as soon as the first chunks are staged: seconds before the import could finish.
+    const started = Date.now();
+    let staged = 0;
+    while (staged < 1_000) {
+      assert.ok(Date.now() - started < 60_000, "nothing was staged within a minute");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (existsSync(join(data, "homed.db"))) staged = await counts(data, ["import_events"]).then((c) => c.import_events!, () => 0);
+    }
+    child.kill("SIGKILL");
+    await exited;
+    const killed = await counts(data, [...VISIBLE, ...STAGED, "memory_words"]);
+    assert.deepEqual([killed.events, killed.blocks], [0, 0], "nothing visible");
+    assert.ok(killed.import_events! >= 1_000 && killed.memory_words! >= 1_000, `staged rows were left behind: ${JSON.stringify(killed)}`);
+
+    const small = join(tmp.dir, "small.jsonl");
+    writeFileSync(small, historyLines(3).join("\n"));
+    const next = await run([...SOURCE_HOMED, "import", "-data", data, small]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stdout, /3 added, 0 already present/);
+    const after = await counts(data, [...VISIBLE, ...STAGED, ...SEARCH]);
+    assert.deepEqual(after, { events: 3, blocks: 3, import_runs: 0, import_events: 0, import_blocks: 0, import_seen: 0, memory_words: 3, memory_grams: 3, memory_bigrams: 3 });
+  });
+
+  test("peak memory does not grow with the file; the WAL is truncated; re-importing adds nothing", async () => {
+    using tmp = tempFolder();
+    const peaks: number[] = [];
+    for (const size of [1_000, 8_000]) {
+      const file = join(tmp.dir, `h${size}.jsonl`);
+      writeFileSync(file, historyLines(size).join("\n") + "\n");
+      const data = join(tmp.dir, `data${size}`);
+      const done = await importMeasured(data, file);
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, new RegExp(`${size} added, 0 already present`));
+      peaks.push(done.peakMiB);
+      const wal = join(data, "homed.db-wal");
+      assert.equal(existsSync(wal) ? statSync(wal).size : 0, 0, "WAL truncated");
+      if (size === 8_000) {
+        const again = await run([...SOURCE_HOMED, "import", "-data", data, file]);
+        assert.match(again.stdout, /0 added, 8000 already present, 0 invalid skipped/);
+        assert.deepEqual(await counts(data, ["events", ...STAGED]), { events: 8_000, import_runs: 0, import_events: 0, import_blocks: 0, import_seen: 0 });
+      }
+    }
+    // Holding the file, or one transaction for all of it, grew ~220 MB from 1k to 8k messages.
+    assert.ok(peaks[1]! - peaks[0]! < 120, `peak RSS grew with the file: ${peaks.map((p) => p.toFixed(0)).join(" → ")} MiB`);
+    assert.ok(peaks[1]! < 500, `peak RSS ${peaks[1]!.toFixed(0)} MiB`);
+  });
+});
+
+

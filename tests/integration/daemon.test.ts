@@ -10,7 +10,7 @@ import { startApiDaemon } from "../support/api-daemon.ts";
 const tmp = () => mkdtempSync(join(tmpdir(), "homed-daemon-"));
 
 describe("daemon", () => {
-  test("serves /healthz and the console, logs to a dated file, and stops cleanly on SIGTERM", async () => {
+  test("serves /healthz and the console, logs to the day's file (a second start appends), and stops cleanly on SIGTERM", async () => {
     const data = join(tmp(), "data");
     const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
     const health = await fetch(`${daemon.url}/healthz`);
@@ -43,12 +43,15 @@ describe("daemon", () => {
     assert.equal(code, 0);
     assert.ok(ms < 5000, `exit took ${ms} ms`);
 
+    // A second start the same day appends to the same file: one file a day, not one a start.
+    await (await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stop("SIGTERM");
     const logs = readdirSync(join(data, "logs"));
     assert.equal(logs.length, 1);
-    assert.match(logs[0]!, /^homed_\d{8}-\d{6}\.log$/);
+    assert.match(logs[0]!, /^homed_\d{8}\.log$/);
     const log = readFileSync(join(data, "logs", logs[0]!), "utf8");
-    assert.match(log, /listening on/);
-    assert.match(log, /stopped cleanly/);
+    assert.equal(log.match(/listening on/g)?.length, 2);
+    assert.equal(log.match(/stopped cleanly/g)?.length, 2);
+    assert.match(log, /WARN  audit: wrong admin token from 127\.0\.0\.1 for GET \/api\/sessions/);
     assert.equal(log.includes(token), false, "the admin token is never logged in full");
   });
 

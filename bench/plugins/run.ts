@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createPluginHost, PluginSpecSchema } from "../../src/plugins/index.ts";
+import { createPluginHost, DEFAULT_INTAKE_LIMITS, PluginSpecSchema } from "../../src/plugins/index.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const MB = 1 << 20;
@@ -36,7 +36,9 @@ const spec = PluginSpecSchema.parse({
   sharedMemoryBytes: 256 * MB + MB,
   timeoutMs: 120_000,
 });
-const host = createPluginHost([spec], { maxFrameBytes: 512 * MB });
+// The channel itself, not the daemon's flood limits: bytes unpaced (the default paces a stream
+// of large answers at 64 MiB/s after a 256 MiB burst; see src/plugins/intake.ts).
+const host = createPluginHost([spec], { maxFrameBytes: 512 * MB, limits: { ...DEFAULT_INTAKE_LIMITS, stdoutBytes: Infinity, stdoutBurstBytes: Infinity } });
 try {
   await host.start();
   const shared = host.shared("blob");

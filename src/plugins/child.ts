@@ -106,7 +106,7 @@ export class PluginChild {
     // that flowed before the transport's listener would be lost.
     pace(this.child.stdout, [
       { bucket: new TokenBucket(this.limits.frames, this.limits.frames), cost: countLines },
-      { bucket: new TokenBucket(this.limits.stdoutBytes, this.limits.stdoutBytes), cost: (chunk) => chunk.length },
+      { bucket: new TokenBucket(this.limits.stdoutBytes, this.limits.stdoutBurstBytes), cost: (chunk) => chunk.length },
     ]);
     await this.client.connect();
   }

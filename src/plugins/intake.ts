@@ -18,8 +18,13 @@ import type { Transport } from "./transport.ts";
 export type IntakeLimits = {
   /** stdout lines a second. A legitimate plugin answers calls: far fewer than this. */
   frames: number;
-  /** stdout bytes a second: room for a 16 MiB answer at once; bulk belongs in the shared segment. */
+  /**
+   * stdout bytes a second, sustained, after a burst of `stdoutBurstBytes`: one large answer (a
+   * 100 MB file as base64) passes at full speed, a stream of them is paced. Bulk belongs in the
+   * shared segment; this only bounds what a plugin can make the kernel parse.
+   */
   stdoutBytes: number;
+  stdoutBurstBytes: number;
   /** Notifications and requests from the plugin a second, kept; the rest dropped. */
   unsolicited: number;
   /** Reports of unreadable frames (not JSON, too long) a second, kept in its log; the rest counted. */
@@ -32,7 +37,8 @@ export type IntakeLimits = {
 
 export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   frames: 2000,
-  stdoutBytes: 32 * 1024 * 1024,
+  stdoutBytes: 64 * 1024 * 1024,
+  stdoutBurstBytes: 256 * 1024 * 1024,
   unsolicited: 200,
   frameErrors: 20,
   logLines: 200,

@@ -40,7 +40,9 @@ export class TokenBucket {
 
   private refill(): void {
     const now = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.rate);
+    const elapsed = now - this.at;
+    // Guarded: 0 ms × an Infinity rate (an unlimited bucket) would be NaN.
+    if (elapsed > 0) this.tokens = Math.min(this.burst, this.tokens + (elapsed / 1000) * this.rate);
     this.at = now;
   }
 }

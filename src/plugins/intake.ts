@@ -8,8 +8,8 @@
  *     `logLines` a second, are dropped, counted, and reported in the log once a second.
  * Measured (bench/plugins/flood.ts, a real daemon, /healthz asked back to back, baseline
  * p50 0.1 ms): without limits one plugin flooding valid notifications took p50 to 2.6 s, five
- * misbehaving plugins to 4.5 s; with these limits five floods leave p50 0.1 ms, p95 0.1 ms,
- * max 15 ms. The cost falls on the flooding plugin: its own answers wait behind its flood.
+ * misbehaving plugins to 4.5 s; with these limits five floods leave p50 0.1 ms, p95 0.1–0.2 ms,
+ * max 15–24 ms. The cost falls on the flooding plugin: its own answers wait behind its flood.
  */
 import type { Message } from "./jsonrpc.ts";
 import { TokenBucket } from "./token-bucket.ts";

@@ -41,15 +41,20 @@ const Replaced = {
  * payload; a replacement of the wrong shape is ignored and logged.
  */
 export function pluginParticipant(host: PluginHost, log: (line: string) => void): Participant {
+  // Per-turn lines carry the session, so one turn's faults can be told from another's.
+  const inSession = (payload: unknown, line: string) => {
+    const session = (payload as { sessionId?: unknown }).sessionId;
+    log(typeof session === "string" ? `session ${session}: ${line}` : line);
+  };
   const through = async (stage: Stage, payload: unknown) => {
     const outcome = await host.runHook(stage, payload);
-    for (const s of outcome.skipped) log(`plugin ${s.plugin} skipped at ${stage}: ${s.reason}`);
+    for (const s of outcome.skipped) inSession(payload, `plugin ${s.plugin} skipped at ${stage}: ${s.reason}`);
     return outcome;
   };
   const replaced = <K extends keyof typeof Replaced>(stage: K, payload: unknown, original: unknown): z.infer<(typeof Replaced)[K]> | undefined => {
     if (payload === original) return undefined;
     const parsed = Replaced[stage].safeParse(payload);
-    if (!parsed.success) log(`a plugin's replacement at ${stage} has the wrong shape and was ignored: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) inSession(original, `a plugin's replacement at ${stage} has the wrong shape and was ignored: ${parsed.error.issues[0]?.message}`);
     return parsed.success ? (parsed.data as z.infer<(typeof Replaced)[K]>) : undefined;
   };
   const hooks: Hooks = {

@@ -64,6 +64,6 @@ describe("plugins in a turn", () => {
     h.kernel.addParticipant(pluginParticipant(hostDouble({ before_output: () => ({ replace: { text: 42 } }) }), (l) => logs.push(l)));
     const session = await h.kernel.sessions.open("t", "p");
     assert.equal((await h.kernel.turn({ session, input: "go" })).text, "answer");
-    assert.match(logs.join("\n"), /replacement at before_output has the wrong shape/);
+    assert.match(logs.join("\n"), new RegExp(`^session ${session.id}: a plugin's replacement at before_output has the wrong shape`, "m"));
   });
 });

@@ -3,7 +3,7 @@
  * SIGTERM/SIGINT — stop accepting, let in-flight requests finish, close the database.
  */
 import { join } from "node:path";
-import { configSection, describeTightening, ensureWritableDir, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
+import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
@@ -44,6 +44,8 @@ function waitForStopSignal(log: Logger): Promise<string> {
 /** Runs until a stop signal; resolves with the exit code. Start-up failures throw. */
 export async function runDaemon(settings: Settings): Promise<number> {
   ensureWritableDir(settings.dataDir);
+  // One daemon per folder; refused before anything else (modes, a log file, the store) is touched.
+  const folder = await lockDataFolder(settings.dataDir);
   // New files are private by the process umask (src/main.ts); these were made before, or loosened.
   const tightened = tightenDataDir(settings.dataDir, embeddedDbFiles(settings.dbUrl));
   const file = readConfigFile(settings.dataDir);
@@ -55,7 +57,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
     if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
     const secrets = openSecretBox(settings.dataDir);
     if (secrets.created) log.info(`secrets key created at ${secrets.path}: API keys in the database are sealed with it`);
-    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => log.info(`store: ${message}`) });
     try {
       const sealing = await sealStoredSecrets(store.client, secrets.box, store.embedded);
       if (sealing.sealed > 0) log.info(`secrets: sealed ${sealing.sealed} API keys stored in plaintext by an earlier homed`);
@@ -104,5 +106,6 @@ export async function runDaemon(settings: Settings): Promise<number> {
     }
   } finally {
     log.close();
+    folder.release();
   }
 }

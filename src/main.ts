@@ -56,7 +56,7 @@ const COMMANDS: Record<string, Command> = {
     );
   },
   token: async (args, rest) => (await import("./server/index.ts")).runTokenCommand(rest, settingsOf(args), memoryIo),
-  memory: async (args, rest) => (await import("./cli/memory.ts")).runMemoryCommand(rest, settingsOf(args), stdoutSync),
+  memory: async (args, rest) => (await import("./cli/memory.ts")).runMemoryCommand(rest, settingsOf(args), stdoutSync, (text) => writeSync(2, text)),
   mcp: async (args) => (await import("./cli/mcp.ts")).runMcpServer(settingsOf(args)),
   help: async () => {
     console.log(helpText(VERSION));

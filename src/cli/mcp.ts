@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
 import { definePlugin, defineTool, servePlugin, z } from "../../plugins/sdk/index.ts";
 
 export async function runMcpServer(settings: Settings): Promise<number> {
-  const store = await openDataStore(settings);
+  const store = await openDataStore(settings, (text) => process.stderr.write(text));
   try {
     const active = await openDataEmbedder(settings);
     const context = { client: store.client, embedder: active.kind === "fallback" ? undefined : active.embedder };

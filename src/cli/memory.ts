@@ -7,11 +7,14 @@ import { UsageError, type Settings } from "../config/index.ts";
 import { MEMORY_TOOLS, runMemoryTool } from "../memory/index.ts";
 import { openDataEmbedder, openDataStore } from "../memory/command-io.ts";
 
+/** The tools that change memory: they say when a daemon serves the folder (see openDataStore). */
+const WRITES = new Set(["memory_note", "memory_forget"]);
+
 const MAIN_FIELD: Record<string, string> = { memory_recall: "query", memory_open: "id", memory_forget: "id", memory_note: "text" };
 
 export const MEMORY_USAGE = `homed memory <${MEMORY_TOOLS.map((t) => t.name.replace(/^memory_/, "")).join("|")}> [ARG | JSON]`;
 
-export async function runMemoryCommand(rest: readonly string[], settings: Settings, out: (text: string) => void): Promise<number> {
+export async function runMemoryCommand(rest: readonly string[], settings: Settings, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const [name, arg, extra] = rest;
   if (!name || extra !== undefined) throw new UsageError(`usage: ${MEMORY_USAGE}`);
   const tool = MEMORY_TOOLS.find((t) => t.name === name || t.name === `memory_${name}`);
@@ -30,7 +33,7 @@ export async function runMemoryCommand(rest: readonly string[], settings: Settin
       args = { [field]: arg };
     }
   }
-  const store = await openDataStore(settings);
+  const store = await openDataStore(settings, WRITES.has(tool.name) ? err : undefined);
   try {
     const active = await openDataEmbedder(settings);
     const embedder = active.kind === "fallback" ? undefined : active.embedder;

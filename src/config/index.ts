@@ -4,3 +4,4 @@ export { helpText } from "./help.ts";
 export { ensureWritableDir, DataDirError } from "./data-dir.ts";
 export { tightenDataDir, describeTightening, type Tightened } from "./private-dir.ts";
 export { readConfigFile, configSection, ConfigFileError, CONFIG_FILE } from "./config-file.ts";
+export { lockDataFolder, servingDaemon, announceServingDaemon, LOCK_FILE, type DataFolderLock } from "./data-lock.ts";

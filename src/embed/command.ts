@@ -6,7 +6,7 @@
  * `homed embed --backfill` re-embeds stored memory with the embedder in use (see backfill.ts).
  */
 import { readFileSync } from "node:fs";
-import { ensureWritableDir, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import { announceServingDaemon, ensureWritableDir, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
 import { openStore } from "../store/index.ts";
 import { backfillEmbeddings } from "./backfill.ts";
 import { openEmbedder, type ActiveEmbedder } from "./select.ts";
@@ -25,7 +25,8 @@ function readImage(path: string): Uint8Array {
 /** `--backfill`: brings stored vectors to the active model; Ctrl-C stops between batches. */
 async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boolean, io: EmbedCommandIo): Promise<number> {
   if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
-  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  announceServingDaemon(settings.dataDir, io.stderr);
+  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once("SIGINT", onSigint);

@@ -1,5 +1,5 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
-import { ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
+import { announceServingDaemon, ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
 import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 
@@ -10,9 +10,15 @@ export type CommandIo = {
   isTty: boolean;
 };
 
-export async function openDataStore(settings: Settings): Promise<Store> {
+/**
+ * `writesTell`: for a command that writes — it says on stderr when a daemon serves the folder
+ * (the command's writes then take turns with the daemon's) and when a write has to wait.
+ */
+export async function openDataStore(settings: Settings, writesTell?: (text: string) => void): Promise<Store> {
   if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
-  return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  if (!writesTell) return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  announceServingDaemon(settings.dataDir, writesTell);
+  return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => writesTell(`homed: ${message}\n`) });
 }
 
 /**

@@ -48,7 +48,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
     }
   }
 
-  const store = await openDataStore(settings);
+  const store = await openDataStore(settings, io.stderr);
   const active = await openDataEmbedder(settings);
   const embedder = vectorEmbedder(active);
   const bar = io.isTty ? new SingleBar({ format: "importing [{bar}] {value}/{total} messages", hideCursor: true }) : undefined;

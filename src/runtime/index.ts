@@ -6,3 +6,4 @@ export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand } from "./self.ts";
 export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";
 export { collectGarbageSoon } from "./gc.ts";
+export { openLockFile, FileLockError, type LockFile } from "./file-lock.ts";

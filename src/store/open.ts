@@ -6,6 +6,8 @@ import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "./schema.ts";
 import { migrate } from "./migrate.ts";
+import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
+import { databasePath, openWriteLock } from "./write-lock.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
 
@@ -23,18 +25,28 @@ export type StoreOptions = {
   authToken?: string;
   /** Apply pending migrations (default true). Doctor opens without migrating. */
   migrate?: boolean;
-};
+  /** SQLite's wait for a process that is not homed (default BUSY_TIMEOUT_MS; tests shorten it). */
+  busyTimeoutMs?: number;
+} & WriteWaitOptions;
 
 export const isEmbeddedUrl = (url: string) => url.startsWith("file:") || url === ":memory:";
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const embedded = isEmbeddedUrl(options.url);
-  const client = createClient({ url: options.url, authToken: options.authToken });
+  // `timeout`: the busy timeout of every pooled connection (a PRAGMA would reach one of them).
+  const raw = createClient({ url: options.url, authToken: options.authToken, timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS });
+  // Every write, migrations included, takes the one write path (see serial-writes.ts).
+  const file = databasePath(options.url);
+  let lock;
+  try {
+    lock = file ? openWriteLock(file, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS) : undefined;
+  } catch (error) {
+    raw.close();
+    throw error;
+  }
+  const client = serialWrites(raw, { ...options, lock });
   try {
     if (embedded) {
-      // Wait for another connection's lock (a running daemon, a closing client) instead of
-      // failing at once; it must be set first, since switching to WAL itself takes a lock.
-      await client.execute("PRAGMA busy_timeout = 5000");
       // WAL: readers never block the writer, and a killed process leaves a consistent file.
       await client.execute("PRAGMA journal_mode = WAL");
     }

@@ -6,8 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError, type Settings } from "../config/index.ts";
-import { openStore } from "../store/index.ts";
+import { announceServingDaemon, UsageError, type Settings } from "../config/index.ts";
+import { databasePath, openStore } from "../store/index.ts";
 import { resetAdminToken } from "./admin-token.ts";
 import { revokeAllConsoleSessions } from "./console-session.ts";
 
@@ -19,13 +19,22 @@ export async function runTokenCommand(rest: readonly string[], settings: Pick<Se
   const { dataDir } = settings;
   if (rest.length !== 1 || rest[0] !== "reset") throw new UsageError(`Cannot run token ${rest.join(" ")}: usage is ${TOKEN_USAGE}`);
   if (!existsSync(dataDir)) throw new UsageError(`Cannot reset the admin token: the data folder ${dataDir} does not exist`);
-  // Logins end first: if the database cannot be reached, the old token is still the one in use.
-  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
-  let ended: number;
-  try {
-    ended = await revokeAllConsoleSessions(store.client);
-  } finally {
-    store.close();
+  // Opening a missing database would create one: where there is none, there are no logins to end.
+  const database = databasePath(settings.dbUrl);
+  const noDatabase = database !== undefined && !existsSync(database);
+  if (noDatabase && !existsSync(join(dataDir, "admin.token"))) {
+    throw new UsageError(`Cannot reset the admin token: there is no homed data in ${dataDir}; nothing was changed`);
+  }
+  announceServingDaemon(dataDir, io.stderr);
+  let ended = 0;
+  if (!noDatabase) {
+    // Logins end first: if the database cannot be reached, the old token is still the one in use.
+    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
+    try {
+      ended = await revokeAllConsoleSessions(store.client);
+    } finally {
+      store.close();
+    }
   }
   const token = resetAdminToken(dataDir);
   io.stdout(`${token}\n`);

@@ -1,7 +1,7 @@
 /** `homed token reset -data DIR`: a lost token is replaced, privately, and printed once. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run, SOURCE_HOMED } from "../support/process.ts";
@@ -18,6 +18,16 @@ describe("homed token reset", () => {
     assert.ok(stored.length >= 32);
     assert.equal(statSync(join(dir, "admin.token")).mode & 0o777, 0o600);
     assert.doesNotMatch(done.stderr, new RegExp(stored), "the token goes to stdout only");
+    assert.deepEqual(readdirSync(dir), ["admin.token"], "no database is created where there was none");
+  });
+
+  test("an empty folder holds no homed data: it says so and changes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "homed-token-"));
+    const done = await run([...SOURCE_HOMED, "token", "reset", "-data", dir]);
+    assert.equal(done.code, 2);
+    assert.match(done.stderr, /Cannot reset the admin token: there is no homed data in .*; nothing was changed/);
+    assert.equal(done.stdout, "");
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   test("anything but `reset` is a usage error", async () => {

@@ -5,7 +5,7 @@
 import type { Client } from "@libsql/client";
 import { createFallbackEmbedder, embedText, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { searchWords } from "../text/index.ts";
+import { searchWords, yieldIfLong } from "../text/index.ts";
 import { loadL1Events, sinkToL2, writeL1Event } from "./l1-store.ts";
 import type { ContextEvent } from "./messages.ts";
 import { formatOverflowCheck, overflowRatio, OVERFLOW_THRESHOLD, planPrune, type PrunePlan } from "./prune.ts";
@@ -36,8 +36,11 @@ export function createContextEngine(options: ContextEngineOptions): ContextEngin
   const checks = new Map<string, number>();
   return {
     embedder,
+    // Each step first gives the event loop its turn if the turn so far has held it (`yieldIfLong`):
+    // a turn's SQL and JSON work is synchronous, and between steps is where it can be split.
     append: (sessionId, conversation, event) => writeL1Event(client, { sessionId, conversation, event, embedder }),
     async prune(sessionId, input, budget) {
+      await yieldIfLong();
       const events = await loadL1Events(client, sessionId);
       const k = (checks.get(sessionId) ?? 0) + 1;
       checks.set(sessionId, k);
@@ -51,10 +54,12 @@ export function createContextEngine(options: ContextEngineOptions): ContextEngin
         tfidf: queryTfidf(await searchWords(input), events),
       };
       const plan = planPrune(events, query, { budget, pinned: options.pinned });
+      await yieldIfLong();
       await sinkToL2(client, plan.sink);
       return plan;
     },
     async render(sessionId, budget) {
+      await yieldIfLong();
       return renderUnderBudget(await loadL1Events(client, sessionId), budget);
     },
   };

@@ -10,10 +10,10 @@
 import type { Client, InArgs, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
 import { conversationScopeKey, indexForSearch, VECTOR_DIM } from "../store/index.ts";
-import { loadTokenizer, searchWords, TfidfCorpus, type SparseVector } from "../text/index.ts";
+import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import type { PrunableEvent } from "./prune.ts";
-import { eventTokens } from "./tokens.ts";
+import { eventTokensYielding } from "./tokens.ts";
 
 export type BlockKind = "text" | "image";
 
@@ -86,12 +86,14 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   }
   await loadTokenizer();
   const text = eventText(event.messages);
-  const tokens = eventTokens(event.messages);
+  const tokens = await eventTokensYielding(event.messages);
   const words = await searchWords(text);
   const dense = await embedText(embedder, text);
   const blocks = eventBlocks(event.id, event.messages);
   const imageVectors = await embedImageBlocks(embedder, blocks);
   const now = input.now ?? Date.now();
+  // The loop's turn between the analysis above and the writes below (each synchronous).
+  await yieldIfLong();
   const tx = await client.transaction("write");
   try {
     const tfidf = (await sessionTfidfCorpus(tx, input.sessionId)).vector(words);
@@ -118,6 +120,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
     const previous = await tx.execute({ sql: "SELECT text FROM events WHERE session_id = ? AND seq = ?", args: [input.sessionId, seq - 1] });
     const context = previous.rows[0] ? String(previous.rows[0].text) : "";
     await indexForSearch(tx, "event", event.id, { own: text, context }, conversationScopeKey(input.conversation), { isNew: true });
+    await yieldIfLong();
     await tx.commit();
     return { seq, tokens };
   } finally {

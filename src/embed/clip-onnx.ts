@@ -4,6 +4,7 @@
  * Images: decode, resize/crop/normalise, float32 `image` [1, 3, 224, 224] →
  * `unnorm_image_features`. Both L2-normalised, so text and images share one cosine space.
  */
+import { analysedPart } from "../text/index.ts";
 import { EmbedError, normalize, type Embedder } from "./embedder.ts";
 import { recordManifest, type ClipFolder, type EncoderFiles } from "./clip-folder.ts";
 import { CLIP_IMAGE_SIZE, preprocessForClip } from "./clip-preprocess.ts";
@@ -89,7 +90,9 @@ export async function createClipEmbedder(folder: ClipFolder, options: { numThrea
     async embedTexts(texts) {
       const out: Float32Array[] = [];
       // The export's text input is fixed at batch 1, so texts go through one by one.
-      for (const t of texts) out.push(await embedOne(t));
+      // Only the analysed part (`text/limits.ts`): the model reads 52 tokens, and tokenizing all of
+      // a 15 MB text to keep 52 would hold the daemon.
+      for (const t of texts) out.push(await embedOne(analysedPart(t)));
       return out;
     },
     close: async () => {

@@ -7,6 +7,7 @@
  * stays worse until it is re-embedded.
  */
 import { z } from "zod";
+import { analysedPart } from "../text/index.ts";
 import { EmbedError, EmbedTimeoutError, normalize, type EmbedOptions, type Embedder } from "./embedder.ts";
 
 export type HttpEmbedderOptions = {
@@ -106,7 +107,8 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
     async embedTexts(texts: readonly string[], embedOptions: EmbedOptions = {}) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += maxBatch) {
-        const batch = texts.slice(i, i + maxBatch);
+        // Only the analysed part of each text (`text/limits.ts`): a 15 MB text is no request to send.
+        const batch = texts.slice(i, i + maxBatch).map(analysedPart);
         out.push(...(embedOptions.purpose === "query" ? await request(batch, queryBudgetMs) : await withRetries(batch)));
       }
       return out;

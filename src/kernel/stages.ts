@@ -8,6 +8,7 @@
 import type { AssistantMessage, ToolCall } from "../llm/index.ts";
 
 import { STAGES, type Stage } from "../plugins/index.ts";
+import { yieldIfLong } from "../text/index.ts";
 
 // The stages are part of the plugin protocol (plugins declare which they hook), so their one
 // list lives there; the kernel runs them.
@@ -80,6 +81,8 @@ export async function runHook<S extends StageName>(
 ): Promise<Awaited<ReturnType<NonNullable<Hooks[S]>>> | undefined> {
   const hook = participant.hooks[stage] as ((p: typeof payload) => unknown) | undefined;
   if (!hook) return undefined;
+  // Hooks run one after another within a turn: between two is a place to give the loop its turn.
+  await yieldIfLong();
   const deadline = participant.deadlineMs ?? DEFAULT_DEADLINE_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

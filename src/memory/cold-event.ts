@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { scopeKeyOf, searchRows, type SearchText } from "../store/index.ts";
-import { countTokens, loadTokenizer } from "../text/index.ts";
+import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 
 export type ColdMessage = {
   conversation: string;
@@ -87,7 +87,7 @@ export async function coldEventStatements(
         message.sourceId,
         messages,
         message.text,
-        countTokens(message.text),
+        await countTokensYielding(message.text),
         vector?.modelId ?? null,
         embedding,
         now,

@@ -6,6 +6,7 @@
  * embedder.
  */
 import { embedText, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
+import { queryPart } from "../text/index.ts";
 import { shapeQuery, type QueryTerms } from "./query-shape.ts";
 
 export type RecallQuery = {
@@ -31,7 +32,8 @@ export function recallQuery(text: string): RecallQuery {
   const vectors = new Map<string, Promise<Uint8Array | undefined>>();
   return {
     text,
-    terms: () => (terms ??= shapeQuery(text)),
+    // A query of any length asks for the terms of at most QUERY_CHARS of it (its start and end).
+    terms: () => (terms ??= shapeQuery(queryPart(text))),
     vector(embedder) {
       let vector = vectors.get(embedder.modelId);
       if (!vector) vectors.set(embedder.modelId, (vector = embedQuery(embedder, text)));

@@ -5,7 +5,7 @@
  * never touches the index.
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
-import { cjkBigrams, searchWords } from "../text/index.ts";
+import { analysedPart, cjkBigrams, searchWords } from "../text/index.ts";
 
 export type SearchDocKind = "event" | "triple";
 
@@ -92,18 +92,22 @@ const ROWID: Record<SearchDocKind, string> = {
  * The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers).
  * `rowid`: the FTS rowid when the caller already knows it (an import stages an event under the
  * rowid it will have, before the event row exists); otherwise it is looked up from the document.
+ * A document is indexed by the first ANALYSED_CHARS characters of its own text and of its context
+ * (`text/limits.ts`): FTS5 inserts run synchronously, and the grams of a 15 MB message would hold
+ * the daemon for seconds.
  */
 export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string, rowid?: number): Promise<InStatement[]> {
-  const context = text.context ?? "";
+  const own = analysedPart(text.own);
+  const context = analysedPart(text.context ?? "");
   const tables = SEARCH_TABLES[kind];
   const rowidSql = rowid === undefined ? ROWID[kind] : "?";
-  const row = (table: SearchTable, own: string, ctx: string): InStatement => ({
+  const row = (table: SearchTable, ownText: string, ctx: string): InStatement => ({
     sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${rowidSql}, ?, ?, ?, ?, ?)`,
-    args: [rowid ?? docId, docId, kind, scopeKey, own, ctx],
+    args: [rowid ?? docId, docId, kind, scopeKey, ownText, ctx],
   });
   const words = async (t: string) => (t ? (await searchWords(t)).join(" ") : "");
-  const rows = [row(tables.words, await words(text.own), await words(context)), row(tables.grams, text.own, context)];
-  const bigrams = { own: cjkBigrams(text.own), context: context ? cjkBigrams(context) : [] };
+  const rows = [row(tables.words, await words(own), await words(context)), row(tables.grams, own, context)];
+  const bigrams = { own: cjkBigrams(own), context: context ? cjkBigrams(context) : [] };
   if (bigrams.own.length + bigrams.context.length > 0) rows.push(row(tables.bigrams, bigrams.own.join(" "), bigrams.context.join(" ")));
   return rows;
 }

@@ -14,6 +14,7 @@
  */
 import { tag } from "jieba-wasm/web";
 import { loadJieba } from "./jieba.ts";
+import { mapPieces } from "./pieces.ts";
 
 /**
  * jieba (ICTCLAS) tags of words that carry no topic: pronouns (r), prepositions (p),
@@ -24,7 +25,9 @@ export const FUNCTION_WORD_TAGS: ReadonlySet<string> = new Set(["r", "p", "c", "
 
 export async function contentText(text: string): Promise<string> {
   await loadJieba();
-  return tag(text, true)
+  const tagged = await mapPieces(text, (piece) => tag(piece, true));
+  return tagged
+    .flat()
     .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) ? "\n" : word))
     .join("");
 }

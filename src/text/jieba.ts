@@ -1,10 +1,12 @@
 /**
  * Chinese/mixed word segmentation with jieba (jieba-wasm). The web entry is used and given the
  * embedded wasm bytes: the Node entry reads its .wasm beside `__dirname`, which does not exist
- * inside the compiled binary.
+ * inside the compiled binary. Text goes to jieba in bounded pieces (`pieces.ts`): one call on a
+ * 50 MB line exhausted the wasm memory.
  */
 import initJieba, { cut, cut_for_search } from "jieba-wasm/web";
 import { readAsset } from "../runtime/index.ts";
+import { mapPieces } from "./pieces.ts";
 
 let ready: Promise<void> | undefined;
 
@@ -19,11 +21,11 @@ export function loadJieba(): Promise<void> {
 /** Precise-mode words, whitespace dropped. */
 export async function segment(text: string): Promise<string[]> {
   await loadJieba();
-  return cut(text, true).filter((w) => w.trim().length > 0);
+  return (await mapPieces(text, (piece) => cut(piece, true))).flat().filter((w) => w.trim().length > 0);
 }
 
 /** Search-mode words: long words are also split into their sub-words, for recall. */
 export async function segmentForSearch(text: string): Promise<string[]> {
   await loadJieba();
-  return cut_for_search(text, true).filter((w) => w.trim().length > 0);
+  return (await mapPieces(text, (piece) => cut_for_search(piece, true))).flat().filter((w) => w.trim().length > 0);
 }

@@ -2,11 +2,13 @@
  * Words for the BM25 channel: jieba search-mode segmentation (long Chinese words also yield
  * their sub-words), lower-cased, punctuation dropped, English words reduced to their Porter
  * stem ("researched" and "research" meet) and function words dropped. The same function must
- * process both the stored text and the query, or they will not meet.
+ * process both the stored text and the query, or they will not meet. Only a text's analysed part
+ * (its first ANALYSED_CHARS characters, `limits.ts`) yields words: the cost of any text is bounded.
  */
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
 import { segmentForSearch } from "./jieba.ts";
+import { analysedPart } from "./limits.ts";
 
 const PUNCTUATION_ONLY = /^[\p{P}\p{S}\s]+$/u;
 const LATIN_WORD = /^[a-z]+$/;
@@ -46,6 +48,6 @@ async function lineWords(line: string): Promise<readonly string[]> {
 
 export async function searchWords(text: string): Promise<string[]> {
   const out: string[] = [];
-  for (const line of text.split("\n")) out.push(...(await lineWords(line)));
+  for (const line of analysedPart(text).split("\n")) out.push(...(await lineWords(line)));
   return out;
 }

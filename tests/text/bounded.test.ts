@@ -94,7 +94,7 @@ describe("token counts of any text", () => {
     });
   }
 
-  test("real mixed text: exact up to 256,000 characters, sampled beyond and within 1 %", () => {
+  test("real mixed text: piece by piece within 0.1 % up to 256,000 characters, sampled beyond within 1 %", () => {
     const text = repositoryText(1_000_000);
     assert.ok(text.length > COUNTED_PIECES * PIECE_CHARS, "the text is long enough to be sampled");
     let exact = 0;
@@ -102,7 +102,8 @@ describe("token counts of any text", () => {
     const sampled = countTokens(text);
     assert.ok(Math.abs(sampled - exact) <= exact * 0.01, `sampled ${sampled} vs exact ${exact}`);
     const prose = repositoryText(200_000);
-    assert.equal(countTokens(prose), wholeTextCount(prose, { disallowedSpecial: new Set() }));
+    const whole = wholeTextCount(prose, { disallowedSpecial: new Set() });
+    assert.ok(Math.abs(countTokens(prose) - whole) <= whole * 0.001, `${countTokens(prose)} vs ${whole}`);
   });
 
   test("a 200,000-character unbroken run of any shape is counted in bounded time", () => {

@@ -1,7 +1,7 @@
 /**
  * Recall speed: import throughput and query latency at growing sizes, next to MiniSearch (the
- * in-memory BM25 library a user would otherwise pick) on the same synthetic corpus in the same
- * run. `RECALL_SIZES` (default 10000,100000; 1000000 works too) sets the sizes imported with
+ * in-memory BM25 library a user would otherwise pick) and a plain FTS5 trigram table over the
+ * message text alone (the engine's floor) on the same synthetic corpus in the same run. `RECALL_SIZES` (default 10000,100000; 1000000 works too) sets the sizes imported with
  * `homed import` as a user would, with the fallback embedder (so no vectors). `RECALL_VECTOR_SIZES`
  * (default 10000) sets the sizes also imported with a stand-in model's vectors, to show what
  * storing a real model's vectors costs. Temporary folders (gigabytes at 1M) are removed at the
@@ -9,10 +9,12 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { createClient } from "@libsql/client";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
 import { coldcontextQuery, importHistory, parseHistory, type Channel } from "../../src/memory/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { queryTrigrams } from "../../src/text/index.ts";
 import { importInto, tempDir } from "../evidence.ts";
 import { syntheticHistory, syntheticQueries, type SyntheticLine } from "./corpus.ts";
 import { fullRankingUnscoped } from "./full-ranking.ts";
@@ -98,6 +100,35 @@ async function measureSize(size: number, file: string, dir: string, queries: rea
     await latencies(size, `MiniSearch BM25, ${scoped ? "one conversation" : "all memory"}`, queries, (q) =>
       mini.search(q.query, scoped ? { filter: (r) => r.conversation === q.conversation } : {}).slice(0, K),
     );
+  }
+  await plainFts5Floor(size, lines, join(dir, "floor.db"), queries);
+}
+
+/**
+ * The engine's floor: one FTS5 trigram table over each message's own text and nothing else (no
+ * speaker, no neighbours, no words or bigram channel, no fusion), queried with the query's
+ * trigrams, ranked by FTS5's BM25 and cut to k — through the same libSQL engine. What homed
+ * adds on top of it (more channels, neighbours' text, layers, scopes, fusion) is the difference.
+ * The conversation is a token of its own column ('conv_c7z': the 'z' ends it), as homed's scope key.
+ */
+async function plainFts5Floor(size: number, lines: readonly SyntheticLine[], db: string, queries: readonly Query[]): Promise<void> {
+  const client = createClient({ url: `file:${db}` });
+  try {
+    await client.execute("CREATE VIRTUAL TABLE floor USING fts5(conversation, text, tokenize = 'trigram')");
+    for (let i = 0; i < lines.length; i += 10_000) {
+      await client.batch(lines.slice(i, i + 10_000).map((l) => ({ sql: "INSERT INTO floor (conversation, text) VALUES (?, ?)", args: [`conv_${l.conversation}z`, l.text] })), "write");
+    }
+    const terms = (query: string) => queryTrigrams(query).map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+    for (const scoped of [false, true]) {
+      await latencies(size, `plain FTS5 trigram over text (floor), ${scoped ? "one conversation" : "all memory"}`, queries, (q) =>
+        client.execute({
+          sql: "SELECT rowid, rank FROM floor WHERE floor MATCH ? ORDER BY rank LIMIT ?",
+          args: [scoped ? `conversation : "conv_${q.conversation}z" AND text : (${terms(q.query)})` : `text : (${terms(q.query)})`, K],
+        }),
+      );
+    }
+  } finally {
+    client.close();
   }
 }
 

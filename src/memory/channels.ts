@@ -27,8 +27,8 @@ export type Ranked = { id: string; score: number }[];
 const UNSCOPED_OVERFETCH = 4;
 
 /**
- * BM25 ranking over one FTS5 table, joined back to events for the layer and time filters. The
- * conversation scope is also in the MATCH (each row's scope key), so FTS5 scores only the
+ * BM25 ranking of one MATCH over one FTS5 table, joined back to events for the layer and time
+ * filters. The conversation scope is in the MATCH (each row's scope key), so FTS5 scores only the
  * scope's matches instead of every match in the table.
  *
  * Unscoped, FTS5 first ranks and cuts the whole table itself (`ORDER BY rank LIMIT` on the FTS
@@ -39,9 +39,7 @@ const UNSCOPED_OVERFETCH = 4;
  * matches remain, and then the full ranking runs.
  * Scoped queries keep the full path: there the scope key already cuts the matches (36 ms vs 42).
  */
-async function bm25(client: Client, table: SearchTable, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
-  if (terms.length === 0) return [];
-  const match = scopedMatch(table, terms, scope.conversation);
+async function rankMatches(client: Client, table: SearchTable, match: string, scope: RecallScope, limit: number): Promise<Ranked> {
   const filter = scopeFilter(scope);
   let rows;
   if (scope.conversation === undefined) {
@@ -67,6 +65,30 @@ async function bm25(client: Client, table: SearchTable, terms: readonly string[]
   ).rows;
   // FTS5's bm25() is negated so that ascending order is best first; flip it back.
   return rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
+}
+
+/**
+ * BM25 over any of `terms`, memories that hold every term first. FTS5 scores every match, and
+ * over a large store a few common words match most of it (synthetic corpus, 100k messages: about
+ * half a query, ranking them costs ten times counting them). When at least `limit` memories hold
+ * every term, only those are ranked: each gets exactly the BM25 the any-term ranking gives it
+ * (BM25 sums over the query's terms; AND and OR name the same terms), and a memory missing a term
+ * ranks after them. Fewer than `limit` — the usual case for a question of several words in one
+ * conversation — and the any-term ranking runs as before.
+ */
+async function bm25(client: Client, table: SearchTable, terms: readonly string[], scope: RecallScope, limit: number): Promise<Ranked> {
+  if (terms.length === 0) return [];
+  if (new Set(terms).size > 1) {
+    const all = scopedMatch(table, terms, scope.conversation, "all");
+    // Counting up to `limit` (no BM25, which first reads each term's whole posting list) tells
+    // whether ranking them can fill the list; if not, only the any-term ranking is paid for.
+    const enough = await client.execute({ sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`, args: [all, limit] });
+    if (Number(enough.rows[0]!.n) === limit) {
+      const every = await rankMatches(client, table, all, scope, limit);
+      if (every.length === limit) return every;
+    }
+  }
+  return rankMatches(client, table, scopedMatch(table, terms, scope.conversation), scope, limit);
 }
 
 /** `terms` come from `shapeQuery`: a term given n times weighs n times in the BM25 sum. */

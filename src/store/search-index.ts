@@ -56,14 +56,15 @@ export const USER_SCOPE_KEY = "uscopez";
 export const conversationScopeKey = (conversation: string) => `c${Buffer.from(conversation, "utf8").toString("hex").toUpperCase()}z`;
 export const scopeKeyOf = (owner: { conversation: string; userWide: boolean }) => (owner.userWide ? USER_SCOPE_KEY : conversationScopeKey(owner.conversation));
 
-const quoted = (terms: readonly string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+const quoted = (terms: readonly string[], join: "OR" | "AND" = "OR") => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(` ${join} `);
 
 /**
- * An FTS5 MATCH expression for any of `terms` in the table's text columns (own and context), and
- * — when a conversation is given — only in that conversation's rows and user-wide ones.
+ * An FTS5 MATCH expression for any (or, with "all", every) of `terms` in the table's text columns
+ * (own and context), and — when a conversation is given — only in that conversation's rows and
+ * user-wide ones.
  */
-export function scopedMatch(table: SearchTable, terms: readonly string[], conversation?: string): string {
-  const text = `{${SEARCH_COLUMNS[table]} context} : (${quoted(terms)})`;
+export function scopedMatch(table: SearchTable, terms: readonly string[], conversation?: string, of: "any" | "all" = "any"): string {
+  const text = `{${SEARCH_COLUMNS[table]} context} : (${quoted(terms, of === "all" ? "AND" : "OR")})`;
   if (conversation === undefined) return text;
   return `scope_key : (${quoted([conversationScopeKey(conversation), USER_SCOPE_KEY])}) AND ${text}`;
 }

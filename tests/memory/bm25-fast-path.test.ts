@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { coldcontextQuery, type Candidate, type QueryOptions } from "../../src/memory/index.ts";
+import { bm25Of, scopedMatch, SEARCH_TABLES } from "../../src/store/index.ts";
 import { message, openTempStore, seed, type TempStore } from "./fixture.ts";
 
 const OLD = Date.UTC(2020, 0, 1);
@@ -60,5 +61,35 @@ describe("unscoped BM25 fast path", () => {
     assert.ok(after.every((r) => !best.includes(r.id)));
     assert.deepEqual(ranking(after), ranking(await coldcontextQuery(store.client, "piano", words({ k: 10, conversation: "A" }))));
     assert.deepEqual(ranking(after).slice(0, 7), ranking(before).slice(3));
+  });
+
+  test("when enough memories hold every term, only they are ranked, each with its any-term BM25", async () => {
+    await using store = await openTempStore();
+    const LONG = "kitchen table bread jam jar window garden fence gate path river bridge tower market square station harbour island forest meadow valley hill castle village farm barn mill road lane street";
+    // 120 long messages with both words, 40 short ones that repeat only one (some of them
+    // outrank the first in an any-term ranking), 300 with neither so the words stay informative.
+    await seed(store, [
+      ...Array.from({ length: 120 }, (_, i) => message(`red apple ${LONG} ${i}`, { sourceId: `both${i}` })),
+      ...Array.from({ length: 40 }, (_, i) => message(`${"apple ".repeat(8)}${i}`, { sourceId: `one${i}` })),
+      ...Array.from({ length: 300 }, (_, i) => message(`nothing to see here ${i}`, { sourceId: `none${i}` })),
+    ]);
+    const table = SEARCH_TABLES.event.words;
+    const anyTerm = await store.client.execute({
+      sql: `SELECT e.source_id AS source, ${bm25Of(table)} AS rank FROM ${table} f JOIN events e ON e.rowid = f.rowid WHERE ${table} MATCH ? ORDER BY rank`,
+      args: [scopedMatch(table, ["red", "appl"])],
+    });
+    const anyScore = new Map(anyTerm.rows.map((r) => [String(r.source), -Number(r.rank)]));
+    assert.ok(anyTerm.rows.slice(0, 100).some((r) => String(r.source).startsWith("one")), "precondition: one-word memories rank among the best 100 of any term");
+    for (const conversation of [undefined, "conv-a"]) {
+      const found = await coldcontextQuery(store.client, "red apple", { k: 50, channels: ["words"], conversation });
+      assert.equal(found.length, 50);
+      for (const r of found) {
+        assert.match(r.sources[0]!, /^both/, `only memories with every term (${conversation ?? "all memory"})`);
+        assert.ok(Math.abs(r.channels.words!.score - anyScore.get(r.sources[0]!)!) < 1e-9, "the same BM25 as the any-term ranking");
+      }
+    }
+    // Fewer than the channel's depth (100) hold every term: the any-term ranking, as before.
+    const few = await coldcontextQuery(store.client, "apple nothing", { k: 50, channels: ["words"] });
+    assert.ok(few.some((r) => r.sources[0]!.startsWith("one")));
   });
 });

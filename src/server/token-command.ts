@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { announceServingDaemon, UsageError, type Settings } from "../config/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
-import { resetAdminToken } from "./admin-token.ts";
+import { createLogger } from "../log/index.ts";
+import { resetAdminToken, tokenHint } from "./admin-token.ts";
 import { revokeAllConsoleSessions } from "./console-session.ts";
 
 export const TOKEN_USAGE = "homed token reset -data DIR";
@@ -37,6 +38,10 @@ export async function runTokenCommand(rest: readonly string[], settings: Pick<Se
     }
   }
   const token = resetAdminToken(dataDir);
+  // The day's daemon log keeps an audit line of it (the hint, never the token); not on the terminal.
+  const log = createLogger({ level: "info", dir: join(dataDir, "logs"), stderr: () => {} });
+  log.info(`audit: admin token reset from the command line (now ${tokenHint(token)}); ${ended} console login(s) ended`);
+  log.close();
   io.stdout(`${token}\n`);
   io.stderr(
     `homed: new admin token written to ${join(dataDir, "admin.token")}; ${ended} console login(s) ended; restart a running daemon for the new token to take effect\n`,

@@ -18,7 +18,12 @@ describe("homed token reset", () => {
     assert.ok(stored.length >= 32);
     assert.equal(statSync(join(dir, "admin.token")).mode & 0o777, 0o600);
     assert.doesNotMatch(done.stderr, new RegExp(stored), "the token goes to stdout only");
-    assert.deepEqual(readdirSync(dir), ["admin.token"], "no database is created where there was none");
+    assert.deepEqual(readdirSync(dir).sort(), ["admin.token", "logs"], "no database is created where there was none");
+    // The reset is an audit line in the day's log, with the token's hint only.
+    const [logFile] = readdirSync(join(dir, "logs"));
+    const log = readFileSync(join(dir, "logs", logFile!), "utf8");
+    assert.match(log, new RegExp(`INFO  audit: admin token reset from the command line \\(now …${stored.slice(-4)}\\); 0 console login\\(s\\) ended`));
+    assert.doesNotMatch(log, new RegExp(stored), "the token is never logged");
   });
 
   test("an empty folder holds no homed data: it says so and changes nothing", async () => {

@@ -1,8 +1,9 @@
 /**
  * Everything that writes, at once, on one data folder: a real daemon serving 10 clients through
  * `/v1/chat/completions` over 10 partners, a `homed import` child process, a console import, notes
- * through the memory tools, and a cooling pass from a third process. Nothing may fail and nothing
- * may be lost. Before the one write path, 9–10 of 60 such turns failed with SQLITE_BUSY.
+ * through the memory tools, and from a third process a cooling pass and a backfill of vectors with
+ * another embedding model. Nothing may fail and nothing may be lost. Before the one write path,
+ * 9–60 of 60 such turns failed with SQLITE_BUSY.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +15,8 @@ import { run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { openStore } from "../../src/store/index.ts";
 import { coolOnce } from "../../src/memory/index.ts";
+import { backfillEmbeddings, createClipEmbedder, readClipFolder } from "../../src/embed/index.ts";
+import { tinyClipCopy } from "../embed/tiny-clip.ts";
 
 const CLIENTS = 10;
 /** 60 turns in all, as in the probe that found the failures (10 clients, 60 turns, 10 partners). */
@@ -31,7 +34,7 @@ function historyFile(dir: string, name: string, conversation: string, count: num
 }
 
 describe("concurrent writers on one data folder", () => {
-  test(`${CLIENTS} clients × ${TURNS_PER_CLIENT} turns, a CLI import, a console import, notes and cooling at once: 0 failures, all stored`, async () => {
+  test(`${CLIENTS} clients × ${TURNS_PER_CLIENT} turns, a CLI import, a console import, notes, cooling and backfill at once: 0 failures, all stored`, async () => {
     const dir = mkdtempSync(join(tmpdir(), "homed-concurrent-"));
     const data = join(dir, "data");
     // Cold history to cool, imported before the daemon starts.
@@ -69,21 +72,24 @@ describe("concurrent writers on one data folder", () => {
         if (!/event: done/.test(body)) failures.push(`console import: ${response.status} ${body.slice(-300)}`);
       })();
       const cliImport = run([...SOURCE_HOMED, "import", "-data", data, cliFile]);
-      // Cooling from a third process, as if its interval came due three days later.
-      const cooling = (async () => {
+      // From a third process: cooling, as if its interval came due three days later, and a backfill
+      // of vectors after a switch of embedder.
+      const clip = await createClipEmbedder(readClipFolder(tinyClipCopy("fp32")));
+      const thirdProcess = (async () => {
         const store = await openStore({ url: `file:${join(data, "homed.db")}` });
         try {
-          return await coolOnce({ client: store.client, batch: 40, now: () => Date.now() + 4 * DAY });
+          return await Promise.all([coolOnce({ client: store.client, batch: 40, now: () => Date.now() + 4 * DAY }), backfillEmbeddings(store.client, clip, { batchSize: 16 })]);
         } finally {
           store.close();
         }
       })();
 
-      const [cli, cooled] = await Promise.all([cliImport, cooling, notes, consoleImport, ...clients]);
+      const [cli, [cooled, backfilled]] = await Promise.all([cliImport, thirdProcess, notes, consoleImport, ...clients]);
       assert.deepEqual(failures, []);
       assert.equal(cli.code, 0, cli.stderr);
       assert.match(cli.stderr, new RegExp(`homed \\(pid ${daemon.child.pid}\\) is serving ${data}; this command's writes take turns with it`));
       assert.equal(cooled.distilled, 40, JSON.stringify(cooled));
+      assert.ok(backfilled.events.done >= 120, JSON.stringify(backfilled));
 
       const store = await openStore({ url: `file:${join(data, "homed.db")}` });
       try {
@@ -94,6 +100,7 @@ describe("concurrent writers on one data folder", () => {
         assert.equal(await count("SELECT count(*) AS n FROM events WHERE conversation = 'cli'"), 1500);
         assert.equal(await count("SELECT count(*) AS n FROM events WHERE conversation = 'console'"), 400);
         assert.equal(await count("SELECT count(*) AS n FROM events WHERE conversation = 'old' AND layer = 'L3'"), 40);
+        assert.equal(await count(`SELECT count(*) AS n FROM events WHERE conversation = 'old' AND embed_model = '${clip.modelId}'`), 120);
         assert.equal(await count("SELECT count(*) AS n FROM triples WHERE evidence = 'manual'"), 20);
       } finally {
         store.close();

@@ -36,15 +36,15 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   // end of a big file is reported in seconds, and counted messages size the progress bar. (An id
   // read twice needs what was read before, so it is found while importing, and rolled back.)
   let total = 0;
-  for await (const { raw, line } of historyLines(file)) {
-    const parsed = parseHistoryLine(raw, line);
+  for await (const read of historyLines(file)) {
+    const parsed = parseHistoryLine(read);
     if ("invalid" in parsed) onInvalid(parsed.invalid);
     else total++;
   }
   async function* messages(): AsyncGenerator<ImportMessage> {
-    for await (const { raw, line } of historyLines(file)) {
-      const parsed = parseHistoryLine(raw, line);
-      if ("message" in parsed) yield { ...parsed.message, line };
+    for await (const read of historyLines(file)) {
+      const parsed = parseHistoryLine(read);
+      if ("message" in parsed) yield { ...parsed.message, line: read.line };
     }
   }
 

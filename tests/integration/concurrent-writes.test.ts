@@ -7,7 +7,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startApiDaemon } from "../support/api-daemon.ts";
@@ -67,7 +67,7 @@ describe("concurrent writers on one data folder", () => {
         }
       })();
       const consoleImport = (async () => {
-        const response = await fetch(`${daemon.url}/api/memory/import`, { method: "POST", headers: daemon.headers, body: Bun.file(consoleFile) });
+        const response = await fetch(`${daemon.url}/api/memory/import`, { method: "POST", headers: daemon.headers, body: readFileSync(consoleFile, "utf8") });
         const body = await response.text();
         if (!/event: done/.test(body)) failures.push(`console import: ${response.status} ${body.slice(-300)}`);
       })();

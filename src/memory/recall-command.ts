@@ -54,11 +54,17 @@ function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): { opt
   return { options, vectorsMissing: !embedder && (asked ?? []).includes("vector") };
 }
 
+/**
+ * A channel score, to three places — or to two significant digits when smaller: BM25 gives a
+ * term found in most memories a weight of about a millionth, and "0.000" hid which ranked higher.
+ */
+const channelScore = (score: number) => (score !== 0 && Math.abs(score) < 0.001 ? score.toPrecision(2) : score.toFixed(3));
+
 function explainLine(c: Candidate, ran: readonly Channel[]): string {
   const parts = CHANNELS.map((ch) => {
     const hit = c.channels[ch];
     if (!c.channels[ch] && !ran.includes(ch)) return `${ch} off`;
-    return hit ? `${ch} #${hit.rank} (${hit.score.toFixed(3)}) +${hit.contribution.toFixed(4)}` : `${ch} —`;
+    return hit ? `${ch} #${hit.rank} (${channelScore(hit.score)}) +${hit.contribution.toFixed(4)}` : `${ch} —`;
   });
   return `     ${parts.join(" · ")}`;
 }

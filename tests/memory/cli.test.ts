@@ -14,6 +14,26 @@ function tempFolder(): { dir: string; [Symbol.dispose](): void } {
 }
 
 describe("homed import and homed recall (child processes)", () => {
+  test("recall --explain: the turn that says the words comes first, above the neighbours indexed with it", async () => {
+    using tmp = tempFolder();
+    const history = join(tmp.dir, "history.jsonl");
+    const at = (minute: number) => `2024-01-01T10:0${minute}:00Z`;
+    writeFileSync(history, [
+      turn("1", "I tidied the desk today", { time: at(0) }),
+      turn("2", "The spare key is in the zorbel drawer", { speaker: "Bo", role: "assistant", time: at(1) }),
+      turn("3", "Thanks, I will look tonight", { time: at(2) }),
+    ].join("\n") + "\n");
+    const data = join(tmp.dir, "data");
+    assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
+    const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--explain", "zorbel drawer"]);
+    assert.equal(out.code, 0, out.stderr);
+    const lines = out.stdout.split("\n");
+    assert.match(lines[0]!, /1\. .* Bo: The spare key is in the zorbel drawer/, out.stdout);
+    // Every row holds the words (in a three-turn session each row holds all three turns), so each
+    // score is tiny; it must still show, not read 0.000 for all three.
+    assert.match(lines[2]!, /words #1 \((?!0\.000\))[\d.e-]+\) .* grams #1 \((?!0\.000\))[\d.e-]+\)/, out.stdout);
+  });
+
   test("import, re-import, then batch recall writes one JSON line per query", async () => {
     using tmp = tempFolder();
     const history = join(tmp.dir, "history.jsonl");

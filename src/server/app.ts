@@ -1,6 +1,5 @@
 /** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
-import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { Hono } from "hono";
 import { toolSpecTokens, type Kernel } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { Store } from "../store/index.ts";
@@ -23,6 +22,7 @@ import { ApiError, errorBody } from "./errors.ts";
 import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
 import { consoleRoutes } from "./static.ts";
+import { bodyLimits } from "./body-limits.ts";
 
 export type AppDeps = {
   version: string;
@@ -40,8 +40,6 @@ export type AppDeps = {
   throttle?: LoginThrottle;
 };
 
-const MIB = 1024 * 1024;
-
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
 
@@ -54,19 +52,18 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", consoleRoutes());
 
   const sessions = new ConsoleSessions(deps.store.client, deps.adminToken);
+  // Every body is capped while it is read, each route at what it needs (body-limits.ts). The
+  // login routes get theirs before they run; every other route after authentication, so that a
+  // caller without the token never gets more than 4 KiB read.
+  const limits = bodyLimits();
+  app.use("/api/login", limits);
+  app.use("/api/logout", limits);
   // Before the auth middleware: logging in is how a browser gets credentials.
   const throttle = deps.throttle ?? new LoginThrottle();
   app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, throttle, tokenPath: deps.adminTokenPath, log: deps.log }));
   app.use("/api/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
   app.use("/v1/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
-  // Bodies are read whole before validation: cap them so one request cannot exhaust memory.
-  // History import streams a file and gets a larger cap.
-  const tooLarge = (limit: string) => (c: Context) => c.json(errorBody("too_large", `The request body is over ${limit}`), 413);
-  app.use("/api/memory/import/*", bodyLimit({ maxSize: 1024 * MIB, onError: tooLarge("1 GiB") }));
-  app.use("/api/memory/import", bodyLimit({ maxSize: 1024 * MIB, onError: tooLarge("1 GiB") }));
-  for (const path of ["/api/sessions/*", "/api/providers/*", "/api/memory/tools/*", "/v1/*"]) {
-    app.use(path, bodyLimit({ maxSize: 16 * MIB, onError: tooLarge("16 MiB") }));
-  }
+  app.use("*", limits);
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));

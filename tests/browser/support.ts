@@ -72,7 +72,12 @@ export async function openConsole(script: Script, options: { history?: object[] 
 export async function logIn(c: { page: Page; token: string; daemon: { url: string } }): Promise<void> {
   await c.page.goto(c.daemon.url);
   await c.page.getByLabel("Admin token").fill(c.token);
+  // Wait for the login's answer and for the form to go: the navigation is in the page from the
+  // start, so waiting for it alone raced the login on a loaded machine (no cookie yet).
+  const answered = c.page.waitForResponse((r) => r.url().endsWith("/api/login") && r.request().method() === "POST");
   await c.page.getByLabel("Admin token").press("Enter");
+  await answered;
+  await c.page.getByLabel("Admin token").waitFor({ state: "detached" });
   await c.page.getByRole("navigation", { name: "Console" }).waitFor();
 }
 

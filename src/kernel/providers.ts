@@ -10,13 +10,31 @@ import type { Client } from "@libsql/client";
 import { z } from "zod";
 import type { SecretBox } from "../store/index.ts";
 
+/**
+ * Control characters (a line break, a tab, NUL) cannot be sent in an HTTP header: a key or URL
+ * holding one was stored, and every later chat failed with 502 "Header 'Authorization' has
+ * invalid value". Refused where they come in, with the reason. A key goes in a header whole, so it
+ * must be printable ASCII (every provider's keys are); a URL may hold any other character.
+ */
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+/** Checked before the URL is parsed: zod's URL check would quietly drop a line break. */
+export const BaseUrlSchema = z
+  .string()
+  .regex(NO_CONTROL_CHARACTERS, "baseUrl must not contain control characters (a line break, a tab)")
+  .pipe(z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }));
+export const ApiKeySchema = z
+  .string()
+  .max(1000)
+  .regex(PRINTABLE_ASCII, "apiKey must be printable ASCII, without line breaks or tabs: paste the key alone");
+
 export const ProviderInputSchema = z.object({
   name: z.string().min(1).max(100),
   preset: z.string().max(40).optional(),
-  baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
+  baseUrl: BaseUrlSchema,
   model: z.string().min(1).max(200),
   /** Write-only: stored in secrets, never returned. Empty string clears it. */
-  apiKey: z.string().max(1000).optional(),
+  apiKey: ApiKeySchema.optional(),
 });
 export type ProviderInput = z.infer<typeof ProviderInputSchema>;
 

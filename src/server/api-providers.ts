@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { ProviderInputSchema, ProviderNotFound, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
+import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, ProviderNotFound, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
 import { ChatClient, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import { ApiError } from "./errors.ts";
@@ -12,7 +12,7 @@ import { parseBody } from "./validate.ts";
 
 const TestSchema = z.union([
   z.object({ id: z.string().min(1) }),
-  z.object({ baseUrl: z.url({ protocol: /^https?$/ }), model: z.string().min(1), apiKey: z.string().optional() }),
+  z.object({ baseUrl: BaseUrlSchema, model: z.string().min(1), apiKey: ApiKeySchema.optional() }),
 ]);
 
 async function testConnection(target: ProviderTarget) {

@@ -10,6 +10,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { IMPORT_MAX_BYTES } from "./api-import.ts";
 import { errorBody } from "./errors.ts";
 
 const KIB = 1024;
@@ -20,7 +21,7 @@ export type BodyLimit = { path: RegExp; maxSize: number; why: string };
 /** The first whose `path` matches the request's path applies; otherwise DEFAULT_BODY_LIMIT. */
 export const BODY_LIMITS: readonly BodyLimit[] = [
   { path: /^\/api\/(login|logout)$/, maxSize: 4 * KIB, why: "no credentials needed: a 64-character token and nothing else" },
-  { path: /^\/api\/memory\/import\/?$/, maxSize: 1024 * MIB, why: "a conversation history file, streamed through" },
+  { path: /^\/api\/memory\/import\/?$/, maxSize: IMPORT_MAX_BYTES, why: "a history file (larger ones go through `homed import`)" },
   { path: /^\/v1\/chat\/completions$/, maxSize: 16 * MIB, why: "an OpenAI client sends its whole conversation every time" },
   { path: /^\/api\/sessions\/[^/]+\/messages$/, maxSize: 2 * MIB, why: "one message of up to 200,000 characters, JSON-escaped" },
   { path: /^\/api\/memory\/tools\/[^/]+$/, maxSize: 256 * KIB, why: "tool arguments (a note's text is at most 2,000 characters)" },

@@ -12,6 +12,12 @@ import { analysedPart } from "./limits.ts";
 
 const PUNCTUATION_ONLY = /^[\p{P}\p{S}\s]+$/u;
 const LATIN_WORD = /^[a-z]+$/;
+/**
+ * Control characters separate words like a space does. Left in a word, NUL ended the FTS5 MATCH
+ * string early: `memory_recall {"query":"a\u0000b"}` answered 500 "SQLITE_ERROR: unterminated
+ * string". (Line breaks are kept: they end lines.)
+ */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
 
 /**
  * English function words carry no topic, and a question is full of them ("what did she do
@@ -34,7 +40,7 @@ const remembered = new Map<string, readonly string[]>();
 async function lineWords(line: string): Promise<readonly string[]> {
   const known = remembered.get(line);
   if (known) return known;
-  const words = await segmentForSearch(line);
+  const words = await segmentForSearch(line.replace(CONTROL, " "));
   const out: string[] = [];
   for (const word of words) {
     const lower = word.toLowerCase();

@@ -62,7 +62,7 @@ const ROUTES: { method: string; path: string; headers: Record<string, string>; l
 describe("body limits", () => {
   test("the table: unauthenticated routes tightest, each other route what it needs", () => {
     for (const route of ROUTES) assert.equal(bodyLimitFor(route.path).maxSize, route.limit, route.path);
-    assert.equal(bodyLimitFor("/api/memory/import").maxSize, 1024 * MIB);
+    assert.equal(bodyLimitFor("/api/memory/import").maxSize, 64 * MIB);
     const smallest = Math.min(...BODY_LIMITS.map((l) => l.maxSize), DEFAULT_BODY_LIMIT.maxSize);
     assert.equal(bodyLimitFor("/api/login").maxSize, smallest);
   });

@@ -2,7 +2,7 @@
 BUN := node_modules/.bin/bun
 DATA ?= ./data
 
-.PHONY: install run test build dist bench migrations typecheck clean
+.PHONY: install run test build dist test-dist bench migrations typecheck clean
 
 # Installs the locked dependencies when package-lock.json is newer than the last install.
 node_modules/.install-stamp: package.json package-lock.json
@@ -21,8 +21,15 @@ test: install
 build: install
 	$(BUN) scripts/build.ts
 
-dist: build
+# Tarball, .deb and .rpm for linux-x64 and linux-arm64, and SHA256SUMS, in dist/ (needs
+# dpkg-deb and rpmbuild: Debian's dpkg and rpm packages).
+dist: install
 	$(BUN) scripts/dist.ts
+
+# The packages' own tests (contents, the packaged binary, install.sh, the unit's sandbox);
+# tools that are missing here are skipped with the reason printed.
+test-dist: dist
+	$(BUN) test ./packaging/tests --timeout 300000
 
 bench: install
 	$(BUN) bench/run.ts $(BENCH)

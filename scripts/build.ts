@@ -1,5 +1,10 @@
 /**
- * Builds the single binary `dist/homed` with `bun build --compile`.
+ * Builds the single binary with `bun build --compile`: `bun scripts/build.ts [OUTFILE] [--arch=x64|arm64]`
+ * (default `dist/homed` for this machine's CPU).
+ *
+ * Another CPU's binary is cross-compiled from the locked npm packages of that CPU: Bun's
+ * runtime (@oven/bun-linux-*) as the executable to embed into, and libSQL's addon
+ * (@libsql/linux-*-gnu), both fetched and integrity-checked by scripts/locked-package.ts.
  *
  * libsql chooses its native addon with ``require(`@libsql/${target}`)``, which the bundler
  * cannot follow, so the binary would fail with "Cannot find module '@libsql/linux-x64-gnu'".
@@ -10,13 +15,22 @@ import type { BunPlugin } from "bun";
 import { BUILTIN_PLUGINS } from "../plugins/index.ts";
 import { startupDependencies, startupWaves } from "../src/plugins/index.ts";
 import { fileURLToPath } from "node:url";
+import { lockedPackage } from "./locked-package.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outfile = process.argv[2] ?? `${root}dist/homed`;
+const args = process.argv.slice(2);
+const archFlag = args.find((a) => a.startsWith("--arch="));
+const outfile = args.find((a) => !a.startsWith("--")) ?? `${root}dist/homed`;
+const arch = archFlag ? archFlag.slice("--arch=".length) : process.arch;
 
-const NATIVE_TARGETS: Record<string, string> = { x64: "linux-x64-gnu", arm64: "linux-arm64-gnu" };
+/** Per CPU: libSQL's addon package and Bun's runtime package (Bun names arm64 "aarch64"). */
+const TARGETS: Record<string, { libsql: string; bun: string; compile: Bun.Build.CompileTarget }> = {
+  x64: { libsql: "@libsql/linux-x64-gnu", bun: "@oven/bun-linux-x64", compile: "bun-linux-x64" },
+  arm64: { libsql: "@libsql/linux-arm64-gnu", bun: "@oven/bun-linux-aarch64", compile: "bun-linux-arm64" },
+};
 
-function libsqlStaticNative(target: string): BunPlugin {
+/** `addon`: the absolute path of the .node file to embed. */
+function libsqlStaticNative(addon: string): BunPlugin {
   return {
     name: "libsql-static-native",
     setup(build) {
@@ -26,17 +40,19 @@ function libsqlStaticNative(target: string): BunPlugin {
         if (!source.includes(dynamic)) {
           throw new Error(`Cannot build: libsql's native require changed; update ${import.meta.path}`);
         }
-        return { contents: source.replace(dynamic, `require("@libsql/${target}/index.node")`), loader: "js" };
+        return { contents: source.replace(dynamic, `require(${JSON.stringify(addon)})`), loader: "js" };
       });
     },
   };
 }
 
-const target = NATIVE_TARGETS[process.arch];
-if (process.platform !== "linux" || !target) {
-  console.error(`Cannot build: homed ships for Linux x64/arm64, not ${process.platform}-${process.arch}`);
+const target = TARGETS[arch];
+if (process.platform !== "linux" || !target || !TARGETS[process.arch]) {
+  console.error(`Cannot build: homed builds on and for Linux x64/arm64, not ${process.platform}-${process.arch} → ${arch}`);
   process.exit(1);
 }
+const native = arch === process.arch;
+const addon = `${lockedPackage(root, target.libsql)}/index.node`;
 
 // The built-in plugins' start-up order is resolved here, so a cycle or a missing provider
 // fails the build rather than a user's start-up.
@@ -50,8 +66,11 @@ try {
 
 const result = await Bun.build({
   entrypoints: [`${root}src/main.ts`],
-  compile: { outfile },
-  plugins: [libsqlStaticNative(target)],
+  compile: native ? { outfile } : { outfile, target: target.compile, executablePath: `${lockedPackage(root, target.bun)}/bin/bun` },
+  // Libraries that pick a native file by process.arch (bun-pty's PTY library) must see the
+  // target's CPU, not the build machine's.
+  define: { "process.arch": JSON.stringify(arch) },
+  plugins: [libsqlStaticNative(addon)],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

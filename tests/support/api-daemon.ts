@@ -15,9 +15,10 @@ export type ApiDaemon = Daemon & {
   send(sessionId: string, content: string): Promise<string>;
 };
 
-export async function startApiDaemon(data: string, providerUrl?: string): Promise<ApiDaemon> {
+/** `homed`: the command that runs homed (from source by default; the compiled binary's path works too). */
+export async function startApiDaemon(data: string, providerUrl?: string, homed: readonly string[] = SOURCE_HOMED): Promise<ApiDaemon> {
   const env = providerUrl ? { ...process.env, HOMED_BASE_URL: providerUrl, HOMED_MODEL: "scripted" } : process.env;
-  const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env });
+  const daemon = await startDaemon([...homed, "-data", data, "-addr", "127.0.0.1:0"], { env });
   const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
   return {
     ...daemon,

@@ -1,0 +1,30 @@
+/**
+ * Bounded work in the compiled binary: the pieces, the event loop's turns between them and the
+ * caps are in the bundle too, so a 200,000-character unbroken message is stored and answered by
+ * the binary alone in an empty folder while `/healthz` keeps answering.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { calmWhileSending, unbrokenCjk } from "../support/health-sampler.ts";
+import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { isolatedBinary } from "./build-binary.ts";
+
+describe("the compiled binary and a long message", () => {
+  let provider: ScriptedProvider;
+  let daemon: ApiDaemon;
+  after(async () => {
+    await daemon?.stop();
+    await provider?.close();
+  });
+
+  test("/healthz stays under 50 ms p99 while a 200,000-character unbroken message is stored and answered", async () => {
+    const { dir, bin } = isolatedBinary();
+    provider = await startScriptedProvider(() => ({ content: "received" }));
+    daemon = await startApiDaemon(join(dir, "data"), provider.url, [bin]);
+    assert.match(await daemon.send(await daemon.openSession("warm-up"), "先热个身 warm up"), /event: done/);
+    const { calm, runs } = await calmWhileSending(daemon.url, async (attempt) => daemon.send(await daemon.openSession(`paster-${attempt}`), unbrokenCjk(200_000, 10 + attempt)), 50);
+    assert.ok(calm, `/healthz during the turn: ${runs.join("; ")}`);
+  });
+});

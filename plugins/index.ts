@@ -6,6 +6,7 @@ import type { PluginSpec } from "../src/plugins/index.ts";
 import { PluginSpecSchema } from "../src/plugins/index.ts";
 import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
+import { rssPlugin } from "./rss/index.ts";
 import { servePlugin, type PluginDefinition } from "./sdk/index.ts";
 import { shellPlugin } from "./shell/index.ts";
 import { terminalPlugin } from "./terminal/index.ts";
@@ -17,6 +18,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   notes: notesPlugin,
   web_fetch: webFetchPlugin,
   terminal: terminalPlugin,
+  rss: rssPlugin,
 };
 
 export class UnknownPluginError extends Error {

@@ -38,7 +38,11 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
 
 export type HookHandler = (payload: unknown, context: { signal: AbortSignal }) => HookAnswer | Promise<HookAnswer>;
 
-export type Lifecycle = { onClose(cleanup: () => void | Promise<void>): void };
+/**
+ * What a plugin's tools get at start: clean-up for shutdown, and the shared segment (attached
+ * once the kernel sends `homed/shm_attach`), for pushes made outside any tool call (timers).
+ */
+export type Lifecycle = { onClose(cleanup: () => void | Promise<void>): void; shared: PluginShared };
 
 export function definePlugin<C extends z.ZodType>(plugin: PluginDefinition<C>): PluginDefinition {
   return plugin as unknown as PluginDefinition;
@@ -100,13 +104,13 @@ async function startTools<C extends z.ZodType>(plugin: PluginDefinition<C>, conf
 export async function servePlugin(plugin: PluginDefinition, options: ServeOptions): Promise<void> {
   const log = options.log ?? (() => {});
   const cleanups: (() => void | Promise<void>)[] = [];
-  const lifecycle: Lifecycle = { onClose: (cleanup) => void cleanups.push(cleanup) };
   const config = readConfig(plugin, options.env);
-  const tools = new Map((await startTools(plugin, config, lifecycle)).map((t) => [t.name, t]));
-  const hooks = plugin.hooks?.(config) ?? {};
   const transport = new StreamTransport(options.input, options.output, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
   const peer = new Peer(transport, { log });
   const shared = new PluginShared(peer);
+  const lifecycle: Lifecycle = { onClose: (cleanup) => void cleanups.push(cleanup), shared };
+  const tools = new Map((await startTools(plugin, config, lifecycle)).map((t) => [t.name, t]));
+  const hooks = plugin.hooks?.(config) ?? {};
   const serverInfo = { name: plugin.name, version: plugin.version };
   const capabilities = { tools: {} };
 

@@ -1,5 +1,5 @@
 /** An HTTP GET with a deadline and a byte cap: the body is read as a stream and cut at the cap. */
-export type Fetched = { url: string; status: number; contentType: string; body: Uint8Array; truncated: boolean };
+export type Fetched = { url: string; status: number; contentType: string; headers: Headers; body: Uint8Array; truncated: boolean };
 
 export class FetchFailure extends Error {
   constructor(
@@ -12,7 +12,7 @@ export class FetchFailure extends Error {
   }
 }
 
-export async function fetchLimited(url: string, limits: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<Fetched> {
+export async function fetchLimited(url: string, limits: { timeoutMs: number; maxBytes: number; signal?: AbortSignal; headers?: Record<string, string> }): Promise<Fetched> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -23,7 +23,7 @@ export async function fetchLimited(url: string, limits: { timeoutMs: number; max
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal ? AbortSignal.any([deadline, limits.signal]) : deadline;
   try {
-    const response = await fetch(parsed, { signal, redirect: "follow", headers: { "user-agent": "homed-web-fetch/1", accept: "text/html,text/*;q=0.9,application/json;q=0.8,*/*;q=0.1" } });
+    const response = await fetch(parsed, { signal, redirect: "follow", headers: { "user-agent": "homed-web-fetch/1", accept: "text/html,text/*;q=0.9,application/json;q=0.8,*/*;q=0.1", ...limits.headers } });
     const chunks: Uint8Array[] = [];
     let size = 0;
     let truncated = false;
@@ -48,7 +48,7 @@ export async function fetchLimited(url: string, limits: { timeoutMs: number; max
       body.set(chunk, at);
       at += chunk.length;
     }
-    return { url: response.url || parsed.href, status: response.status, contentType: response.headers.get("content-type") ?? "", body, truncated };
+    return { url: response.url || parsed.href, status: response.status, contentType: response.headers.get("content-type") ?? "", headers: response.headers, body, truncated };
   } catch (error) {
     if (deadline.aborted) throw new FetchFailure("timeout", `Cannot fetch ${url}: no complete answer within ${limits.timeoutMs} ms`, { cause: error });
     if (error instanceof FetchFailure) throw error;

@@ -17,6 +17,9 @@ import { filesPlugin } from "../../plugins/files/index.ts";
 import type { PluginShared, ToolDefinition } from "../../plugins/sdk/index.ts";
 import { FIXTURES } from "./support.ts";
 
+/** The files plugin never pushes: its tools are built here without a shared segment. */
+const NO_SEGMENT = undefined as unknown as PluginShared;
+
 const ATTEMPTS = 20_000;
 // The files tools never touch the shared segment.
 const context = { signal: new AbortController().signal, shared: {} as PluginShared };
@@ -42,7 +45,7 @@ describe("files plugin: a folder swapped for a symlink mid-call never leads outs
     writeFileSync(join(root, "d", "f.txt"), "inside");
     writeFileSync(join(outside, "f.txt"), "OUTSIDE SECRET");
     writeFileSync(join(outside, "OUTSIDE-MARKER"), "");
-    tools = new Map((await filesPlugin.tools({ root, maxReadBytes: 1024 * 1024 }, { onClose() {} })).map((t) => [t.name, t]));
+    tools = new Map((await filesPlugin.tools({ root, maxReadBytes: 1024 * 1024 }, { onClose() {}, shared: NO_SEGMENT })).map((t) => [t.name, t]));
     swapper = spawn(process.execPath, [join(FIXTURES, "swapper.ts"), root, outside], { stdio: ["ignore", "pipe", "inherit"] });
     swapper.stdout!.setEncoding("utf8");
     const [first] = (await once(swapper.stdout!, "data")) as [string];

@@ -1,0 +1,89 @@
+/**
+ * The subscriptions, in one JSON file replaced atomically (a temporary file, then rename): each
+ * feed's URL, its validators for conditional GET (ETag, Last-Modified), whether new items are
+ * pushed, and the items seen so far (newest first, capped), each marked read or not.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+const StoredItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  link: z.string(),
+  published: z.string().nullable(),
+  summary: z.string(),
+  read: z.boolean(),
+});
+export type StoredItem = z.infer<typeof StoredItemSchema>;
+
+const FeedSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  format: z.string(),
+  push: z.boolean(),
+  etag: z.string().optional(),
+  lastModified: z.string().optional(),
+  checkedAt: z.string().optional(),
+  items: z.array(StoredItemSchema),
+});
+export type Feed = z.infer<typeof FeedSchema>;
+const FileSchema = z.object({ version: z.literal(1), feeds: z.array(FeedSchema) });
+
+export class FeedStore {
+  private readonly file: string;
+
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, "feeds.json");
+  }
+
+  all(): Feed[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const parsed = FileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`Cannot read ${this.file}: ${z.prettifyError(parsed.error)}`);
+    return parsed.data.feeds;
+  }
+
+  get(id: string): Feed | undefined {
+    return this.all().find((f) => f.id === id);
+  }
+
+  add(feed: Omit<Feed, "id">): Feed {
+    const stored = { id: `f_${randomUUID().slice(0, 8)}`, ...feed };
+    this.save([...this.all(), stored]);
+    return stored;
+  }
+
+  /** Replaces a feed by id; false when it was unsubscribed meanwhile. */
+  put(feed: Feed): boolean {
+    const feeds = this.all();
+    const index = feeds.findIndex((f) => f.id === feed.id);
+    if (index === -1) return false;
+    feeds[index] = feed;
+    this.save(feeds);
+    return true;
+  }
+
+  remove(id: string): boolean {
+    const feeds = this.all();
+    const kept = feeds.filter((f) => f.id !== id);
+    if (kept.length === feeds.length) return false;
+    this.save(kept);
+    return true;
+  }
+
+  private save(feeds: Feed[]): void {
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify({ version: 1, feeds }, null, 1)}\n`);
+    renameSync(temporary, this.file);
+  }
+}

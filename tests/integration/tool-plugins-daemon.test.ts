@@ -1,0 +1,43 @@
+/**
+ * The everyday-tool plugins (rss, calendar, browser, code) enabled in homed.json run in the
+ * daemon, and the model calls each of their tools inside a real turn: a scripted provider on
+ * loopback asks for the calls, and the tool results it gets back are checked.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { until } from "../support/process.ts";
+import { startApiDaemon } from "../support/api-daemon.ts";
+import { startScriptedProvider } from "../support/scripted-provider.ts";
+
+const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Kettle News</title><item><title>The kettle boiled</title><guid>k1</guid></item></channel></rss>`;
+
+describe("tool plugins in the daemon", () => {
+  test("homed.json enables rss; the model subscribes to a feed in a turn", async () => {
+    const feeds = createServer((_req, res) => res.writeHead(200, { "content-type": "application/rss+xml" }).end(FEED));
+    await new Promise<void>((resolve) => feeds.listen(0, "127.0.0.1", resolve));
+    after(() => new Promise((resolve) => feeds.close(resolve)));
+    const feedUrl = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}/feed.xml`;
+    const provider = await startScriptedProvider([
+      { toolCalls: [{ id: "c1", name: "rss_subscribe", arguments: JSON.stringify({ url: feedUrl }) }] },
+      { toolCalls: [{ id: "c2", name: "rss_read", arguments: JSON.stringify({ refresh: false }) }] },
+      { content: "Subscribed." },
+    ]);
+    after(() => provider.close());
+    const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss"] } }));
+    const daemon = await startApiDaemon(data, provider.url);
+    await until(() => /plugins: .*rss running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
+    const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe"]) assert.ok(offered.includes(name), name);
+    const results = provider.requests[2]!.body.messages.filter((m: { role: string }) => m.role === "tool");
+    assert.match(results[0].content, /"title":"Kettle News"/);
+    assert.match(results[1].content, /The kettle boiled/);
+    assert.equal((await daemon.stop()).code, 0);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import type { PluginSpec } from "../src/plugins/index.ts";
 import { PluginSpecSchema } from "../src/plugins/index.ts";
+import { calendarPlugin } from "./calendar/index.ts";
 import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { rssPlugin } from "./rss/index.ts";
@@ -19,6 +20,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   web_fetch: webFetchPlugin,
   terminal: terminalPlugin,
   rss: rssPlugin,
+  calendar: calendarPlugin,
 };
 
 export class UnknownPluginError extends Error {

@@ -7,7 +7,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { until } from "../support/process.ts";
@@ -17,7 +17,7 @@ import { startScriptedProvider } from "../support/scripted-provider.ts";
 const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Kettle News</title><item><title>The kettle boiled</title><guid>k1</guid></item></channel></rss>`;
 
 describe("tool plugins in the daemon", () => {
-  test("homed.json enables rss; the model subscribes to a feed in a turn", async () => {
+  test("homed.json enables them; the model calls each in a turn", async () => {
     const feeds = createServer((_req, res) => res.writeHead(200, { "content-type": "application/rss+xml" }).end(FEED));
     await new Promise<void>((resolve) => feeds.listen(0, "127.0.0.1", resolve));
     after(() => new Promise((resolve) => feeds.close(resolve)));
@@ -25,19 +25,24 @@ describe("tool plugins in the daemon", () => {
     const provider = await startScriptedProvider([
       { toolCalls: [{ id: "c1", name: "rss_subscribe", arguments: JSON.stringify({ url: feedUrl }) }] },
       { toolCalls: [{ id: "c2", name: "rss_read", arguments: JSON.stringify({ refresh: false }) }] },
-      { content: "Subscribed." },
+      { toolCalls: [{ id: "c3", name: "calendar_create", arguments: JSON.stringify({ summary: "Descale the kettle", start: "2026-12-01T10:00", timezone: "Europe/Paris" }) }] },
+      { toolCalls: [{ id: "c4", name: "calendar_list", arguments: JSON.stringify({ from: "2026-12-01", to: "2026-12-02", timezone: "Europe/Paris" }) }] },
+      { content: "Done." },
     ]);
     after(() => provider.close());
     const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
-    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss"] } }));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: .*rss running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    await until(() => /plugins: .*rss running.*calendar running|plugins: .*calendar running.*rss running/.test(daemon.stderr()), "the plugins to start", 20_000);
     assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
     const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe"]) assert.ok(offered.includes(name), name);
-    const results = provider.requests[2]!.body.messages.filter((m: { role: string }) => m.role === "tool");
+    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete"]) assert.ok(offered.includes(name), name);
+    const results = provider.requests[4]!.body.messages.filter((m: { role: string }) => m.role === "tool");
     assert.match(results[0].content, /"title":"Kettle News"/);
     assert.match(results[1].content, /The kettle boiled/);
+    assert.match(results[2].content, /"start":"2026-12-01T10:00:00\+01:00"/);
+    assert.match(results[3].content, /"summary":"Descale the kettle"/);
+    assert.match(readFileSync(join(data, "calendar", "personal.ics"), "utf8"), /SUMMARY:Descale the kettle/);
     assert.equal((await daemon.stop()).code, 0);
   });
 });

@@ -9,6 +9,7 @@ import { stemmer } from "stemmer";
 import { eng } from "stopword";
 import { segmentForSearch } from "./jieba.ts";
 import { analysedPart } from "./limits.ts";
+import { LineMemo } from "./line-memo.ts";
 
 const PUNCTUATION_ONLY = /^[\p{P}\p{S}\s]+$/u;
 const LATIN_WORD = /^[a-z]+$/;
@@ -27,15 +28,8 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
  */
 const STOP_WORDS = new Set([...eng, "s", "t", "m", "d", "ll", "re", "ve"]);
 
-/**
- * Lines whose words are remembered. A line never changes its words (segmentation stops at a line
- * break: the words of "a\nb" are those of "a" then "b"), and a history import indexes each
- * message with its neighbours, so every line is segmented five times over: remembered, once
- * (20k-message import: segmentation 4.1 → 1.2 s). A few thousand lines cover the neighbours of
- * even interleaved sessions.
- */
-const REMEMBERED_LINES = 4_096;
-const remembered = new Map<string, readonly string[]>();
+/** Lines whose words are remembered (see LineMemo): a few thousand cover the neighbours of interleaved sessions. */
+const remembered = new LineMemo<readonly string[]>(4_096);
 
 async function lineWords(line: string): Promise<readonly string[]> {
   const known = remembered.get(line);
@@ -47,11 +41,11 @@ async function lineWords(line: string): Promise<readonly string[]> {
     if (PUNCTUATION_ONLY.test(lower) || STOP_WORDS.has(lower)) continue;
     out.push(LATIN_WORD.test(lower) ? stemmer(lower) : lower);
   }
-  if (remembered.size >= REMEMBERED_LINES) remembered.delete(remembered.keys().next().value!);
   remembered.set(line, out);
   return out;
 }
 
+/** Segmentation stops at a line break, so a text's words are its lines' words in order. */
 export async function searchWords(text: string): Promise<string[]> {
   const out: string[] = [];
   for (const line of analysedPart(text).split("\n")) out.push(...(await lineWords(line)));

@@ -7,18 +7,20 @@
  * storing a real model's vectors costs. Temporary folders (gigabytes at 1M) are removed at the
  * end of each size and on any exit, failures and Ctrl-C included.
  */
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
+import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
 import { coldcontextQuery, importHistory, parseHistory, type Channel } from "../../src/memory/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
-import { importInto, tempDir } from "../evidence.ts";
+import { tempDir } from "../evidence.ts";
 import { syntheticHistory, syntheticQueries, type SyntheticLine } from "./corpus.ts";
 import { fullRankingUnscoped } from "./full-ranking.ts";
 
+const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").filter(Boolean).map(Number);
 const SIZES = sizes("RECALL_SIZES", "10000,100000");
 const VECTOR_SIZES = sizes("RECALL_VECTOR_SIZES", "10000");
@@ -72,11 +74,25 @@ async function homedLatencies(size: number, store: Store, queries: readonly Quer
   }
 }
 
+/** `homed import FILE` as a user runs it, with its peak resident memory (the kernel's account, from wait4). */
+async function importMeasured(data: string, file: string): Promise<{ seconds: number; peakMiB: number }> {
+  const started = performance.now();
+  const child = Bun.spawn([process.execPath, MAIN, "import", "-data", data, file], { stdout: "ignore", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`homed import failed (${code}): ${stderr}`);
+  return { seconds: (performance.now() - started) / 1000, peakMiB: child.resourceUsage()!.maxRSS / 2 ** 20 };
+}
+
 /** `homed import` (the CLI, fallback embedder: no vectors), recall latencies, MiniSearch alongside. */
 async function measureSize(size: number, file: string, dir: string, queries: readonly Query[]): Promise<void> {
   const data = join(dir, "data");
-  const imported = importInto(data, file);
-  report(size, "homed import (CLI, no vectors)", `${(size / imported.seconds).toFixed(0)} messages/s (${imported.seconds.toFixed(1)} s incl. process start; db ${mib(join(data, "homed.db"))})`);
+  const imported = await importMeasured(data, file);
+  report(
+    size,
+    "homed import (CLI, no vectors)",
+    `${(size / imported.seconds).toFixed(0)} messages/s (${imported.seconds.toFixed(1)} s incl. process start; peak RSS ${imported.peakMiB.toFixed(0)} MiB; ` +
+      `db ${mib(join(data, "homed.db"))}; WAL left ${existsSync(join(data, "homed.db-wal")) ? mib(join(data, "homed.db-wal")) : "none"})`,
+  );
 
   // Generated again rather than kept from writing the file: at 1M the import needs the memory.
   const lines: SyntheticLine[] = [...syntheticHistory(size)];
@@ -85,7 +101,7 @@ async function measureSize(size: number, file: string, dir: string, queries: rea
     mini = new MiniSearch<SyntheticLine>({ fields: ["text"], storeFields: ["conversation"], idField: "id" });
     mini.addAll(lines);
   });
-  report(size, "MiniSearch index (memory only)", `${(size / (miniMs / 1000)).toFixed(0)} messages/s (${(miniMs / 1000).toFixed(1)} s; nothing persisted)`);
+  report(size, "MiniSearch index (memory only)", `${(size / (miniMs / 1000)).toFixed(0)} messages/s (${(miniMs / 1000).toFixed(1)} s; nothing persisted; this process's RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB)`);
 
   const store = await openStore({ url: `file:${join(data, "homed.db")}` });
   try {

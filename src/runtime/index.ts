@@ -5,5 +5,5 @@ export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryEr
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand } from "./self.ts";
 export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";
-export { collectGarbageSoon } from "./gc.ts";
+export { collectGarbage } from "./gc.ts";
 export { openLockFile, FileLockError, type LockFile } from "./file-lock.ts";

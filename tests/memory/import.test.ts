@@ -64,7 +64,7 @@ describe("history import", () => {
       modelId: "failing@512",
       dimension: VECTOR_DIM,
       embedTexts: async (texts) => {
-        // The first chunk (500 messages) is written, in its own transaction, before the second one fails.
+        // The first chunk (1000 messages) is written, in its own transaction, before the second one fails.
         if (++calls === 2) throw new Error("model crashed");
         return texts.map(() => new Float32Array(VECTOR_DIM).fill(0.1));
       },

@@ -6,6 +6,7 @@
  */
 import { writeSync } from "node:fs";
 import { helpText, parseArgs, resolveSettings, UsageError, type ParsedArgs } from "./config/index.ts";
+import { exitCodeOf } from "./errors/index.ts";
 import type { CommandIo } from "./memory/index.ts";
 // Directly, not through runtime/index.ts: a plugin process must not load the server to get it.
 import { USER_UMASK_ENV, usePrivateFileModes, useUserUmaskFrom } from "./runtime/file-modes.ts";
@@ -81,7 +82,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // One clear line for the person at the terminal; the stack only for real bugs.
     const known = error instanceof Error && "code" in error && typeof error.code === "string";
     console.error(`homed: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}`);
-    return error instanceof UsageError ? 2 : 1;
+    return exitCodeOf(error);
   }
 }
 

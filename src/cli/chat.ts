@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import { ADMIN_TOKEN_FILE } from "../server/index.ts";
 import type { Settings } from "../config/index.ts";
 import { readSse } from "./sse.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type ChatIo = { out: (text: string) => void; err: (text: string) => void; input: NodeJS.ReadableStream };
 
@@ -17,8 +18,10 @@ export type ChatOptions = { settings: Settings; token?: string; partner?: string
 
 type SessionView = { id: string; channel: string; partner: string; updatedAt: number };
 
-export class ChatError extends Error {
-  readonly code = "chat";
+export class ChatError extends HomedError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("chat", message, options);
+  }
 }
 
 function adminToken(options: ChatOptions): string {

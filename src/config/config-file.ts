@@ -6,13 +6,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
+import { HomedError } from "../errors/index.ts";
 
 export const CONFIG_FILE = "homed.json";
 
-export class ConfigFileError extends Error {
-  readonly code = "config_file";
+export class ConfigFileError extends HomedError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("config_file", message, options);
     this.name = "ConfigFileError";
   }
 }

@@ -1,11 +1,11 @@
 /** The data folder: created if missing, and proven writable before anything else starts. */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HomedError } from "../errors/index.ts";
 
-export class DataDirError extends Error {
-  readonly code = "data_dir";
+export class DataDirError extends HomedError {
   constructor(dir: string, reason: string, options?: ErrorOptions) {
-    super(`Cannot use data folder ${dir}: ${reason}`, options);
+    super("data_dir", `Cannot use data folder ${dir}: ${reason}`, options);
     this.name = "DataDirError";
   }
 }

@@ -4,6 +4,7 @@
  * `-data=DIR` are accepted too; no well-kept parser takes single-dash long flags without
  * treating them as bundles of short ones, hence this small hand-written one.
  */
+import { HomedError } from "../errors/index.ts";
 
 export type FlagSpec = {
   name: string;
@@ -54,10 +55,9 @@ export const EXTRA_ENV: readonly { name: string; help: string }[] = [
   { name: "HOMED_EMBED_API_KEY", help: "API key for -embed-url (a -embed-key-file wins)" },
 ];
 
-export class UsageError extends Error {
-  readonly code = "usage";
+export class UsageError extends HomedError {
   constructor(message: string) {
-    super(message);
+    super("usage", message);
     this.name = "UsageError";
   }
 }

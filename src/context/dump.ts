@@ -7,11 +7,11 @@ import { z } from "zod";
 import { ContextEventSchema, type ContextEvent } from "./messages.ts";
 import { eventTokens } from "./tokens.ts";
 import type { RenderableEvent } from "./render.ts";
+import { HomedError } from "../errors/index.ts";
 
-export class ContextDumpError extends Error {
-  readonly code = "context_dump";
+export class ContextDumpError extends HomedError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("context_dump", message, options);
     this.name = "ContextDumpError";
   }
 }

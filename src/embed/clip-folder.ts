@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { HomedError } from "../errors/index.ts";
 
 /** Default folder name under `-models`. */
 export const CLIP_FOLDER_NAME = "chinese-clip-vit-b16-onnx";
@@ -28,10 +29,9 @@ export type ClipFolder = {
   verified: boolean;
 };
 
-class ModelFolderError extends Error {
-  readonly code = "model_folder";
+class ModelFolderError extends HomedError {
   constructor(dir: string, reason: string, options?: ErrorOptions) {
-    super(`Cannot load Chinese-CLIP from ${dir}: ${reason}`, options);
+    super("model_folder", `Cannot load Chinese-CLIP from ${dir}: ${reason}`, options);
     this.name = "ModelFolderError";
   }
 }

@@ -3,6 +3,7 @@
  * `/embeddings`, the deterministic fallback). Vectors are tagged with `modelId`: vectors from
  * different models live in different spaces and are never compared or indexed together.
  */
+import { HomedError } from "../errors/index.ts";
 /**
  * Why a vector is wanted. A `query` is on the user's critical path: drivers that can be slow
  * give up after their time budget (throwing `EmbedTimeoutError`) so recall proceeds without
@@ -25,19 +26,17 @@ export interface Embedder {
 }
 
 /** The per-query time budget ran out; callers treat the vector channel as absent for this query. */
-export class EmbedTimeoutError extends Error {
-  readonly code = "embed_timeout";
+export class EmbedTimeoutError extends HomedError {
   constructor(modelId: string, budgetMs: number, options?: ErrorOptions) {
-    super(`Cannot embed the query with ${modelId}: no answer within ${budgetMs} ms`, options);
+    super("embed_timeout", `Cannot embed the query with ${modelId}: no answer within ${budgetMs} ms`, options);
     this.name = "EmbedTimeoutError";
   }
 }
 
 /** An embedder failed for a reason other than time (bad answer, model error, refused request). */
-export class EmbedError extends Error {
-  readonly code = "embed";
+export class EmbedError extends HomedError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("embed", message, options);
     this.name = "EmbedError";
   }
 }

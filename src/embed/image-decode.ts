@@ -9,6 +9,7 @@ import jpeg from "jpeg-js";
 import { convertIndexedToRgb, decode as decodePng } from "fast-png";
 import decodeWebp, { init as initWebp } from "@jsquash/webp/decode.js";
 import { readAsset } from "../runtime/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 /** Interleaved RGB, 3 bytes per pixel, row by row. */
 export type RgbImage = { width: number; height: number; data: Uint8Array };
@@ -16,10 +17,9 @@ export type RgbImage = { width: number; height: number; data: Uint8Array };
 /** Refuse absurd sizes before allocating: a 20 kB file can claim 60000×60000 pixels. */
 const MAX_PIXELS = 64_000_000;
 
-export class ImageDecodeError extends Error {
-  readonly code = "image_decode";
+export class ImageDecodeError extends HomedError {
   constructor(reason: string, options?: ErrorOptions) {
-    super(`Cannot decode image: ${reason}`, options);
+    super("image_decode", `Cannot decode image: ${reason}`, options);
     this.name = "ImageDecodeError";
   }
 }

@@ -14,6 +14,7 @@ import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.
 import { createClipEmbedder } from "./clip-onnx.ts";
 import { createFallbackEmbedder } from "./fallback.ts";
 import { createHttpEmbedder } from "./http-embedder.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type HttpEmbedSettings = {
   baseUrl: string;
@@ -43,10 +44,9 @@ export type ActiveEmbedder = {
   degraded: boolean;
 };
 
-export class EmbedConfigError extends Error {
-  readonly code = "embed_config";
+export class EmbedConfigError extends HomedError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("embed_config", message, options);
     this.name = "EmbedConfigError";
   }
 }

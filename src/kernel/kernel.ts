@@ -17,6 +17,7 @@ import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
 import { runTurn, type TurnEvent, type TurnResult } from "./turn.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
   client: Client;
@@ -60,10 +61,9 @@ export type KernelConfig = z.output<typeof KernelConfigSchema>;
 export const DEFAULT_SYSTEM_PROMPT =
   "You are homed, a helpful assistant with long-term memory. Memories recalled from earlier conversations may appear below; use them when relevant and cite their ids.";
 
-export class NoProviderError extends Error {
-  readonly code = "no_provider";
+export class NoProviderError extends HomedError {
   constructor() {
-    super("No model provider is configured: add one in the console or set HOMED_BASE_URL and HOMED_MODEL (and HOMED_API_KEY)");
+    super("no_provider", "No model provider is configured: add one in the console or set HOMED_BASE_URL and HOMED_MODEL (and HOMED_API_KEY)");
     this.name = "NoProviderError";
   }
 }

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import type { SecretBox } from "../store/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 /**
  * Control characters (a line break, a tab, NUL) cannot be sent in an HTTP header: a key or URL
@@ -160,10 +161,9 @@ export class ProviderStore {
   }
 }
 
-export class ProviderNotFound extends Error {
-  readonly code = "provider_not_found";
+export class ProviderNotFound extends HomedError {
   constructor(id: string) {
-    super(`No provider with id ${id}`);
+    super("provider_not_found", `No provider with id ${id}`);
     this.name = "ProviderNotFound";
   }
 }

@@ -9,6 +9,7 @@ import type { AssistantMessage, ToolCall } from "../llm/index.ts";
 
 import { STAGES, type Stage } from "../plugins/index.ts";
 import { yieldIfLong } from "../text/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 // The stages are part of the plugin protocol (plugins declare which they hook), so their one
 // list lives there; the kernel runs them.
@@ -60,10 +61,9 @@ export type Participant = {
   onFailure?: "continue" | "fail";
 };
 
-export class StageError extends Error {
-  readonly code = "stage_failed";
+export class StageError extends HomedError {
   constructor(readonly stage: StageName, readonly participant: string, message: string, options?: ErrorOptions) {
-    super(`Stage ${stage} failed in participant ${participant}: ${message}`, options);
+    super("stage_failed", `Stage ${stage} failed in participant ${participant}: ${message}`, options);
     this.name = "StageError";
   }
 }

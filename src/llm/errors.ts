@@ -1,30 +1,40 @@
 /** Failures of a provider call, with a string code and whether retrying can help. */
+import { HomedError } from "../errors/index.ts";
 
-export type ProviderErrorCode =
-  | "rate_limited" // 429
-  | "server_error" // 5xx
-  | "bad_request" // other 4xx: the request itself is wrong; retrying repeats the mistake
-  | "network" // connection refused/reset, DNS
-  | "timeout"
-  | "aborted" // the caller cancelled
-  | "bad_response"; // the provider answered something that is not a chat completion
+/** Every way a provider call fails; the API shows each as `provider_<code>` (src/errors/table.ts). */
+export const PROVIDER_ERROR_CODES = [
+  "rate_limited", // 429
+  "server_error", // 5xx
+  "bad_request", // other 4xx: the request itself is wrong; retrying repeats the mistake
+  "network", // connection refused/reset, DNS
+  "timeout",
+  "aborted", // the caller cancelled
+  "bad_response", // the provider answered something that is not a chat completion
+] as const;
 
-export class ProviderError extends Error {
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
+
+export class ProviderError extends HomedError {
   constructor(
-    readonly code: ProviderErrorCode,
+    override readonly code: ProviderErrorCode,
     message: string,
     readonly status?: number,
     /** The provider's own words, verbatim (shown to the user, e.g. on "test connection"). */
     readonly body?: string,
     options?: ErrorOptions & { retryAfterSeconds?: number },
   ) {
-    super(message, options);
+    super(code, message, options);
     this.name = "ProviderError";
     this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   /** The provider's `Retry-After`, when it sent one. */
   readonly retryAfterSeconds?: number;
+
+  /** `rate_limited` from a provider is not the API's own 429: callers see `provider_rate_limited`. */
+  override get publicCode(): string {
+    return `provider_${this.code}`;
+  }
 
   get retryable(): boolean {
     return this.code === "rate_limited" || this.code === "server_error" || this.code === "network";

@@ -1,5 +1,5 @@
 export { ChatClient, type ChatClientOptions, type CallOptions } from "./client.ts";
-export { ProviderError, type ProviderErrorCode } from "./errors.ts";
+export { ProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "./errors.ts";
 export { PROVIDER_PRESETS, presetById, type ProviderPreset } from "./presets.ts";
 export { quirksFor, applyQuirks, type ModelQuirks, type ReasoningPolicy } from "./quirks.ts";
 export { DEFAULT_RETRY, backoffDelay, type RetryPolicy } from "./retry.ts";

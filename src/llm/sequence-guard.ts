@@ -6,13 +6,13 @@
  * "interrupted" result, a result that answers no call is dropped — and logged, never sent broken.
  */
 import type { ProviderMessage } from "./types.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type SequenceGuardMode = "throw" | "repair";
 
-export class SequenceViolationError extends Error {
-  readonly code = "sequence_violation";
+export class SequenceViolationError extends HomedError {
   constructor(readonly repairs: string[]) {
-    super(`Cannot send the request: the message sequence breaks the tool-call rule: ${repairs.join("; ")}`);
+    super("sequence_violation", `Cannot send the request: the message sequence breaks the tool-call rule: ${repairs.join("; ")}`);
     this.name = "SequenceViolationError";
   }
 }

@@ -10,15 +10,16 @@ import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";
 import { Supervisor, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
 import type { IntakeLimits } from "./intake.ts";
+import { HomedError } from "../errors/index.ts";
 
 /** Local failures of the host, with string codes the HTTP layer maps to statuses. */
-export class PluginError extends Error {
+export class PluginError extends HomedError {
   constructor(
-    readonly code: "unknown_plugin" | "plugin_unavailable" | "dependency_failed",
+    override readonly code: "unknown_plugin" | "plugin_unavailable" | "dependency_failed",
     message: string,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(code, message, options);
     this.name = "PluginError";
   }
 }

@@ -3,11 +3,12 @@
  * requires, so independent plugins start together. A missing provider or a cycle is an error
  * raised before anything starts (and, for built-ins, by a test that runs at build time).
  */
+import { HomedError } from "../errors/index.ts";
 export type Declared = { name: string; provides: readonly string[]; requires: readonly string[] };
 
-export class StartupOrderError extends Error {
+export class StartupOrderError extends HomedError {
   constructor(message: string) {
-    super(message);
+    super("startup_order", message);
     this.name = "StartupOrderError";
   }
 }

@@ -11,6 +11,7 @@
  * and are read and written with Atomics so the record is visible before its index moves.
  */
 import { z } from "zod";
+import { HomedError } from "../errors/index.ts";
 
 export const PayloadRefSchema = z.object({ offset: z.number().int().nonnegative(), length: z.number().int().nonnegative() });
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;
@@ -21,12 +22,12 @@ const HEADER = 64;
 const H = { magic: 0, version: 1, ringOffset: 2, ringCapacity: 3, head: 4, tail: 5, dropped: 6, payloadOffset: 7, payloadSize: 8 } as const;
 export const DEFAULT_RING_BYTES = 64 * 1024;
 
-export class SegmentError extends Error {
+export class SegmentError extends HomedError {
   constructor(
-    readonly code: "segment_full" | "bad_reference" | "bad_segment",
+    override readonly code: "segment_full" | "bad_reference" | "bad_segment",
     message: string,
   ) {
-    super(message);
+    super(code, message);
     this.name = "SegmentError";
   }
 }

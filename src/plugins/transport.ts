@@ -3,6 +3,7 @@
  * an in-memory pair in tests). Shaped after the MCP TypeScript SDK's `Transport`.
  */
 import type { Message } from "./jsonrpc.ts";
+import { HomedError } from "../errors/index.ts";
 
 export interface Transport {
   /** Begins delivering incoming frames to `onmessage`. */
@@ -19,13 +20,13 @@ export interface Transport {
 }
 
 /** Why a frame was dropped before it reached the protocol. */
-export class FrameError extends Error {
+export class FrameError extends HomedError {
   constructor(
     readonly reason: "oversized" | "malformed",
     message: string,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super("bad_frame", message, options);
     this.name = "FrameError";
   }
 }

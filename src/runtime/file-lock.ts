@@ -5,6 +5,7 @@
  * inherit it and cannot keep a lock alive after homed is gone.
  */
 import { dlopen, FFIType, read } from "bun:ffi";
+import { HomedError } from "../errors/index.ts";
 
 const O_RDWR = 0o2;
 const O_CREAT = 0o100;
@@ -27,10 +28,9 @@ function openLibc() {
 }
 const c = () => (libc ??= openLibc());
 
-export class FileLockError extends Error {
-  readonly code = "file_lock";
+export class FileLockError extends HomedError {
   constructor(message: string) {
-    super(message);
+    super("file_lock", message);
     this.name = "FileLockError";
   }
 }

@@ -1,4 +1,5 @@
 /** HTTP serving behind one small interface, so the server code never touches `Bun.serve`. */
+import { HomedError } from "../errors/index.ts";
 
 /** What the server knows of the request's peer; an app receives it as its env (Hono's `c.env`). */
 export type PeerInfo = { remoteAddress?: string };
@@ -16,14 +17,14 @@ export interface RunningServer {
   stop(graceMs: number): Promise<void>;
 }
 
-/** Thrown when the address cannot be bound; `code` says why (e.g. EADDRINUSE). */
-export class ListenError extends Error {
+/** Thrown when the address cannot be bound; `errno` says why (e.g. EADDRINUSE). */
+export class ListenError extends HomedError {
   constructor(
     readonly address: string,
-    readonly code: string,
+    readonly errno: string,
     options?: ErrorOptions,
   ) {
-    super(`Cannot listen on ${address}: ${describeListenCode(code)}`, options);
+    super("listen", `Cannot listen on ${address}: ${describeListenCode(errno)}`, options);
     this.name = "ListenError";
   }
 }

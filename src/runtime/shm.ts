@@ -8,6 +8,7 @@
  */
 import { dlopen, FFIType, read, toArrayBuffer, type Pointer } from "bun:ffi";
 import { readdirSync } from "node:fs";
+import { HomedError } from "../errors/index.ts";
 
 const O_RDWR = 0o2;
 const O_CREAT = 0o100;
@@ -31,12 +32,13 @@ function openLibc() {
 }
 const c = () => (libc ??= openLibc());
 
-export class SharedMemoryError extends Error {
+/** `errno` is the C library's reason (ENOENT, EINVAL...), or ECLOSED for a closed segment. */
+export class SharedMemoryError extends HomedError {
   constructor(
-    readonly code: string,
+    readonly errno: string,
     message: string,
   ) {
-    super(message);
+    super("shared_memory", message);
     this.name = "SharedMemoryError";
   }
 }

@@ -10,7 +10,7 @@ import { streamSSE } from "hono/streaming";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { importHistory, parseHistory } from "../memory/index.ts";
-import { ApiError } from "./errors.ts";
+import { HomedError } from "../errors/index.ts";
 
 /** Larger histories belong to `homed import`, which streams from disk. */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
@@ -20,15 +20,15 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
   const app = new Hono();
   app.post("/", async (c) => {
     const length = Number(c.req.header("content-length") ?? 0);
-    if (length > IMPORT_MAX_BYTES) throw new ApiError(413, "too_large", `Cannot import ${length} bytes here: the limit is ${IMPORT_MAX_BYTES}; use homed import FILE`);
+    if (length > IMPORT_MAX_BYTES) throw new HomedError("too_large", `Cannot import ${length} bytes here: the limit is ${IMPORT_MAX_BYTES}; use homed import FILE`);
     const content = await c.req.text();
-    if (content.length > IMPORT_MAX_BYTES) throw new ApiError(413, "too_large", `Cannot import this file here: the limit is ${IMPORT_MAX_BYTES} bytes; use homed import FILE`);
+    if (content.length > IMPORT_MAX_BYTES) throw new HomedError("too_large", `Cannot import this file here: the limit is ${IMPORT_MAX_BYTES} bytes; use homed import FILE`);
     const { messages, invalid } = parseHistory(content);
     if (invalid.length > 0 && c.req.query("skipInvalid") !== "1") {
       const first = invalid[0]!;
-      throw new ApiError(400, "invalid_history", `Cannot import: line ${first.line}: ${first.reason} (nothing was imported; ${invalid.length} bad lines in all)`);
+      throw new HomedError("invalid_history", `Cannot import: line ${first.line}: ${first.reason} (nothing was imported; ${invalid.length} bad lines in all)`);
     }
-    if (messages.length === 0) throw new ApiError(400, "invalid_history", "Cannot import: the file holds no messages");
+    if (messages.length === 0) throw new HomedError("invalid_history", "Cannot import: the file holds no messages");
     return streamSSE(c, async (stream) => {
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
       try {

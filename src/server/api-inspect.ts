@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { loadL1Events, messageText, OVERFLOW_THRESHOLD, pinnedCount, queryTfidf, relevance, type L1Row } from "../context/index.ts";
 import { embedText, type Embedder } from "../embed/index.ts";
 import { loadTokenizer, searchWords } from "../text/index.ts";
-import { ApiError } from "./errors.ts";
+import { HomedError } from "../errors/index.ts";
 
 const preview = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
 
@@ -37,7 +37,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
   app.get("/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
     const session = await client.execute({ sql: "SELECT id FROM sessions WHERE id = ?", args: [sessionId] });
-    if (session.rows.length === 0) throw new ApiError(404, "session_not_found", `No session with id ${sessionId}`);
+    if (session.rows.length === 0) throw new HomedError("session_not_found", `No session with id ${sessionId}`);
     const events = await loadL1Events(client, sessionId);
     const meta = await client.execute({ sql: "SELECT id, layer, time, role, text, tokens, last_access, sunk_at FROM events WHERE session_id = ? ORDER BY seq", args: [sessionId] });
     const byId = new Map(meta.rows.map((r) => [String(r.id), r]));

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { tokensMatch } from "./admin-token.ts";
 import { crossSiteReason, wrongToken } from "./auth.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
-import { ApiError, errorBody } from "./errors.ts";
+import { HomedError } from "../errors/index.ts";
 import { requestSource, type LoginThrottle } from "./login-throttle.ts";
 import type { Logger } from "../log/index.ts";
 import { parseBody } from "./validate.ts";
@@ -38,7 +38,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
   app.post("/login", async (c) => {
     // Login is a mutation too: a hostile page must not log a browser into its own session.
     const reason = crossSiteReason(c);
-    if (reason) throw new ApiError(403, "cross_site", reason);
+    if (reason) throw new HomedError("cross_site", reason);
     const { token } = await parseBody(c, LoginSchema);
     // The token is checked before anything else: a correct one is never kept waiting.
     if (!tokensMatch(deps.adminToken, token.trim())) {
@@ -59,7 +59,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
     // SameSite=Strict already keeps the cookie off cross-site requests; the same check as every
     // other mutation keeps the rule one rule.
     const reason = crossSiteReason(c);
-    if (reason) throw new ApiError(403, "cross_site", reason);
+    if (reason) throw new HomedError("cross_site", reason);
     await deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
     deps.log?.info(`audit: console logout from ${requestSource(c.env)}`);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });

@@ -5,8 +5,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Kernel } from "../kernel/index.ts";
-import { MEMORY_TOOLS, MemoryToolError, RecordError, runMemoryTool } from "../memory/index.ts";
-import { ApiError } from "./errors.ts";
+import { HomedError } from "../errors/index.ts";
+import { MEMORY_TOOLS, runMemoryTool } from "../memory/index.ts";
 
 export function memoryToolRoutes(kernel: Kernel): Hono {
   const app = new Hono();
@@ -18,16 +18,12 @@ export function memoryToolRoutes(kernel: Kernel): Hono {
       try {
         args = JSON.parse(text);
       } catch (error) {
-        throw new ApiError(400, "invalid_json", "The request body is not valid JSON", { cause: error });
+        throw new HomedError("invalid_json", "The request body is not valid JSON", { cause: error });
       }
     }
-    try {
-      return c.json(await runMemoryTool(c.req.param("name"), args, { client: kernel.client, embedder: kernel.recallEmbedder }));
-    } catch (error) {
-      if (error instanceof MemoryToolError) throw new ApiError(error.code === "unknown_tool" ? 404 : 400, error.code, error.message, { cause: error });
-      if (error instanceof RecordError) throw new ApiError(error.code === "not_found" ? 404 : 409, error.code, error.message, { cause: error });
-      throw error;
-    }
+    // A MemoryToolError (unknown_tool, invalid_arguments) or RecordError (not_found, ambiguous)
+    // is answered by the app's error handler from its code.
+    return c.json(await runMemoryTool(c.req.param("name"), args, { client: kernel.client, embedder: kernel.recallEmbedder }));
   });
   return app;
 }

@@ -8,14 +8,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { coldcontextQuery, forgetRecord, openRecord, recallQuery, RecordError, stableQuery, type RecallQuery } from "../memory/index.ts";
-import { ApiError } from "./errors.ts";
-
-/** The console deletes by full id only: a suffix that happened to match another record must not. */
-const recordError = (error: unknown): never => {
-  if (error instanceof RecordError) throw new ApiError(error.code === "not_found" ? 404 : 409, `memory_${error.code}`, error.message, { cause: error });
-  throw error;
-};
+import { HomedError } from "../errors/index.ts";
+import { coldcontextQuery, forgetRecord, openRecord, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -184,15 +178,19 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
 
   app.get("/search", async (c) => {
     const parsed = SearchSchema.safeParse(c.req.query());
-    if (!parsed.success) throw new ApiError(400, "invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
     const s = parsed.data;
     return c.json({ records: await search(client, s, recallEmbedder) });
   });
 
-  /** The record with exactly this id (openRecord also takes suffixes, which a delete must not). */
+  /**
+   * The record with exactly this id: openRecord also takes suffixes, and the console deletes by
+   * full id only (a suffix that happened to match another record must not). openRecord's own
+   * RecordError (`not_found`, `ambiguous`) goes through to the error table as it is.
+   */
   const exactRecord = async (id: string) => {
-    const record = await openRecord(client, id).catch(recordError);
-    if (record.id !== id) throw new ApiError(404, "memory_not_found", `No memory with id ${id}`);
+    const record = await openRecord(client, id);
+    if (record.id !== id) throw new HomedError("not_found", `No memory with id ${id}`);
     return record;
   };
 

@@ -4,10 +4,10 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, ProviderNotFound, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
+import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
 import { ChatClient, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
-import { ApiError } from "./errors.ts";
+import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
 
 const TestSchema = z.union([
@@ -35,10 +35,6 @@ function describeProvider(p: ProviderView, input?: ProviderInput): string {
 
 export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono {
   const app = new Hono();
-  const notFound = (error: unknown) => {
-    if (error instanceof ProviderNotFound) throw new ApiError(404, error.code, error.message, { cause: error });
-    throw error;
-  };
 
   app.get("/", async (c) => c.json({ providers: await kernel.providers.list(), presets: PROVIDER_PRESETS }));
   app.post("/", async (c) => {
@@ -49,17 +45,17 @@ export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono
   });
   app.put("/:id", async (c) => {
     const input = await parseBody(c, ProviderInputSchema);
-    const saved = await kernel.providers.save(input, c.req.param("id")).catch(notFound);
+    const saved = await kernel.providers.save(input, c.req.param("id"));
     log?.info(`audit: provider changed: ${describeProvider(saved, input)}`);
     return c.json(saved);
   });
   app.delete("/:id", async (c) => {
-    await kernel.providers.remove(c.req.param("id")).catch(notFound);
+    await kernel.providers.remove(c.req.param("id"));
     log?.info(`audit: provider removed: ${c.req.param("id")}`);
     return c.body(null, 204);
   });
   app.post("/:id/activate", async (c) => {
-    await kernel.providers.activate(c.req.param("id")).catch(notFound);
+    await kernel.providers.activate(c.req.param("id"));
     const providers = await kernel.providers.list();
     const active = providers.find((p) => p.id === c.req.param("id"));
     log?.info(`audit: provider activated: ${active ? describeProvider(active) : c.req.param("id")}`);
@@ -68,7 +64,7 @@ export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono
   app.post("/test", async (c) => {
     const body = await parseBody(c, TestSchema);
     const target = "id" in body ? await kernel.providers.target(body.id) : { id: "unsaved", ...body };
-    if (!target) throw new ApiError(404, "provider_not_found", `No provider with id ${(body as { id: string }).id}`);
+    if (!target) throw new HomedError("provider_not_found", `No provider with id ${(body as { id: string }).id}`);
     return c.json(await testConnection(target));
   });
   return app;

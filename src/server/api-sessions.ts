@@ -8,8 +8,8 @@ import { z } from "zod";
 import { exportContextDump } from "../context/index.ts";
 import type { Kernel, TurnEvent } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
-import { ApiError } from "./errors.ts";
-import { turnError } from "./turn-errors.ts";
+import { HomedError } from "../errors/index.ts";
+import { publicError } from "./errors.ts";
 import { parseBody } from "./validate.ts";
 
 const CreateSessionSchema = z.object({
@@ -24,7 +24,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
   const app = new Hono();
   const sessionOr404 = async (id: string) => {
     const session = await kernel.sessions.get(id);
-    if (!session) throw new ApiError(404, "session_not_found", `No session with id ${id}`);
+    if (!session) throw new HomedError("session_not_found", `No session with id ${id}`);
     return session;
   };
 
@@ -53,9 +53,9 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
         const result = await kernel.turn({ session, input: content, signal: controller.signal, onEvent });
         await send("done", result);
       } catch (error) {
-        const api = turnError(error);
-        if (!api) log.error(`turn in session ${session.id} failed: ${(error as Error).stack ?? error}`);
-        await send("error", api ? { error: api.error, message: api.message } : { error: "internal", message: "The turn failed; see the log." });
+        const known = publicError(error);
+        if (!known) log.error(`turn in session ${session.id} failed: ${(error as Error).stack ?? error}`);
+        await send("error", known ? { error: known.error, message: known.message } : { error: "internal", message: "The turn failed; see the log." });
       }
     });
   });

@@ -9,7 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { errorBody } from "./errors.ts";
+import { errorResponse } from "./errors.ts";
 import { tokensMatch } from "./admin-token.ts";
 import { SESSION_COOKIE, type ConsoleSessions } from "./console-session.ts";
 import { requestSource, type LoginThrottle } from "./login-throttle.ts";
@@ -36,9 +36,9 @@ export async function wrongToken(c: Context, throttle: LoginThrottle, message: s
   const outcome = await throttle.fail(requestSource(c.env));
   if (outcome.kind === "flooding") {
     c.header("retry-after", String(outcome.retryAfterS));
-    return c.json(errorBody("rate_limited", `Too many wrong tokens from this address at once: try again in ${outcome.retryAfterS} s`), 429);
+    return errorResponse(c, "rate_limited", `Too many wrong tokens from this address at once: try again in ${outcome.retryAfterS} s`);
   }
-  return c.json(errorBody("unauthorized", message), 401);
+  return errorResponse(c, "unauthorized", message);
 }
 
 export function requireAdmin(token: string, sessions: ConsoleSessions, throttle: LoginThrottle, log?: Pick<Logger, "warn">): MiddlewareHandler {
@@ -54,9 +54,9 @@ export function requireAdmin(token: string, sessions: ConsoleSessions, throttle:
     }
     if (await sessions.touch(getCookie(c, SESSION_COOKIE))) {
       const reason = crossSiteReason(c);
-      if (reason) return c.json(errorBody("cross_site", reason), 403);
+      if (reason) return errorResponse(c, "cross_site", reason);
       return next();
     }
-    return c.json(errorBody("unauthorized", "Log in to the console, or send Authorization: Bearer <admin token> (the token is in <data>/admin.token)"), 401);
+    return errorResponse(c, "unauthorized", "Log in to the console, or send Authorization: Bearer <admin token> (the token is in <data>/admin.token)");
   };
 }

@@ -11,7 +11,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { IMPORT_MAX_BYTES } from "./api-import.ts";
-import { errorBody } from "./errors.ts";
+import { errorResponse } from "./errors.ts";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -35,7 +35,7 @@ export const bodyLimitFor = (path: string): BodyLimit => BODY_LIMITS.find((l) =>
 const sizeText = (bytes: number) => (bytes >= MIB ? `${bytes / MIB} MiB` : `${bytes / KIB} KiB`);
 
 const tooLarge = (limit: BodyLimit) => (c: Context) =>
-  c.json(errorBody("too_large", `The request body is over ${sizeText(limit.maxSize)}, the most ${c.req.method} ${c.req.path} accepts`), 413);
+  errorResponse(c, "too_large", `The request body is over ${sizeText(limit.maxSize)}, the most ${c.req.method} ${c.req.path} accepts`);
 
 /** One middleware for the whole app: each request gets its route's limit. */
 export function bodyLimits(): MiddlewareHandler {

@@ -1,5 +1,4 @@
 export { createApp, type AppDeps } from "./app.ts";
-export { ApiError, errorBody } from "./errors.ts";
 export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "./admin-token.ts";
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";

@@ -4,9 +4,8 @@
  * `app.route("/", pluginsRoutes(host))`.
  */
 import { Hono } from "hono";
-import { PluginError, type PluginHost } from "../plugins/index.ts";
+import type { PluginHost } from "../plugins/index.ts";
 import type { Logger } from "../log/index.ts";
-import { errorBody } from "./errors.ts";
 
 export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hono {
   const routes = new Hono();
@@ -14,14 +13,10 @@ export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hon
   routes.get("/api/plugins", (c) => c.json({ plugins: host.list() }));
 
   routes.post("/api/plugins/:name/restart", async (c) => {
-    try {
-      const plugin = await host.restart(c.req.param("name"));
-      log?.info(`audit: plugin ${plugin.name} restarted by hand (now ${plugin.state})`);
-      return c.json({ plugin });
-    } catch (error) {
-      if (error instanceof PluginError && error.code === "unknown_plugin") return c.json(errorBody(error.code, error.message), 404);
-      throw error;
-    }
+    // An unknown name is a PluginError `unknown_plugin`: a 404 from the app's error handler.
+    const plugin = await host.restart(c.req.param("name"));
+    log?.info(`audit: plugin ${plugin.name} restarted by hand (now ${plugin.state})`);
+    return c.json({ plugin });
   });
 
   return routes;

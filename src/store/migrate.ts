@@ -7,13 +7,13 @@
 import { createHash } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type Migration = { idx: number; tag: string; sql: string };
 
-export class SchemaMismatchError extends Error {
-  readonly code = "schema_mismatch";
+export class SchemaMismatchError extends HomedError {
   constructor(message: string) {
-    super(message);
+    super("schema_mismatch", message);
     this.name = "SchemaMismatchError";
   }
 }

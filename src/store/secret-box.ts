@@ -9,6 +9,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HomedError } from "../errors/index.ts";
 
 export const SECRETS_KEY_FILE = "secrets.key";
 /** Marks a sealed value; a stored value without it is a plaintext one from before sealing. */
@@ -17,18 +18,16 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-export class SecretUnreadable extends Error {
-  readonly code = "secret_unreadable";
+export class SecretUnreadable extends HomedError {
   constructor(name: string, options?: ErrorOptions) {
-    super(`Cannot read the stored secret ${name}: it was sealed with another ${SECRETS_KEY_FILE} (set it again)`, options);
+    super("secret_unreadable", `Cannot read the stored secret ${name}: it was sealed with another ${SECRETS_KEY_FILE} (set it again)`, options);
     this.name = "SecretUnreadable";
   }
 }
 
-export class SecretKeyFileError extends Error {
-  readonly code = "secret_key_file";
+export class SecretKeyFileError extends HomedError {
   constructor(path: string, reason: string, options?: ErrorOptions) {
-    super(`Cannot use ${path}: ${reason}`, options);
+    super("secret_key_file", `Cannot use ${path}: ${reason}`, options);
     this.name = "SecretKeyFileError";
   }
 }

@@ -11,6 +11,7 @@
  * The wait polls (`flock` with LOCK_NB) between short sleeps, so it never blocks the event loop.
  */
 import { openLockFile, type LockFile } from "../runtime/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 export interface WriteLock {
   /** Resolves once this process holds the lock; `onWait` is called if it has to wait first. */
@@ -20,10 +21,9 @@ export interface WriteLock {
 }
 
 /** A write gave up waiting for another process (see `maxWaitMs`). */
-export class WriteWaitError extends Error {
-  readonly code = "write_wait";
+export class WriteWaitError extends HomedError {
   constructor(held: string, waitedMs: number, options?: ErrorOptions) {
-    super(`Cannot write: another process has held ${held} for ${Math.round(waitedMs / 1000)} s`, options);
+    super("write_wait", `Cannot write: another process has held ${held} for ${Math.round(waitedMs / 1000)} s`, options);
     this.name = "WriteWaitError";
   }
 }

@@ -13,6 +13,7 @@ const SRC = join(ROOT, "src");
 /** Rank of each top-level folder; a file may import only from folders of equal or lower rank. */
 const RANK: Record<string, number> = {
   runtime: 0,
+  errors: 0,
   log: 1,
   config: 1,
   text: 1,

@@ -1,0 +1,2 @@
+export { HomedError } from "./homed-error.ts";
+export { ERRORS, errorCodeOf, httpStatusOf, exitCodeOf, type ErrorCode, type ErrorRow } from "./table.ts";

@@ -1,0 +1,91 @@
+/**
+ * One table from an error's code to what it means outside: the HTTP status the API answers with
+ * and the exit code the command line ends with. Routes and commands throw; the app's one error
+ * handler and main.ts look the code up here. A row with HTTP 500 is a failure the API does not
+ * explain: it answers `internal` and writes the error to the log.
+ *
+ * Pinned by tests/errors/error-table.test.ts: changing a row changes a promise to callers.
+ */
+import { HomedError } from "./homed-error.ts";
+
+export type ErrorRow = { http: number; exit: number };
+
+const row = (http: number, exit = 1): ErrorRow => ({ http, exit });
+
+export const ERRORS = {
+  // The request is wrong.
+  usage: row(500, 2), // a command line that cannot be run; never an HTTP answer
+  invalid_json: row(400),
+  invalid_request: row(400),
+  invalid_history: row(400),
+  invalid_arguments: row(400),
+  unauthorized: row(401),
+  cross_site: row(403),
+  not_found: row(404),
+  session_not_found: row(404),
+  provider_not_found: row(404),
+  unknown_tool: row(404),
+  unknown_plugin: row(404),
+  ambiguous: row(409),
+  too_large: row(413),
+  rate_limited: row(429),
+  // A model provider failed during a turn (ProviderError, prefixed).
+  provider_rate_limited: row(502),
+  provider_server_error: row(502),
+  provider_bad_request: row(502),
+  provider_network: row(502),
+  provider_aborted: row(502),
+  provider_bad_response: row(502),
+  provider_timeout: row(504),
+  // homed cannot serve this now, and says why.
+  no_provider: row(503),
+  secret_unreadable: row(503),
+  // Local failures: the API answers `internal` (the message may name paths); the CLI prints it.
+  internal: row(500),
+  config_file: row(500),
+  data_dir: row(500),
+  file_lock: row(500),
+  listen: row(500),
+  shared_memory: row(500),
+  sequence_violation: row(500),
+  stage_failed: row(500),
+  chat: row(500),
+  secret_key_file: row(500),
+  write_wait: row(500),
+  schema_mismatch: row(500),
+  image_decode: row(500),
+  model_folder: row(500),
+  embed_config: row(500),
+  embed_timeout: row(500),
+  embed: row(500),
+  segment_full: row(500),
+  bad_reference: row(500),
+  bad_segment: row(500),
+  plugin_unavailable: row(500),
+  dependency_failed: row(500),
+  startup_order: row(500),
+  context_dump: row(500),
+  bad_frame: row(500),
+  input: row(500),
+  recall: row(500),
+} as const satisfies Record<string, ErrorRow>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
+
+/**
+ * The public code of any thrown value, when it has one: a HomedError's, or the string `code` of
+ * an error that does not extend the base yet (src/memory's) when the table has that row.
+ */
+export function errorCodeOf(error: unknown): ErrorCode | undefined {
+  if (error instanceof HomedError) return isErrorCode(error.publicCode) ? error.publicCode : undefined;
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  return typeof code === "string" && isErrorCode(code) ? code : undefined;
+}
+
+/** The HTTP status for a thrown value: its row's, or 500 for anything the table does not know. */
+export const httpStatusOf = (error: unknown): number => ERRORS[errorCodeOf(error) ?? "internal"].http;
+
+/** The process exit code for a thrown value: its row's, or 1. */
+export const exitCodeOf = (error: unknown): number => ERRORS[errorCodeOf(error) ?? "internal"].exit;

@@ -18,7 +18,7 @@ import { auditRoutes } from "./api-audit.ts";
 import type { DoctorOptions } from "../doctor/index.ts";
 import type { PluginHost } from "../plugins/index.ts";
 import { pluginsRoutes } from "./plugins-routes.ts";
-import { errorBody, errorResponse, publicError } from "./errors.ts";
+import { apiErrorHandler, errorResponse } from "./errors.ts";
 import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
 import { consoleRoutes } from "./static.ts";
@@ -78,11 +78,6 @@ export function createApp(deps: AppDeps): Hono {
 
   app.notFound((c) => errorResponse(c, "not_found", `No route for ${c.req.method} ${c.req.path}`));
   // The one place an error becomes an answer: its code's row in src/errors/table.ts.
-  app.onError((error, c) => {
-    const known = publicError(error);
-    if (known) return c.json(errorBody(known.error, known.message), known.status);
-    deps.log.error(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error.message}`);
-    return c.json(errorBody("internal", "The server failed to handle this request; see the log."), 500);
-  });
+  app.onError(apiErrorHandler(deps.log));
   return app;
 }

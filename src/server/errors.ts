@@ -3,7 +3,7 @@
  * (src/errors/table.ts). Routes throw a HomedError (or let a known error through); the app's one
  * `onError` handler answers with `errorResponse`.
  */
-import type { Context } from "hono";
+import type { Context, ErrorHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ERRORS, errorCodeOf, HomedError, type ErrorCode } from "../errors/index.ts";
 
@@ -39,6 +39,19 @@ export function publicError(error: unknown): { status: ContentfulStatusCode; err
   const code = errorCodeOf(error);
   if (!code || ERRORS[code].http === 500) return undefined;
   return { status: ERRORS[code].http as ContentfulStatusCode, error: code, message: (error as Error).message };
+}
+
+/**
+ * The app's one error handler: a known code answers `{error, message}` with its row's status;
+ * anything else is `internal` (500), with the stack in the log.
+ */
+export function apiErrorHandler(log: { error(line: string): void }): ErrorHandler {
+  return (error, c) => {
+    const known = publicError(error);
+    if (known) return c.json(errorBody(known.error, known.message), known.status);
+    log.error(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error.message}`);
+    return c.json(errorBody("internal", "The server failed to handle this request; see the log."), 500);
+  };
 }
 
 /** The `{error, message}` answer for a HomedError built on the spot (middleware that returns). */

@@ -15,6 +15,7 @@ import {
 } from "../../src/plugins/index.ts";
 import { serve } from "../../src/runtime/index.ts";
 import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
+import { apiErrorHandler } from "../../src/server/errors.ts";
 
 const spec = (name: string, mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
   PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], ...facilities });
@@ -92,7 +93,8 @@ describe("plugin host", () => {
   test("GET /api/plugins shows state and log tail; POST restart revives a plugin; unknown names are 404", async () => {
     const h = host(spec("solo", "ok"));
     await h.start();
-    const app = new Hono().route("/", pluginsRoutes(h));
+    // Routes throw; the app's error handler answers (an unknown plugin is a 404 from its code).
+    const app = new Hono().route("/", pluginsRoutes(h)).onError(apiErrorHandler({ error: () => {} }));
     const list = (await (await app.request("/api/plugins")).json()) as { plugins: { name: string; state: string; restarts: number; logTail: string[] }[] };
     assert.equal(list.plugins[0]?.name, "solo");
     assert.equal(list.plugins[0]?.state, "running");

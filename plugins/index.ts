@@ -4,6 +4,7 @@
  */
 import type { PluginSpec } from "../src/plugins/index.ts";
 import { PluginSpecSchema } from "../src/plugins/index.ts";
+import { browserPlugin } from "./browser/index.ts";
 import { calendarPlugin } from "./calendar/index.ts";
 import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
@@ -21,6 +22,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   terminal: terminalPlugin,
   rss: rssPlugin,
   calendar: calendarPlugin,
+  browser: browserPlugin,
 };
 
 export class UnknownPluginError extends Error {

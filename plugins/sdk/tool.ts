@@ -5,8 +5,16 @@ import type { PluginShared } from "./shared.ts";
 /** What a tool gets besides its arguments: cancellation, and the shared segment if attached. */
 export type ToolContext = { signal: AbortSignal; shared: PluginShared };
 
-/** What a tool returns: text as is, anything else as JSON (also given as structured content). */
-export type ToolOutput = string | Record<string, unknown> | unknown[];
+/** An image for the model (an MCP image block), with details as JSON beside it. */
+export class ImageOutput {
+  constructor(
+    readonly image: { data: Uint8Array; mimeType: string },
+    readonly details: Record<string, unknown>,
+  ) {}
+}
+
+/** What a tool returns: text as is, an image as an image block, anything else as JSON (also given as structured content). */
+export type ToolOutput = string | ImageOutput | Record<string, unknown> | unknown[];
 
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   name: string;
@@ -47,6 +55,10 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: T
   try {
     const output = await tool.run(parsed.data, context);
     if (typeof output === "string") return { content: [{ type: "text", text: output }] };
+    if (output instanceof ImageOutput) {
+      const image = { type: "image", data: Buffer.from(output.image.data).toString("base64"), mimeType: output.image.mimeType };
+      return { content: [image, { type: "text", text: JSON.stringify(output.details) }], structuredContent: output.details };
+    }
     return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
   } catch (error) {
     if (error instanceof ToolFailure) return failure(error.code, error.message, error.details);

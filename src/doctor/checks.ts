@@ -8,6 +8,7 @@ import { ensureWritableDir } from "../config/index.ts";
 import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
 import { bm25Of, conversationScopeKey, migrationStatus, openStore, scopedMatch, VECTOR_DIM, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
+import { pluginDependencyChecks } from "./plugin-deps.ts";
 
 export type CheckResult = { name: string; ok: boolean; detail: string };
 
@@ -180,6 +181,7 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
     store?.close();
   }
   for (const check of standaloneChecks()) await attempt(check);
+  for (const check of pluginDependencyChecks()) await attempt(check);
   if (options.embed) await attempt(embedderCheck(options.embed));
   return allOk;
 }

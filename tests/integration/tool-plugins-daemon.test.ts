@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { findChromium } from "../../plugins/browser/chromium.ts";
 import { until } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
@@ -18,7 +19,11 @@ const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Kettle New
 
 describe("tool plugins in the daemon", () => {
   test("homed.json enables them; the model calls each in a turn", async () => {
-    const feeds = createServer((_req, res) => res.writeHead(200, { "content-type": "application/rss+xml" }).end(FEED));
+    const feeds = createServer((req, res) =>
+      req.url === "/kettle.html"
+        ? res.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>Kettles</title></head><body><h1>Kettles</h1><p>A kettle boils water.</p></body></html>")
+        : res.writeHead(200, { "content-type": "application/rss+xml" }).end(FEED),
+    );
     await new Promise<void>((resolve) => feeds.listen(0, "127.0.0.1", resolve));
     after(() => new Promise((resolve) => feeds.close(resolve)));
     const feedUrl = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}/feed.xml`;
@@ -27,22 +32,31 @@ describe("tool plugins in the daemon", () => {
       { toolCalls: [{ id: "c2", name: "rss_read", arguments: JSON.stringify({ refresh: false }) }] },
       { toolCalls: [{ id: "c3", name: "calendar_create", arguments: JSON.stringify({ summary: "Descale the kettle", start: "2026-12-01T10:00", timezone: "Europe/Paris" }) }] },
       { toolCalls: [{ id: "c4", name: "calendar_list", arguments: JSON.stringify({ from: "2026-12-01", to: "2026-12-02", timezone: "Europe/Paris" }) }] },
+      { toolCalls: [{ id: "c5", name: "browser_open", arguments: JSON.stringify({ url: feedUrl.replace("feed.xml", "kettle.html") }) }] },
+      { toolCalls: [{ id: "c6", name: "browser_screenshot", arguments: "{}" }] },
       { content: "Done." },
     ]);
     after(() => provider.close());
     const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
-    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar"] } }));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar", "browser"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: .*rss running.*calendar running|plugins: .*calendar running.*rss running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    await until(() => /plugins: .*rss running.*calendar running.*browser running/.test(daemon.stderr()), "the plugins to start", 20_000);
     assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
     const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete"]) assert.ok(offered.includes(name), name);
-    const results = provider.requests[4]!.body.messages.filter((m: { role: string }) => m.role === "tool");
+    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete", "browser_open", "browser_read", "browser_click", "browser_type", "browser_screenshot", "browser_close"]) assert.ok(offered.includes(name), name);
+    const results = provider.requests[6]!.body.messages.filter((m: { role: string }) => m.role === "tool");
     assert.match(results[0].content, /"title":"Kettle News"/);
     assert.match(results[1].content, /The kettle boiled/);
     assert.match(results[2].content, /"start":"2026-12-01T10:00:00\+01:00"/);
     assert.match(results[3].content, /"summary":"Descale the kettle"/);
     assert.match(readFileSync(join(data, "calendar", "personal.ics"), "utf8"), /SUMMARY:Descale the kettle/);
+    // Without Chromium the browser's tools answer no_browser: that answer is checked instead.
+    if (findChromium()) {
+      assert.match(results[4].content, /"title":"Kettles"/);
+      assert.match(results[5].content, /^\[image\]\n\{"tab":"tab1".*"width":1280,"height":800/, "the screenshot reaches the turn as an image part");
+    } else {
+      assert.match(results[4].content, /no_browser/);
+    }
     assert.equal((await daemon.stop()).code, 0);
   });
 });

@@ -1,0 +1,10 @@
+import { chromium } from "playwright-core";
+const t = Date.now();
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox"] });
+console.log("launched", Date.now() - t);
+const ctx = await browser.newContext();
+const page = await ctx.newPage();
+await page.setContent("<html><body><h1>Hi</h1><a href='#x'>Next page</a></body></html>");
+console.log(await page.title(), (await page.screenshot()).length, Date.now() - t);
+await browser.close();
+console.log("closed", Date.now() - t);

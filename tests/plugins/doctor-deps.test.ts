@@ -1,0 +1,25 @@
+/** `homed doctor`'s lines for the optional plugins' machine dependencies: run when present, absent is said, not failed. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromiumCheck } from "../../src/doctor/plugin-deps.ts";
+import { findChromium } from "../../plugins/browser/chromium.ts";
+
+describe("doctor: plugin dependencies", () => {
+  test("chromium present: its own --version answer and path", { skip: findChromium() ? false : "no Chromium here" }, async () => {
+    assert.match(await chromiumCheck().run(), /^Chromium \d+\.[\d.]+ .* at \/\S+$/);
+  });
+
+  test("chromium absent: ok, saying what the tools answer and what to install", async () => {
+    assert.match(await chromiumCheck(["/nonexistent/chromium"]).run(), /^absent: browser tools answer no_browser; to use them, install the system package \(Debian\/Ubuntu: apt install chromium/);
+  });
+
+  test("a chromium that does not run fails the line", async () => {
+    const fake = join(mkdtempSync(join(tmpdir(), "homed-fake-chromium-")), "chromium");
+    writeFileSync(fake, "#!/bin/sh\nexit 3\n");
+    chmodSync(fake, 0o755);
+    await assert.rejects(chromiumCheck([fake]).run(), /Command failed/);
+  });
+});

@@ -5,11 +5,11 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { MIGRATIONS } from "../../src/store/index.ts";
-import { run, startDaemon } from "../support/process.ts";
+import { run, startDaemon, until } from "../support/process.ts";
 import { isolatedBinary } from "./build-binary.ts";
 
 describe("the compiled binary, alone in an empty folder", () => {
@@ -25,13 +25,18 @@ describe("the compiled binary, alone in an empty folder", () => {
     const doctor = await run([bin, "doctor", "-data", "./data"], { cwd: dir });
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
     const lines = doctor.stdout.trim().split("\n");
-    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime"]) {
+    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime", "browser: chromium"]) {
       const line = lines.find((l) => l.slice(5).startsWith(name));
       assert.ok(line, `doctor has no "${name}" line:\n${doctor.stdout}`);
       assert.match(line, /^ok {3}/, line);
     }
 
+    // The optional built-ins too: their libraries (playwright-core, ical.js, feedsmith) must be in the binary.
+    const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser"];
+    writeFileSync(join(dir, "data", "homed.json"), JSON.stringify({ plugins: { enabled: plugins } }));
     const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });
+    await until(() => /plugins: /.test(daemon.stderr()), "the plugins to start", 30_000);
+    assert.match(daemon.stderr(), new RegExp(`plugins: ${plugins.map((p) => `${p} running`).join(", ")}`));
     const health = await fetch(`${daemon.url}/healthz`);
     assert.deepEqual(await health.json(), { ok: true, version: version.stdout.trim().split(" ")[1] });
     const page = await fetch(`${daemon.url}/`);

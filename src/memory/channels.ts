@@ -56,8 +56,8 @@ async function rankMatches(client: Client, table: SearchTable, match: string, sc
   }
   rows ??= (
     await client.execute({
-      sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank
-            FROM ${table} f JOIN events e ON e.id = f.doc_id
+      sql: `SELECT e.id AS id, ${bm25Of(table)} AS rank
+            FROM ${table} f JOIN events e ON e.rowid = f.rowid
             WHERE ${table} MATCH ? AND ${filter.sql}
             ORDER BY rank LIMIT ?`,
       args: [match, ...filter.args, limit],

@@ -51,14 +51,19 @@ const CACHE_KIB = 32 * 1024;
  */
 const FULL_GC_EVERY = 10;
 
-/** Session ids whose next `seq` is remembered; one past that is looked up again. */
-const MAX_SEQ_SESSIONS = 10_000;
+/**
+ * Sessions held open at once, in the window of neighbours and in the memory of where each
+ * session's `seq` goes on (one forgotten is looked up again). ~5 messages each: a few MB.
+ */
+const OPEN_SESSIONS = 10_000;
 
 type Options = {
   embedder?: Embedder;
   onProgress?: ImportProgress;
   /** Messages expected in all (for progress); an array's length by default. */
   total?: number;
+  /** Sessions held open at once (see OPEN_SESSIONS). */
+  openSessions?: number;
   /** An id read twice: throw to abort the import (the default), return to skip the line. */
   onInvalid?: (bad: InvalidLine) => void;
   now?: number;
@@ -86,8 +91,9 @@ async function idsIn(client: Client, sql: (marks: string) => string, args: InVal
 
 /** One import: its run, its window of neighbours and where each session's `seq` goes on. */
 class Importer {
-  readonly #window = new NeighbourWindow<ImportMessage>();
+  readonly #window: NeighbourWindow<ImportMessage>;
   readonly #seqs = new Map<string, number>();
+  readonly #openSessions: number;
   /** Messages the window has handed out, waiting to be written. */
   readonly #ready: WithContext<ImportMessage>[] = [];
   #nextRowid: number;
@@ -102,6 +108,8 @@ class Importer {
     private readonly now: number,
   ) {
     this.#nextRowid = run.firstRowid;
+    this.#openSessions = options.openSessions ?? OPEN_SESSIONS;
+    this.#window = new NeighbourWindow(this.#openSessions);
   }
 
   get lastRowid(): number {
@@ -143,13 +151,13 @@ class Importer {
 
   async #write(ready: readonly WithContext<ImportMessage>[], seen: InStatement[]): Promise<void> {
     if (ready.length === 0 && seen.length === 0) return;
-    await this.#learnSeqs(ready);
+    const seqs = await this.#nextSeqs(ready);
     const vectors = this.options.embedder && ready.length > 0 ? await this.options.embedder.embedTexts(ready.map((r) => r.message.text), { purpose: "write" }) : [];
     const statements: InStatement[] = [...seen];
     for (const [i, { message, context }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);
-      const seq = this.#seqs.get(session)!;
-      this.#remember(session, seq + 1);
+      const seq = seqs.get(session)!;
+      seqs.set(session, seq + 1);
       const vector = vectors[i] && this.options.embedder ? { modelId: this.options.embedder.modelId, vector: vectors[i] } : undefined;
       statements.push(...(await coldEventStatements(message, seq, vector, this.now, context, this.#nextRowid++)));
     }
@@ -162,27 +170,43 @@ class Importer {
     } finally {
       tx.close();
     }
+    this.#remember(seqs);
     collectGarbage(++this.#writes % FULL_GC_EVERY === 0);
   }
 
-  #remember(session: string, next: number): void {
-    this.#seqs.delete(session);
-    this.#seqs.set(session, next);
-    if (this.#seqs.size > MAX_SEQ_SESSIONS) this.#seqs.delete(this.#seqs.keys().next().value!);
+  /**
+   * The next free `seq` of each session in `ready`: remembered, or else looked up — after what
+   * the session holds, stored or staged. Taken out of the memory while the chunk is written and
+   * put back after, so that sessions learnt for this chunk cannot push out others it needs.
+   */
+  async #nextSeqs(ready: readonly WithContext<ImportMessage>[]): Promise<Map<string, number>> {
+    const seqs = new Map<string, number>();
+    const unknown: string[] = [];
+    for (const session of new Set(ready.map((r) => coldSessionId(r.message.conversation, r.message.session)))) {
+      const known = this.#seqs.get(session);
+      if (known === undefined) unknown.push(session);
+      else seqs.set(session, known);
+    }
+    if (unknown.length > 0) {
+      const rows = await this.client.execute({
+        sql: `SELECT value AS session,
+                max(coalesce((SELECT max(seq) FROM events WHERE session_id = value), -1),
+                    coalesce((SELECT max(seq) FROM import_events WHERE session_id = value), -1)) AS top
+              FROM json_each(?)`,
+        args: [JSON.stringify(unknown)],
+      });
+      for (const r of rows.rows) seqs.set(String(r.session), Number(r.top) + 1);
+    }
+    return seqs;
   }
 
-  /** Next free `seq` of each session not remembered: after what it holds, stored or staged. */
-  async #learnSeqs(ready: readonly WithContext<ImportMessage>[]): Promise<void> {
-    const unknown = [...new Set(ready.map((r) => coldSessionId(r.message.conversation, r.message.session)))].filter((s) => !this.#seqs.has(s));
-    if (unknown.length === 0) return;
-    const rows = await this.client.execute({
-      sql: `SELECT value AS session,
-              max(coalesce((SELECT max(seq) FROM events WHERE session_id = value), -1),
-                  coalesce((SELECT max(seq) FROM import_events WHERE session_id = value), -1)) AS top
-            FROM json_each(?)`,
-      args: [JSON.stringify(unknown)],
-    });
-    for (const r of rows.rows) this.#remember(String(r.session), Number(r.top) + 1);
+  /** Remembers where the sessions of a written chunk go on, forgetting the least recently written past the bound. */
+  #remember(seqs: ReadonlyMap<string, number>): void {
+    for (const [session, next] of seqs) {
+      this.#seqs.delete(session);
+      this.#seqs.set(session, next);
+    }
+    while (this.#seqs.size > this.#openSessions) this.#seqs.delete(this.#seqs.keys().next().value!);
   }
 }
 

@@ -88,4 +88,21 @@ describe("history import", () => {
     assert.equal(await count(store, "SELECT group_concat(id) FROM import_runs"), 2);
     assert.equal(await count(store, "SELECT group_concat(run) FROM import_seen"), 2);
   });
+
+  test("more sessions open at once than are held: each session's messages keep their order across chunks", async () => {
+    await using store = await openTempStore();
+    // 300 sessions interleaved turn by turn, 50 held open: every session is let go and met again,
+    // and its last turns come in the second chunk, where where it goes on must come from staging.
+    const messages = [];
+    for (let turn = 0; turn < 4; turn++) {
+      for (let s = 0; s < 300; s++) messages.push(message(`turn ${turn} of session ${s}`, { session: `s${s}`, sourceId: `${s}-${turn}` }));
+    }
+    assert.deepEqual(await importHistory(store.client, messages, { openSessions: 50 }), { added: 1_200, present: 0 });
+    const rows = await store.client.execute("SELECT session_id, group_concat(seq || ':' || source_id, ' ') AS seqs FROM (SELECT * FROM events ORDER BY session_id, seq) GROUP BY session_id");
+    assert.equal(rows.rows.length, 300);
+    for (const r of rows.rows) {
+      const s = String(r.session_id).split("/s")[1];
+      assert.equal(r.seqs, `0:${s}-0 1:${s}-1 2:${s}-2 3:${s}-3`);
+    }
+  });
 });

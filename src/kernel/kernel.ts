@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { ChatClient, ProviderError, type SequenceGuardMode } from "../llm/index.ts";
+import { httpChatModel, ProviderError, type ChatModelFactory, type SequenceGuardMode } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -35,6 +35,11 @@ export type KernelOptions = {
   sequenceGuard?: SequenceGuardMode;
   /** Provider request timeout per attempt. */
   providerTimeoutMs?: number;
+  /**
+   * Makes the model client for the active provider; HTTP to it (ChatClient) unless given. Tests
+   * pass a ScriptedChat's factory (src/llm/scripted-chat.ts) and need no server.
+   */
+  chatModel?: ChatModelFactory;
   injection?: InjectionConfig;
   /**
    * Whether recall uses the embedder's vectors. Off for the fallback embedder: its vectors are
@@ -140,9 +145,13 @@ export class Kernel {
   readonly ask = async (system: string, user: string): Promise<string> => {
     const provider = await this.providers.active();
     if (!provider) throw new NoProviderError();
-    const client = new ChatClient({ baseUrl: provider.baseUrl, apiKey: provider.apiKey, timeoutMs: this.options.providerTimeoutMs ?? 60_000 });
+    const client = this.chatModel({ baseUrl: provider.baseUrl, apiKey: provider.apiKey, timeoutMs: this.options.providerTimeoutMs ?? 60_000 });
     return askWithChat((r) => client.complete(r), provider.model)(system, user);
   };
+
+  private get chatModel(): ChatModelFactory {
+    return this.options.chatModel ?? httpChatModel;
+  }
 
   /** Turns in progress, so a shutdown can cancel them (keeping what was said) instead of waiting. */
   private readonly running = new Set<AbortController>();
@@ -177,7 +186,7 @@ export class Kernel {
   private async runWith(session: Session, input: string, signal: AbortSignal, onEvent: TurnRequest["onEvent"]): Promise<TurnResult> {
     const provider = await this.providers.active();
     if (!provider) throw new NoProviderError();
-    const client = new ChatClient({
+    const client = this.chatModel({
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey,
       sequenceGuard: this.options.sequenceGuard ?? "repair",

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
-import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatClient, type ProviderMessage, type StreamDelta, type ToolCall } from "../llm/index.ts";
+import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
@@ -21,7 +21,7 @@ export type TurnEvent =
 
 export type TurnOptions = {
   engine: ContextEngine;
-  client: ChatClient;
+  client: ChatModel;
   model: string;
   participants: readonly Participant[];
   tools: ToolRegistry;

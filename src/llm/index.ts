@@ -1,4 +1,6 @@
 export { ChatClient, type ChatClientOptions, type CallOptions } from "./client.ts";
+export { httpChatModel, type ChatModel, type ChatModelFactory } from "./chat-model.ts";
+export { ScriptedChat, type ChatScript, type ScriptedStep, type ScriptedChatOptions, type ScriptedRequest } from "./scripted-chat.ts";
 export { ProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "./errors.ts";
 export { PROVIDER_PRESETS, presetById, type ProviderPreset } from "./presets.ts";
 export { quirksFor, applyQuirks, type ModelQuirks, type ReasoningPolicy } from "./quirks.ts";

@@ -35,7 +35,8 @@ describe("history", () => {
   });
 
   test("cancelling mid-stream keeps what was said and leaves a valid history for the next turn", async () => {
-    h = await kernelHarness([{ content: "a long streamed answer", delayMs: 30 }, { content: "next" }]);
+    // Over loopback: the cancel must reach a real HTTP stream.
+    h = await kernelHarness([{ content: "a long streamed answer", delayMs: 30 }, { content: "next" }], {}, { overHttp: true });
     const session = await h.kernel.sessions.open("test", "jon");
     const controller = new AbortController();
     const result = await h.kernel.turn({

@@ -37,7 +37,8 @@ function sseEvents(text: string): { event: string; data: any }[] {
 
 describe("/api/sessions", () => {
   test("create, list, send (streamed as SSE), and export the context dump", async () => {
-    h = await kernelHarness([{ toolCalls: [call("c1", "look")] }, { content: "Here is the answer." }]);
+    // End to end: the turn's model is the scripted provider over loopback HTTP.
+    h = await kernelHarness([{ toolCalls: [call("c1", "look")] }, { content: "Here is the answer." }], {}, { overHttp: true });
     const app = appFor(h);
     const created = await app.request("/api/sessions", { method: "POST", headers: auth, body: JSON.stringify({ partner: "alice" }) });
     assert.equal(created.status, 201);
@@ -180,7 +181,7 @@ describe("/api/providers", () => {
   });
 
   test("test connection makes one real call and reports latency, or the provider's words verbatim", async () => {
-    h = await kernelHarness([{ content: "ok" }]);
+    h = await kernelHarness([{ content: "ok" }], {}, { overHttp: true });
     extra = await startScriptedProvider([{ status: 401, body: '{"error":{"message":"Authentication Fails (no such user)"}}' }]);
     const app = appFor(h);
     const good = (await (await app.request("/api/providers/test", { method: "POST", headers: auth, body: JSON.stringify({ baseUrl: h.provider.url, model: "m" }) })).json()) as any;

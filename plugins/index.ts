@@ -6,6 +6,7 @@ import type { PluginSpec } from "../src/plugins/index.ts";
 import { PluginSpecSchema } from "../src/plugins/index.ts";
 import { browserPlugin } from "./browser/index.ts";
 import { calendarPlugin } from "./calendar/index.ts";
+import { codePlugin } from "./code/index.ts";
 import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { rssPlugin } from "./rss/index.ts";
@@ -23,6 +24,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   rss: rssPlugin,
   calendar: calendarPlugin,
   browser: browserPlugin,
+  code: codePlugin,
 };
 
 export class UnknownPluginError extends Error {

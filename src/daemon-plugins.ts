@@ -13,7 +13,7 @@ import { createPluginHost, loadExternalPlugins, type PluginHost } from "./plugin
 import { selfCommand, USER_UMASK_ENV, userUmask } from "./runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
-  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser"])).default(["files", "notes", "web_fetch"]),
+  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code"])).default(["files", "notes", "web_fetch"]),
   /** The folder the files, shell and terminal plugins work in (default `<data>/files`). */
   workdir: z.string().min(1).optional(),
   /** Load `<data>/plugins/<name>/plugin.json` plugins. */
@@ -38,6 +38,7 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     rss: { dir: join(dataDir, "rss") },
     calendar: { dir: join(dataDir, "calendar") },
     browser: {},
+    code: { dir: join(dataDir, "code-runs") },
   };
   // homed's files are owner-only (src/runtime/file-modes.ts), and its plugins inherit that. The
   // plugins that act in the user's own folder, when it is not inside the data folder, create

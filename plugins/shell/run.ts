@@ -1,6 +1,7 @@
 /**
- * One shell command to completion, with a deadline and a cap on what it may print. The
- * command leads its own process group so that a timeout kills everything it started.
+ * One command to completion, with a deadline and a cap on what it may print. The command
+ * leads its own process group so that a timeout kills everything it started. The shell
+ * plugin runs `sh -c`; the code plugin its sandboxed interpreter.
  */
 import { spawn } from "node:child_process";
 
@@ -18,9 +19,13 @@ export type ShellResult = {
 export type ShellOptions = { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal; env?: Record<string, string> };
 
 export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
+  return runProcess(["/bin/sh", "-c", command], options);
+}
+
+export function runProcess(argv: readonly string[], options: ShellOptions): Promise<ShellResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let used = 0;

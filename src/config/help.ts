@@ -39,7 +39,7 @@ export function helpText(version: string): string {
   lines.push(
     "",
     "Settings file: <data>/homed.json (optional): context budget and tool rounds (\"kernel\"), memory thresholds (\"injection\", \"cooling\") and",
-    "plugins (\"plugins\": {\"enabled\": [...]}; shell, terminal, rss, calendar and browser are off unless enabled); checked at start.",
+    "plugins (\"plugins\": {\"enabled\": [...]}; shell, terminal, rss, calendar, browser and code are off unless enabled); checked at start.",
     "",
     "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080",
     "",

@@ -1,11 +1,12 @@
 /**
  * `homed doctor` lines for what the optional built-in plugins need from the machine. Absent is
  * not a failure (the plugin may not be enabled, and its tools then say what to install); a
- * dependency that is present but does not run is.
+ * Chromium that is present but does not run is.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { CHROMIUM_CANDIDATES, findChromium, INSTALL_HINT } from "../../plugins/browser/chromium.ts";
+import { BWRAP_CANDIDATES, BWRAP_HINT, findExecutable, usableBwrap } from "../../plugins/code/sandbox.ts";
 
 const run = promisify(execFile);
 
@@ -24,6 +25,22 @@ export function chromiumCheck(candidates: readonly string[] = CHROMIUM_CANDIDATE
   };
 }
 
+/** bubblewrap for the code plugin: installed, and able to make its namespaces on this machine. */
+export function bwrapCheck(candidates: readonly string[] = BWRAP_CANDIDATES): DependencyCheck {
+  return {
+    name: "code: bubblewrap",
+    run: async () => {
+      const path = findExecutable(candidates);
+      if (!path) return `absent: code runs snippets without a sandbox, with halved limits; to sandbox them, ${BWRAP_HINT}`;
+      // Containers and hardened kernels often forbid user namespaces: a property of the machine,
+      // not a broken install, so it is said rather than failed (the plugin falls back the same way).
+      if (!usableBwrap([path])) return `${path} cannot create its namespaces here (user namespaces off?): code runs snippets without a sandbox, with halved limits`;
+      const { stdout } = await run(path, ["--version"], { timeout: 10_000 });
+      return `${stdout.trim()} at ${path}: snippets run without network, seeing only the system's programs`;
+    },
+  };
+}
+
 export function pluginDependencyChecks(): DependencyCheck[] {
-  return [chromiumCheck()];
+  return [chromiumCheck(), bwrapCheck()];
 }

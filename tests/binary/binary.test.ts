@@ -25,14 +25,14 @@ describe("the compiled binary, alone in an empty folder", () => {
     const doctor = await run([bin, "doctor", "-data", "./data"], { cwd: dir });
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
     const lines = doctor.stdout.trim().split("\n");
-    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime", "browser: chromium"]) {
+    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime", "browser: chromium", "code: bubblewrap"]) {
       const line = lines.find((l) => l.slice(5).startsWith(name));
       assert.ok(line, `doctor has no "${name}" line:\n${doctor.stdout}`);
       assert.match(line, /^ok {3}/, line);
     }
 
     // The optional built-ins too: their libraries (playwright-core, ical.js, feedsmith) must be in the binary.
-    const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser"];
+    const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser", "code"];
     writeFileSync(join(dir, "data", "homed.json"), JSON.stringify({ plugins: { enabled: plugins } }));
     const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });
     await until(() => /plugins: /.test(daemon.stderr()), "the plugins to start", 30_000);

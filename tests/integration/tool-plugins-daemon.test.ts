@@ -34,17 +34,18 @@ describe("tool plugins in the daemon", () => {
       { toolCalls: [{ id: "c4", name: "calendar_list", arguments: JSON.stringify({ from: "2026-12-01", to: "2026-12-02", timezone: "Europe/Paris" }) }] },
       { toolCalls: [{ id: "c5", name: "browser_open", arguments: JSON.stringify({ url: feedUrl.replace("feed.xml", "kettle.html") }) }] },
       { toolCalls: [{ id: "c6", name: "browser_screenshot", arguments: "{}" }] },
+      { toolCalls: [{ id: "c7", name: "code_run", arguments: JSON.stringify({ language: "python", code: "print(6 * 7)" }) }] },
       { content: "Done." },
     ]);
     after(() => provider.close());
     const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
-    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar", "browser"] } }));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar", "browser", "code"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: .*rss running.*calendar running.*browser running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    await until(() => /plugins: .*rss running.*calendar running.*browser running, code running/.test(daemon.stderr()), "the plugins to start", 20_000);
     assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
     const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete", "browser_open", "browser_read", "browser_click", "browser_type", "browser_screenshot", "browser_close"]) assert.ok(offered.includes(name), name);
-    const results = provider.requests[6]!.body.messages.filter((m: { role: string }) => m.role === "tool");
+    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete", "browser_open", "browser_read", "browser_click", "browser_type", "browser_screenshot", "browser_close", "code_run"]) assert.ok(offered.includes(name), name);
+    const results = provider.requests[7]!.body.messages.filter((m: { role: string }) => m.role === "tool");
     assert.match(results[0].content, /"title":"Kettle News"/);
     assert.match(results[1].content, /The kettle boiled/);
     assert.match(results[2].content, /"start":"2026-12-01T10:00:00\+01:00"/);
@@ -57,6 +58,7 @@ describe("tool plugins in the daemon", () => {
     } else {
       assert.match(results[4].content, /no_browser/);
     }
+    assert.match(results[6].content, /"exitCode":0,.*"stdout":"42\\n"/);
     assert.equal((await daemon.stop()).code, 0);
   });
 });

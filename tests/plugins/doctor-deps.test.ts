@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromiumCheck } from "../../src/doctor/plugin-deps.ts";
+import { bwrapCheck, chromiumCheck } from "../../src/doctor/plugin-deps.ts";
+import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { findChromium } from "../../plugins/browser/chromium.ts";
 
 describe("doctor: plugin dependencies", () => {
@@ -21,5 +22,20 @@ describe("doctor: plugin dependencies", () => {
     writeFileSync(fake, "#!/bin/sh\nexit 3\n");
     chmodSync(fake, 0o755);
     await assert.rejects(chromiumCheck([fake]).run(), /Command failed/);
+  });
+
+  test("bubblewrap present and working: its version and what it gives", { skip: usableBwrap() ? false : "no usable bubblewrap here" }, async () => {
+    assert.match(await bwrapCheck().run(), /^bubblewrap [\d.]+ at \/\S+: snippets run without network/);
+  });
+
+  test("bubblewrap absent: ok, saying snippets run unsandboxed and what to install", async () => {
+    assert.match(await bwrapCheck(["/nonexistent/bwrap"]).run(), /^absent: code runs snippets without a sandbox, with halved limits; to sandbox them, install bubblewrap/);
+  });
+
+  test("a bubblewrap that cannot make its namespaces is said: snippets run unsandboxed", async () => {
+    const fake = join(mkdtempSync(join(tmpdir(), "homed-fake-bwrap-")), "bwrap");
+    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n");
+    chmodSync(fake, 0o755);
+    assert.match(await bwrapCheck([fake]).run(), /cannot create its namespaces here \(user namespaces off\?\): code runs snippets without a sandbox/);
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * How a snippet is started: inside bubblewrap when the machine has it — a fresh root holding
+ * only the system's program folders (read-only), the interpreter's own folder and the run's
+ * folder as /sandbox; no network, its own PID namespace (killing it kills all it started),
+ * uid 65534 — else directly, in its folder with a cleared environment, with tighter limits.
+ * Either way `prlimit` sets CPU time, address space, file size and open files.
+ */
+import { accessSync, constants, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+
+export const BWRAP_CANDIDATES = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
+export const BWRAP_HINT = "install bubblewrap (Debian/Ubuntu: apt install bubblewrap)";
+
+export type Language = "python" | "javascript";
+export type Limits = { cpuSeconds: number; memoryMb: number; maxFileBytes: number };
+export type Interpreter = { path: string; /** folders it needs besides /usr (a pyenv or nvm install) */ prefix?: string };
+
+export function findExecutable(candidates: readonly string[]): string | undefined {
+  return candidates.find((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * bubblewrap, if installed and able to make its namespaces here (a container may forbid
+ * them): tried once with the same isolation the snippets get.
+ */
+export function usableBwrap(candidates: readonly string[] = BWRAP_CANDIDATES): string | undefined {
+  const bwrap = findExecutable(candidates);
+  if (!bwrap) return undefined;
+  try {
+    execFileSync(bwrap, ["--unshare-all", "--die-with-parent", "--uid", "65534", "--gid", "65534", "--ro-bind", "/", "/", "true"], { timeout: 10_000, stdio: "ignore" });
+    return bwrap;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreter's real path and install folder, asked of the interpreter itself (a shim resolves here). */
+export function resolveInterpreter(language: Language, command: string): Interpreter {
+  const probe = language === "python" ? [command, "-c", "import sys; print(sys.executable); print(sys.base_prefix)"] : [command, "-e", "console.log(process.execPath)"];
+  let out: string;
+  try {
+    out = execFileSync(probe[0]!, probe.slice(1), { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    throw new Error(`no ${language} interpreter (${command} did not run)`);
+  }
+  const [path, prefix] = out.trim().split("\n");
+  if (!path) throw new Error(`no ${language} interpreter (${command} did not say where it is)`);
+  const usr = (p: string) => p === "/usr" || p.startsWith("/usr/");
+  const folder = prefix ?? path.replace(/\/bin\/[^/]+$/, "");
+  return usr(path) && usr(folder) ? { path } : { path, prefix: folder };
+}
+
+const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime"];
+
+/** The command line that runs `script` (a file name in `runDir`) under the limits. */
+export function sandboxedCommand(options: { bwrap?: string; prlimit: string; runDir: string; interpreter: Interpreter; language: Language; script: string; limits: Limits }): string[] {
+  const { limits, interpreter } = options;
+  // V8 reserves about 1 GiB of address space before it runs a line: JavaScript's cap on the
+  // heap is --max-old-space-size, and its address space gets that reservation on top.
+  const addressSpace = (limits.memoryMb + (options.language === "javascript" ? 1024 : 0)) * 1024 * 1024;
+  const prlimit = [options.prlimit, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, `--as=${addressSpace}`, `--fsize=${limits.maxFileBytes}`, "--nofile=256", "--"];
+  const run = options.language === "javascript" ? [interpreter.path, `--max-old-space-size=${limits.memoryMb}`, options.script] : [interpreter.path, "-I", options.script];
+  if (!options.bwrap) return [...prlimit, ...run];
+  const binds = SYSTEM.filter((p) => existsSync(p)).flatMap((p) => ["--ro-bind", p, p]);
+  if (interpreter.prefix) binds.push("--ro-bind", interpreter.prefix, interpreter.prefix);
+  return [
+    options.bwrap,
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--uid", "65534",
+    "--gid", "65534",
+    ...binds,
+    "--proc", "/proc",
+    "--dev", "/dev",
+    "--tmpfs", "/tmp",
+    "--bind", options.runDir, "/sandbox",
+    "--chdir", "/sandbox",
+    "--clearenv",
+    "--setenv", "HOME", "/sandbox",
+    "--setenv", "PATH", "/usr/bin:/bin",
+    "--setenv", "LANG", "C.UTF-8",
+    "--setenv", "TMPDIR", "/tmp",
+    "--",
+    ...prlimit,
+    ...run,
+  ];
+}

@@ -9,6 +9,7 @@ import ICAL from "ical.js";
 import { definePlugin, defineTool, ToolFailure, z } from "../sdk/index.ts";
 import { CALENDAR_NAME, CalendarFiles } from "./files.ts";
 import { occurrencesIn, seriesOf, type Occurrence } from "./occurrences.ts";
+import { ReminderState } from "./reminders.ts";
 import { instantFromInput, instantOf, TimeInputFailure, timeFromInput, timeForModel, zoneNamed } from "./times.ts";
 
 const ConfigSchema = z.object({
@@ -17,6 +18,8 @@ const ConfigSchema = z.object({
   timezone: z.string().min(1).default(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
   maxRangeDays: z.number().int().positive().default(400),
   maxOccurrences: z.number().int().positive().default(500),
+  /** How often upcoming events are looked for, when reminders are on. */
+  checkSeconds: z.number().positive().default(60),
 });
 type Config = z.infer<typeof ConfigSchema>;
 
@@ -29,11 +32,35 @@ export const calendarPlugin = definePlugin({
   version: "1.0.0",
   description: "Keep a calendar in iCalendar files: list a range, create, move and delete events.",
   provides: ["calendar"],
+  // Reminders are pushed through the segment's ring.
+  sharedMemory: true,
   config: ConfigSchema,
-  tools: (config: Config) => {
+  tools: (config: Config, lifecycle) => {
     zoneNamed(config.timezone); // an unknown default zone is a settings problem, said at start
     const files = new CalendarFiles(config.dir);
     const lock = new Mutex();
+    const reminders = new ReminderState(config.dir);
+    const remind = () => {
+      const { minutesBefore } = reminders.read();
+      if (!minutesBefore || !lifecycle.shared.attached) return;
+      const now = Date.now();
+      const soon = files.loadAll().calendars.flatMap((c) => occurrencesIn(c.name, c.calendar, now, now + minutesBefore * 60_000, config.timezone, config.maxOccurrences));
+      // Only those starting from now on: an event already under way is not "upcoming".
+      const upcoming = soon.filter((o) => Date.parse(o.start) >= now);
+      const fresh = new Set(reminders.markSent(upcoming.map((o) => `${o.uid}|${o.start}`)));
+      for (const o of upcoming) {
+        if (!fresh.has(`${o.uid}|${o.start}`)) continue;
+        lifecycle.shared.pushEvent({ type: "calendar_upcoming", uid: o.uid, calendar: o.calendar, summary: o.summary, start: o.start, end: o.end, ...(o.location ? { location: o.location } : {}), minutesBefore });
+      }
+    };
+    const timer = setInterval(() => {
+      try {
+        remind();
+      } catch {
+        // An unreadable file now is tried again at the next tick; calendar_list names it.
+      }
+    }, config.checkSeconds * 1000);
+    lifecycle.onClose(() => clearInterval(timer));
     const guard = <T>(work: () => T): T => {
       try {
         return work();
@@ -144,6 +171,15 @@ export const calendarPlugin = definePlugin({
               return { uid, calendar: name, start: timeForModel(event.startDate), end: timeForModel(event.endDate) };
             }),
           ),
+      }),
+      defineTool({
+        name: "calendar_remind",
+        description: "Turn reminders on (minutesBefore: events starting within that many minutes are pushed once each as they come up) or off (0). Off by default.",
+        input: z.object({ minutesBefore: z.number().int().min(0).max(7 * 24 * 60) }),
+        run: ({ minutesBefore }) => {
+          reminders.setMinutesBefore(minutesBefore || null);
+          return { reminders: minutesBefore ? { minutesBefore } : "off" };
+        },
       }),
       defineTool({
         name: "calendar_delete",

@@ -17,9 +17,11 @@ import { FIXTURES } from "./support.ts";
 describe("calendar plugin", () => {
   const dir = mkdtempSync(join(tmpdir(), "homed-calendar-"));
   let host: PluginHost;
+  const events: { type: string; uid: string; summary: string; start: string; minutesBefore: number }[] = [];
   before(async () => {
     for (const name of ["work.ics", "broken.ics"]) copyFileSync(join(FIXTURES, "calendar", name), join(dir, name));
-    host = createPluginHost([builtinSpec("calendar", SOURCE_HOMED, { dir, timezone: "Europe/Berlin" })], { graceMs: 1000 });
+    host = createPluginHost([builtinSpec("calendar", SOURCE_HOMED, { dir, timezone: "Europe/Berlin", checkSeconds: 0.1 })], { graceMs: 1000 });
+    host.onEvent((_plugin, event) => events.push(event as (typeof events)[number]));
     await host.start();
   });
   after(async () => {
@@ -101,5 +103,20 @@ describe("calendar plugin", () => {
     assert.equal(await refused("calendar_delete", { uid: "fair-1@example.com", occurrence: "2026-10-24" }), "not_recurring");
     assert.equal(readFileSync(join(dir, "work.ics"), "utf8"), before);
     assert.match(readFileSync(join(dir, "broken.ics"), "utf8"), /^BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:2026\r\n$/, "an unreadable file is never rewritten");
+  });
+
+  test("reminders are off until asked; then an event starting soon is pushed once, one outside the window not at all", async () => {
+    const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+    const soon = await call("calendar_create", { summary: "Call the plumber", start: inMinutes(3), calendar: "soon" });
+    await call("calendar_create", { summary: "Much later", start: inMinutes(90), calendar: "soon" });
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(events.length, 0, "nothing is pushed while reminders are off");
+    assert.deepEqual(await call("calendar_remind", { minutesBefore: 10 }), { isError: false, reminders: { minutesBefore: 10 } });
+    const until = Date.now() + 5000;
+    while (events.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 400)); // a few more checks: none may repeat it
+    assert.deepEqual(events.map((e) => [e.type, e.uid, e.summary, e.minutesBefore]), [["calendar_upcoming", soon.uid, "Call the plumber", 10]]);
+    assert.equal(new Date(events[0]!.start).getTime(), new Date(soon.start).getTime());
+    assert.deepEqual(await call("calendar_remind", { minutesBefore: 0 }), { isError: false, reminders: "off" });
   });
 });

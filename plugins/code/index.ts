@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { constants as os } from "node:os";
 import { definePlugin, defineTool, ToolFailure, z } from "../sdk/index.ts";
 import { runProcess } from "../shell/run.ts";
-import { BWRAP_HINT, findExecutable, resolveInterpreter, sandboxedCommand, usableBwrap, type Interpreter, type Language } from "./sandbox.ts";
+import { BWRAP_HINT, findExecutable, ownJavaScript, resolveInterpreter, sandboxedCommand, usableBwrap, type Interpreter, type Language } from "./sandbox.ts";
 
 const ConfigSchema = z.object({
   /** Where the throw-away folders are made (each removed after its run). */
@@ -51,7 +51,9 @@ export const codePlugin = definePlugin({
         try {
           found = resolveInterpreter(language, language === "python" ? config.python : config.javascript);
         } catch (error) {
-          throw new ToolFailure("no_runtime", `Cannot run ${language}: ${(error as Error).message}`);
+          // JavaScript needs no package: homed's own runtime runs it when Node is not installed.
+          if (language === "javascript") found = ownJavaScript();
+          else throw new ToolFailure("no_runtime", `Cannot run ${language}: ${(error as Error).message}`);
         }
         interpreters.set(language, found);
       }
@@ -87,6 +89,7 @@ export const codePlugin = definePlugin({
             const killed = result.timedOut ? "wall_time" : signalName === "SIGXCPU" ? "cpu_time" : signalName === "SIGXFSZ" ? "file_size" : null;
             return {
               language,
+              runtime: found.runtime,
               exitCode: signalName ? null : result.exitCode,
               signal: signalName,
               killed,

@@ -13,7 +13,12 @@ export const BWRAP_HINT = "install bubblewrap (Debian/Ubuntu: apt install bubble
 
 export type Language = "python" | "javascript";
 export type Limits = { cpuSeconds: number; memoryMb: number; maxFileBytes: number };
-export type Interpreter = { path: string; /** folders it needs besides /usr (a pyenv or nvm install) */ prefix?: string };
+export type Interpreter = {
+  runtime: "python" | "node" | "bun";
+  path: string;
+  /** What it needs besides /usr (a pyenv or nvm folder; homed's own binary): bound read-only. */
+  prefix?: string;
+};
 
 export function findExecutable(candidates: readonly string[]): string | undefined {
   return candidates.find((path) => {
@@ -52,9 +57,22 @@ export function resolveInterpreter(language: Language, command: string): Interpr
   }
   const [path, prefix] = out.trim().split("\n");
   if (!path) throw new Error(`no ${language} interpreter (${command} did not say where it is)`);
-  const usr = (p: string) => p === "/usr" || p.startsWith("/usr/");
   const folder = prefix ?? path.replace(/\/bin\/[^/]+$/, "");
-  return usr(path) && usr(folder) ? { path } : { path, prefix: folder };
+  const runtime = language === "python" ? "python" : "node";
+  return inUsr(path) && inUsr(folder) ? { runtime, path } : { runtime, path, prefix: folder };
+}
+
+/**
+ * JavaScript without Node: the runtime homed itself runs on. A compiled homed is a Bun
+ * executable, which runs a script when BUN_BE_BUN=1; from source this is the bun binary.
+ */
+export function ownJavaScript(): Interpreter {
+  const path = process.execPath;
+  return inUsr(path) ? { runtime: "bun", path } : { runtime: "bun", path, prefix: path };
+}
+
+function inUsr(path: string): boolean {
+  return path === "/usr" || path.startsWith("/usr/");
 }
 
 const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime"];
@@ -62,14 +80,21 @@ const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/etc/ld.so.cache", "
 /** The command line that runs `script` (a file name in `runDir`) under the limits. */
 export function sandboxedCommand(options: { bwrap?: string; prlimit: string; runDir: string; interpreter: Interpreter; language: Language; script: string; limits: Limits }): string[] {
   const { limits, interpreter } = options;
-  // V8 reserves about 1 GiB of address space before it runs a line: JavaScript's cap on the
-  // heap is --max-old-space-size, and its address space gets that reservation on top.
-  const addressSpace = (limits.memoryMb + (options.language === "javascript" ? 1024 : 0)) * 1024 * 1024;
+  // Before running a line, V8 reserves about 1 GiB of address space and Bun (JavaScriptCore)
+  // about 2 GiB (measured with prlimit: node starts at 1024 MB, not 512; bun at 2048, not 1280).
+  // Node's heap is capped by --max-old-space-size; the address space gets the reservation on top.
+  const reserved = { python: 0, node: 1024, bun: 2048 }[interpreter.runtime];
+  const addressSpace = (limits.memoryMb + reserved) * 1024 * 1024;
   const prlimit = [options.prlimit, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, `--as=${addressSpace}`, `--fsize=${limits.maxFileBytes}`, "--nofile=256", "--"];
-  const run = options.language === "javascript" ? [interpreter.path, `--max-old-space-size=${limits.memoryMb}`, options.script] : [interpreter.path, "-I", options.script];
+  const run = {
+    python: [interpreter.path, "-I", options.script],
+    node: [interpreter.path, `--max-old-space-size=${limits.memoryMb}`, options.script],
+    bun: ["/usr/bin/env", "BUN_BE_BUN=1", interpreter.path, options.script],
+  }[interpreter.runtime];
   if (!options.bwrap) return [...prlimit, ...run];
   const binds = SYSTEM.filter((p) => existsSync(p)).flatMap((p) => ["--ro-bind", p, p]);
-  if (interpreter.prefix) binds.push("--ro-bind", interpreter.prefix, interpreter.prefix);
+  // After /tmp's tmpfs, which would otherwise hide an interpreter kept under /tmp.
+  const own = interpreter.prefix ? ["--ro-bind", interpreter.prefix, interpreter.prefix] : [];
   return [
     options.bwrap,
     "--unshare-all",
@@ -81,6 +106,7 @@ export function sandboxedCommand(options: { bwrap?: string; prlimit: string; run
     "--proc", "/proc",
     "--dev", "/dev",
     "--tmpfs", "/tmp",
+    ...own,
     "--bind", options.runDir, "/sandbox",
     "--chdir", "/sandbox",
     "--clearenv",

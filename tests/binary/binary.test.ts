@@ -9,6 +9,8 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { MIGRATIONS } from "../../src/store/index.ts";
+import { builtinSpec } from "../../plugins/index.ts";
+import { createPluginHost } from "../../src/plugins/index.ts";
 import { run, startDaemon, until } from "../support/process.ts";
 import { isolatedBinary } from "./build-binary.ts";
 
@@ -46,6 +48,17 @@ describe("the compiled binary, alone in an empty folder", () => {
     const { code, ms } = await daemon.stop("SIGTERM");
     assert.equal(code, 0, daemon.stderr());
     assert.ok(ms < 5000, `exit took ${ms} ms`);
+
+    // JavaScript with no Node: the binary runs the snippet itself, in bubblewrap where usable
+    // (its own file bound into the sandbox; it lives under /tmp here, which the sandbox replaces).
+    const snippets = createPluginHost([builtinSpec("code", [bin], { dir: join(dir, "code-runs"), javascript: "/nonexistent/node" })], { graceMs: 1000 });
+    await snippets.start();
+    try {
+      const ran = (await snippets.callTool("code", "code_run", { language: "javascript", code: "console.log(typeof Bun, 6 * 7)" })).structuredContent as Record<string, unknown>;
+      assert.deepEqual([ran.runtime, ran.exitCode, ran.stdout], ["bun", 0, "object 42\n"], JSON.stringify(ran));
+    } finally {
+      await snippets.stopAll();
+    }
 
     const client = createClient({ url: `file:${join(dir, "data", "homed.db")}` });
     const integrity = await client.execute("PRAGMA integrity_check");

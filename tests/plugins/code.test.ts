@@ -49,7 +49,7 @@ describe("code plugin", () => {
     host = createPluginHost(
       [
         builtinSpec("code", SOURCE_HOMED, { dir: runs, timeoutMs: 8000, cpuSeconds: 1, memoryMb: 256, maxOutputBytes: 2000 }),
-        { ...builtinSpec("code", SOURCE_HOMED, { dir: runs, sandbox: false, timeoutMs: 8000 }), name: "code_plain", provides: [] },
+        { ...builtinSpec("code", SOURCE_HOMED, { dir: runs, sandbox: false, timeoutMs: 8000, javascript: "/nonexistent/node" }), name: "code_plain", provides: [] },
       ],
       { graceMs: 1000 },
     );
@@ -146,5 +146,12 @@ describe("code plugin", () => {
     assert.match(tools[0]!.tool.description ?? "", /NOT sandboxed .* 4000 ms wall, 5 s CPU, 256 MB memory/);
     assert.equal((await run({ language: "python", code: "print(1)", timeoutMs: 5000 }, "code_plain")).error, "invalid_arguments", "past the halved wall limit");
     assert.equal((await run({ language: "ruby", code: "puts 1" })).error, "invalid_arguments");
+  });
+
+  test("JavaScript without Node runs on homed's own runtime (Bun)", async () => {
+    const js = await run({ language: "javascript", code: "console.log(typeof Bun, [1, 2].map((x) => x * 21).join(','))" }, "code_plain");
+    assert.deepEqual([js.runtime, js.exitCode, js.stdout], ["bun", 0, "object 21,42\n"]);
+    const sandboxed = await run({ language: "javascript", code: "console.log('node', process.version.startsWith('v'))" });
+    assert.deepEqual([sandboxed.runtime, sandboxed.stdout], ["node", "node true\n"]);
   });
 });

@@ -57,7 +57,7 @@ export const rssPlugin = definePlugin({
       // A cut feed is a broken document: better refused than half-read as if complete.
       if (page.truncated) throw new ToolFailure("too_large", `Cannot read ${url}: the feed is over ${config.maxBytes} bytes`, { url });
       try {
-        return { unchanged: false as const, parsed: parseFeedText(new TextDecoder().decode(page.body), url), ...kept };
+        return { unchanged: false as const, parsed: parseFeedText(decodeFeed(page.body, page.contentType), url), ...kept };
       } catch (error) {
         if (error instanceof FeedParseFailure) throw new ToolFailure(error.code, error.message, { url });
         throw error;
@@ -209,6 +209,21 @@ function newest<T extends { published: string | null }>(items: T[]): T[] {
     .map((item, index) => ({ item, index }))
     .sort((a, b) => (b.item.published ?? "").localeCompare(a.item.published ?? "") || a.index - b.index)
     .map(({ item }) => item);
+}
+
+/**
+ * A feed's text: the charset from Content-Type, else the XML declaration's encoding (read from
+ * the first bytes, which are ASCII in every encoding a feed uses), else UTF-8.
+ */
+function decodeFeed(bytes: Uint8Array, contentType: string): string {
+  const declared = /charset=["']?([^;"'\s]+)/i.exec(contentType)?.[1] ?? /^<\?xml[^>]*encoding=["']([^"']+)["']/.exec(new TextDecoder("latin1").decode(bytes.subarray(0, 200)))?.[1];
+  try {
+    return new TextDecoder(declared ?? "utf-8").decode(bytes);
+  } catch (error) {
+    // An unknown label: UTF-8 is the best guess, as web_fetch does.
+    if (error instanceof RangeError) return new TextDecoder().decode(bytes);
+    throw error;
+  }
 }
 
 function throwIt(error: Error): never {

@@ -32,7 +32,7 @@ describe("rss plugin", () => {
 
   before(async () => {
     server = createServer((req, res) => {
-      const answer = (status: number, headers: Record<string, string>, body = "") => {
+      const answer = (status: number, headers: Record<string, string>, body: string | Buffer = "") => {
         requests.push({ url: req.url ?? "", ...(req.headers["if-none-match"] ? { ifNoneMatch: String(req.headers["if-none-match"]) } : {}), status });
         res.writeHead(status, headers).end(body);
       };
@@ -44,6 +44,7 @@ describe("rss plugin", () => {
       if (req.url === "/beaver.atom") return answer(200, { "content-type": "application/atom+xml", "last-modified": "Fri, 20 Nov 2026 08:00:00 GMT" }, ATOM);
       if (req.url === "/heron.json") return answer(200, { "content-type": "application/feed+json" }, JSON_FEED);
       if (req.url === "/broken.xml") return answer(200, { "content-type": "application/rss+xml" }, `<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item><title>cut off`);
+      if (req.url === "/latin1.xml") return answer(200, { "content-type": "application/xml" }, Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Caf\u00e9 news</title><item><title>Cr\u00e8me br\u00fbl\u00e9e</title><guid>c1</guid></item></channel></rss>`, "latin1"));
       if (req.url === "/page.html") return answer(200, { "content-type": "text/html" }, "<html><body><p>not a feed</p></body></html>");
       answer(404, {}, "no");
     });
@@ -124,6 +125,13 @@ describe("rss plugin", () => {
     assert.deepEqual([events[0]!.type, events[0]!.feed, events[0]!.items.map((i) => i.title)], ["rss_items", otters.feed.id, ["Otter news 4"]]);
     const read = await call("rss_read", { feed: otters.feed.id, refresh: false });
     assert.deepEqual(read.items.map((i: { title: string }) => i.title), ["Otter news 4"], "a pushed item stays unread until read");
+  });
+
+  test("a feed in ISO-8859-1 (declared in its XML prolog) reads as the same text", async () => {
+    const latin = await call("rss_subscribe", { url: `${base}/latin1.xml` });
+    assert.equal(latin.feed.title, "Café news");
+    assert.deepEqual((await call("rss_read", { feed: latin.feed.id, refresh: false })).items.map((i: { title: string }) => i.title), ["Crème brûlée"]);
+    assert.deepEqual(await call("rss_unsubscribe", { feed: latin.feed.id }), { isError: false, unsubscribed: latin.feed.id });
   });
 
   test("unsubscribing forgets the feed", async () => {

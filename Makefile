@@ -2,7 +2,7 @@
 BUN := node_modules/.bin/bun
 DATA ?= ./data
 
-.PHONY: install run test build dist test-dist bench migrations typecheck clean
+.PHONY: install run test test-fast build dist test-dist bench migrations typecheck clean
 
 # Installs the locked dependencies when package-lock.json is newer than the last install.
 node_modules/.install-stamp: package.json package-lock.json
@@ -18,6 +18,11 @@ test: install
 	node_modules/.bin/tsc -p .
 	$(BUN) test --timeout 120000
 
+# The tests that spawn nothing (no daemon, plugin child, browser or binary), listed by
+# scripts/fast-tests.ts: a quick check while editing; `make test` runs everything.
+test-fast: install
+	$(BUN) test $$($(BUN) scripts/fast-tests.ts)
+
 build: install
 	$(BUN) scripts/build.ts
 
@@ -29,7 +34,7 @@ dist: install
 # The packages' own tests (contents, the packaged binary, install.sh, the unit's sandbox);
 # tools that are missing here are skipped with the reason printed.
 test-dist: dist
-	$(BUN) test ./packaging/tests --timeout 300000
+	HOMED_TEST_TIMEOUT_MS=300000 $(BUN) test ./packaging/tests --timeout 300000
 
 bench: install
 	$(BUN) bench/run.ts $(BENCH)

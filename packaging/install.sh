@@ -53,16 +53,19 @@ fi
 
 # systemctl for the live system, or offline on the root folder.
 sysctl() { if [ "$LIVE" = yes ]; then systemctl "$@"; else systemctl --root="$R" "$@"; fi; }
+# Whether systemd runs this system (not so in a container or chroot): then units are only
+# enabled or disabled, as files, and nothing is started, stopped or reloaded.
+RUNNING=no; [ "$LIVE" = yes ] && [ -d /run/systemd/system ] && RUNNING=yes
 
 uninstall() {
-  if [ "$LIVE" = yes ]; then
+  if [ "$RUNNING" = yes ]; then
     systemctl disable --now homed.service 2>/dev/null || true
   elif [ -f "$R$UNIT" ]; then
     sysctl disable homed.service >/dev/null 2>&1 || true
   fi
   rm -f "$R$BIN" "$R$UNIT" "$R$SYSUSERS"
   rm -rf "$R$DOC"
-  if [ "$LIVE" = yes ]; then systemctl daemon-reload; fi
+  if [ "$RUNNING" = yes ]; then systemctl daemon-reload; fi
   if [ "$REMOVE_DATA" = yes ]; then
     rm -rf "$R$DATA" "$R/etc/homed"
     say "removed, with $DATA and /etc/homed"
@@ -125,9 +128,11 @@ install -d -m 0700 "$R$DATA"
 chown "$uid:$gid" "$R$DATA"
 chmod 0700 "$R$DATA"
 
-if [ "$LIVE" = no ]; then
+if [ "$RUNNING" = no ]; then
   sysctl enable homed.service >/dev/null 2>&1
-  say "installed into $ROOT (enabled; nothing started)"
+  if [ "$LIVE" = no ]; then say "installed into $ROOT (enabled; nothing started)"
+  else say "installed and enabled; systemd is not running here, so nothing was started"
+  fi
   exit 0
 fi
 

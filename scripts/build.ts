@@ -4,7 +4,9 @@
  *
  * Another CPU's binary is cross-compiled from the locked npm packages of that CPU: Bun's
  * runtime (@oven/bun-linux-*) as the executable to embed into, and libSQL's addon
- * (@libsql/linux-*-gnu), both fetched and integrity-checked by scripts/locked-package.ts.
+ * (@libsql/linux-*-gnu), both fetched and integrity-checked by scripts/locked-package.ts. Bun
+ * sets process.arch to the target's CPU while bundling, so bun-pty embeds that CPU's PTY library
+ * (make test-dist checks both embedded files byte for byte).
  *
  * libsql chooses its native addon with ``require(`@libsql/${target}`)``, which the bundler
  * cannot follow, so the binary would fail with "Cannot find module '@libsql/linux-x64-gnu'".
@@ -67,9 +69,6 @@ try {
 const result = await Bun.build({
   entrypoints: [`${root}src/main.ts`],
   compile: native ? { outfile } : { outfile, target: target.compile, executablePath: `${lockedPackage(root, target.bun)}/bin/bun` },
-  // Libraries that pick a native file by process.arch (bun-pty's PTY library) must see the
-  // target's CPU, not the build machine's.
-  define: { "process.arch": JSON.stringify(arch) },
   plugins: [libsqlStaticNative(addon)],
 });
 if (!result.success) {

@@ -50,7 +50,7 @@ const CHECK_INSTALLED = `
   stat -c 'env %a %U:%G' /etc/homed/env
   getent passwd homed | cut -d: -f6 | sed 's/^/home /'
   homed --version
-  runuser -u homed -- homed doctor -data /var/lib/homed | grep -c '^ok' | sed 's/^/doctor ok lines /'
+  runuser -u homed -- homed doctor -data /var/lib/homed >/dev/null && echo doctor passed
   stat -c 'db %a %U' /var/lib/homed/homed.db
 `;
 
@@ -77,7 +77,7 @@ describe("packages installed by their package managers into a throw-away system"
       "env 600 root:root",
       "home /var/lib/homed",
       `homed ${PACKAGES.x64.deb.split("_")[1]}`,
-      "doctor ok lines 9",
+      "doctor passed",
       "db 600 homed",
       "enabled",
       "kept env lines 1",
@@ -104,7 +104,7 @@ describe("packages installed by their package managers into a throw-away system"
       "env 600 root:root",
       "home /var/lib/homed",
       `homed ${PACKAGES.x64.deb.split("_")[1]}`,
-      "doctor ok lines 9",
+      "doctor passed",
       "db 600 homed",
       "removed binary",
       "removed kept data",
@@ -128,7 +128,7 @@ describe("packages installed by their package managers into a throw-away system"
       "env 600 root:root",
       "home /var/lib/homed",
       `homed ${PACKAGES.x64.deb.split("_")[1]}`,
-      "doctor ok lines 9",
+      "doctor passed",
       "db 600 homed",
       "enabled",
       "ExecStart=/usr/local/bin/homed serve -data /var/lib/homed",

@@ -8,11 +8,11 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { ADMIN_TOKEN_FILE } from "../server/index.ts";
-import type { Settings } from "../config/index.ts";
+import type { CommandIo, Settings } from "../config/index.ts";
 import { readSse } from "./sse.ts";
 import { HomedError } from "../errors/index.ts";
 
-export type ChatIo = { out: (text: string) => void; err: (text: string) => void; input: NodeJS.ReadableStream };
+export type ChatIo = Pick<CommandIo, "stdout" | "stderr" | "stdin">;
 
 export type ChatOptions = { settings: Settings; token?: string; partner?: string };
 
@@ -56,12 +56,12 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
 
   const partner = options.partner ?? userInfo().username;
   let session = await open(partner);
-  io.out(`homed chat · session ${session.id.slice(0, 8)} (${session.partner}) · /new /sessions /quit · Ctrl-C cancels a turn\n`);
+  io.stdout(`homed chat · session ${session.id.slice(0, 8)} (${session.partner}) · /new /sessions /quit · Ctrl-C cancels a turn\n`);
 
   let inFlight: AbortController | undefined;
   const onSigint = () => {
     if (inFlight) inFlight.abort();
-    else io.out("\n(type /quit to leave)\n");
+    else io.stdout("\n(type /quit to leave)\n");
   };
   process.on("SIGINT", onSigint);
 
@@ -72,24 +72,24 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       const shown = new Set<number>();
       for await (const { event, data } of readSse(response.body!)) {
         const e = JSON.parse(data);
-        if (event === "content") io.out(e.text);
-        else if (event === "recall") io.out(`· recalled · L2×${e.report.counts?.L2 ?? 0} L3×${e.report.counts?.L3 ?? 0} · ${e.report.chars ?? 0} chars\n`);
+        if (event === "content") io.stdout(e.text);
+        else if (event === "recall") io.stdout(`· recalled · L2×${e.report.counts?.L2 ?? 0} L3×${e.report.counts?.L3 ?? 0} · ${e.report.chars ?? 0} chars\n`);
         else if (event === "tool_call" && e.name && !shown.has(e.index)) {
           shown.add(e.index);
-          io.out(`\n→ ${e.name}\n`);
-        } else if (event === "tool_result") io.out(`← ${e.name}${e.denied ? " (denied)" : ""}: ${e.result.slice(0, 200)}\n`);
-        else if (event === "error") io.err(`homed: ${e.message}\n`);
-        else if (event === "done") io.out(e.stopReason === "no_tool_calls" ? "\n" : `\n(${e.stopReason})\n`);
+          io.stdout(`\n→ ${e.name}\n`);
+        } else if (event === "tool_result") io.stdout(`← ${e.name}${e.denied ? " (denied)" : ""}: ${e.result.slice(0, 200)}\n`);
+        else if (event === "error") io.stderr(`homed: ${e.message}\n`);
+        else if (event === "done") io.stdout(e.stopReason === "no_tool_calls" ? "\n" : `\n(${e.stopReason})\n`);
       }
     } catch (error) {
-      if (inFlight.signal.aborted) io.out("\n(cancelled)\n");
+      if (inFlight.signal.aborted) io.stdout("\n(cancelled)\n");
       else throw error;
     } finally {
       inFlight = undefined;
     }
   };
 
-  const lines = createInterface({ input: io.input, terminal: false });
+  const lines = createInterface({ input: io.stdin, terminal: false });
   try {
     for await (const raw of lines) {
       const line = raw.trim();
@@ -97,12 +97,12 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       if (line === "/quit") break;
       if (line === "/new") {
         session = await open(`${partner}-${Date.now().toString(36)}`);
-        io.out(`new session ${session.id.slice(0, 8)} (${session.partner})\n`);
+        io.stdout(`new session ${session.id.slice(0, 8)} (${session.partner})\n`);
       } else if (line === "/sessions") {
         const { sessions } = (await (await api("/api/sessions")).json()) as { sessions: SessionView[] };
-        for (const s of sessions) io.out(`${s.id === session.id ? "*" : " "} ${s.id.slice(0, 8)}  ${s.channel}/${s.partner}  ${new Date(s.updatedAt).toISOString()}\n`);
+        for (const s of sessions) io.stdout(`${s.id === session.id ? "*" : " "} ${s.id.slice(0, 8)}  ${s.channel}/${s.partner}  ${new Date(s.updatedAt).toISOString()}\n`);
       } else if (line.startsWith("/")) {
-        io.out(`unknown command ${line} (/new /sessions /quit)\n`);
+        io.stdout(`unknown command ${line} (/new /sessions /quit)\n`);
       } else {
         await turn(line);
       }

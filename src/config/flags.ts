@@ -15,12 +15,16 @@ export type FlagSpec = {
   help: string;
 };
 
+/**
+ * The flags every command shares (settings: where the data is, the database, the embedder...),
+ * and, until those commands move to src/cli/commands/, the flags of import and recall. A command's
+ * own flags are in its file there; main.ts parses with both.
+ */
 export const FLAGS: readonly FlagSpec[] = [
   { name: "data", value: "DIR", env: "HOMED_DATA", default: "$XDG_DATA_HOME/homed (~/.local/share/homed)", help: "data folder: database, logs, admin token, models (created if missing)" },
   { name: "addr", value: "HOST:PORT", env: "HOMED_ADDR", default: "127.0.0.1:8080", help: "address the console and API listen on (port 0 picks a free port)" },
   { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or libsql:// / https:// URL of a libSQL server (sqld, Turso)" },
   { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
-  { name: "budget", value: "TOKENS", default: "", help: "token budget of `homed context render` (required there)" },
   { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
   { name: "conversation", value: "C", default: "", help: "`homed recall`: search only conversation (partner, project) C and user-wide memories (default: all)" },
   { name: "k", value: "N", default: "10", help: "`homed recall`: number of results" },
@@ -37,11 +41,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "512", help: "dimension of -embed-model's vectors (must be 512, the stored vector size)" },
   { name: "embed-key-file", value: "FILE", env: "HOMED_EMBED_KEY_FILE", default: "", help: "file holding the API key for -embed-url (else HOMED_EMBED_API_KEY)" },
   { name: "embed-timeout", value: "MS", env: "HOMED_EMBED_TIMEOUT_MS", default: "1200", help: "time budget of a query embedding; after it recall goes on without vectors" },
-  { name: "backfill", default: "", help: "`homed embed`: re-embed stored events and blocks another embedder made (resumable; progress on stderr)" },
-  { name: "image", value: "FILE", default: "", help: "`homed embed`: embed this JPEG/PNG/WebP image instead of text" },
-  { name: "token", value: "TOKEN", env: "HOMED_TOKEN", default: "<data>/admin.token", help: "`homed chat`: the daemon's admin token" },
-  { name: "partner", value: "NAME", default: "your user name", help: "`homed chat`: who you are to homed (one session per partner)" },
-  { name: "help", default: "", help: "show this help and exit" },
+  { name: "help", default: "", help: "show this help (or, after a command, that command's) and exit" },
   { name: "version", default: "", help: "print the version and exit" },
 ];
 

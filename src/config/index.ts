@@ -1,6 +1,6 @@
 export { FLAGS, EXTRA_ENV, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from "./flags.ts";
 export { resolveSettings, defaultDataDir, SettingsSchema, type Settings, type Environment } from "./settings.ts";
-export { helpText } from "./help.ts";
+export type { CommandIo } from "./command-io.ts";
 export { ensureWritableDir, DataDirError } from "./data-dir.ts";
 export { tightenDataDir, describeTightening, type Tightened } from "./private-dir.ts";
 export { readConfigFile, configSection, ConfigFileError, CONFIG_FILE } from "./config-file.ts";

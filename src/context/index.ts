@@ -12,4 +12,4 @@ export {
 } from "./prune.ts";
 export { writeL1Event, loadL1Events, exportContextDump, sinkToL2, eventBlocks, type WriteL1Input, type L1Row, type NewBlock } from "./l1-store.ts";
 export { createContextEngine, type ContextEngine, type ContextEngineOptions } from "./engine.ts";
-export { runContextCommand, CONTEXT_USAGE, type CommandIo } from "./render-command.ts";
+export { runContextCommand, CONTEXT_USAGE } from "./render-command.ts";

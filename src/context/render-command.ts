@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { UsageError } from "../config/index.ts";
+import { UsageError, type CommandIo } from "../config/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { parseContextDump, toRenderable, ContextDumpError } from "./dump.ts";
 import { renderUnderBudget } from "./render.ts";
@@ -15,10 +15,8 @@ export const CONTEXT_USAGE = "homed context render --budget N FILE";
 
 const BudgetSchema = z.coerce.number().int().positive();
 
-export type CommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
-
 /** `rest`: the words after `context`; `budgetFlag`: the value of -budget, if given. */
-export async function runContextCommand(rest: readonly string[], budgetFlag: string | true | undefined, io: CommandIo): Promise<number> {
+export async function runContextCommand(rest: readonly string[], budgetFlag: string | true | undefined, io: Pick<CommandIo, "stdout" | "stderr">): Promise<number> {
   await loadTokenizer();
   const [sub, file, ...extra] = rest;
   if (sub !== "render") throw new UsageError(`unknown context command "${sub ?? ""}" (usage: ${CONTEXT_USAGE})`);

@@ -6,12 +6,12 @@
  * `homed embed --backfill` re-embeds stored memory with the embedder in use (see backfill.ts).
  */
 import { readFileSync } from "node:fs";
-import { announceServingDaemon, ensureWritableDir, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
 import { openStore } from "../store/index.ts";
 import { backfillEmbeddings } from "./backfill.ts";
 import { openEmbedder, type ActiveEmbedder } from "./select.ts";
 
-export type EmbedCommandIo = { stdout(text: string): void; stderr(text: string): void };
+export type EmbedCommandIo = Pick<CommandIo, "stdout" | "stderr">;
 
 function readImage(path: string): Uint8Array {
   try {

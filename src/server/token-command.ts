@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { announceServingDaemon, UsageError, type Settings } from "../config/index.ts";
+import { announceServingDaemon, UsageError, type CommandIo, type Settings } from "../config/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
 import { createLogger } from "../log/index.ts";
 import { resetAdminToken, tokenHint } from "./admin-token.ts";
@@ -14,7 +14,7 @@ import { revokeAllConsoleSessions } from "./console-session.ts";
 
 export const TOKEN_USAGE = "homed token reset -data DIR";
 
-export type TokenCommandIo = { stdout: (text: string) => void; stderr: (text: string) => void };
+export type TokenCommandIo = Pick<CommandIo, "stdout" | "stderr">;
 
 export async function runTokenCommand(rest: readonly string[], settings: Pick<Settings, "dataDir" | "dbUrl" | "dbAuthToken">, io: TokenCommandIo): Promise<number> {
   const { dataDir } = settings;

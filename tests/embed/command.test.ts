@@ -5,12 +5,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs, resolveSettings, UsageError } from "../../src/config/index.ts";
+import { COMMANDS } from "../../src/cli/commands/index.ts";
+import { allFlags } from "../../src/cli/help.ts";
 import { hashEmbed, runEmbedCommand } from "../../src/embed/index.ts";
 import { pngFile } from "./images.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
 
 async function embed(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const args = parseArgs(["embed", ...argv]);
+  const args = parseArgs(["embed", ...argv], allFlags(COMMANDS));
   const out = { stdout: "", stderr: "" };
   const code = await runEmbedCommand(args.positionals.slice(1), args, resolveSettings(args, {}), {
     stdout: (t) => (out.stdout += t),

@@ -1,7 +1,11 @@
 /** The embedder's flags and environment, resolved and validated at the boundary. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { helpText, parseArgs, resolveSettings } from "../../src/config/index.ts";
+import { parseArgs, resolveSettings } from "../../src/config/index.ts";
+import { COMMANDS } from "../../src/cli/commands/index.ts";
+import { helpText as helpOf } from "../../src/cli/help.ts";
+
+const helpText = (version: string) => helpOf(version, COMMANDS);
 
 describe("embedder settings", () => {
   test("defaults: models under the data folder, one thread, no endpoint", () => {

@@ -1,6 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { helpText, FLAGS, EXTRA_ENV, parseArgs, resolveSettings, UsageError } from "../../src/config/index.ts";
+import { EXTRA_ENV, parseArgs, resolveSettings, UsageError } from "../../src/config/index.ts";
+import { COMMANDS } from "../../src/cli/commands/index.ts";
+import { allFlags, helpText as helpOf } from "../../src/cli/help.ts";
+
+const helpText = (version: string) => helpOf(version, COMMANDS);
 
 describe("command-line flags", () => {
   test("accepts -flag value, --flag value and -flag=value", () => {
@@ -45,7 +49,7 @@ describe("command-line flags", () => {
 
   test("--help names every flag, its default and every environment variable", () => {
     const help = helpText("9.9.9");
-    for (const flag of FLAGS) {
+    for (const flag of allFlags(COMMANDS)) {
       assert.match(help, new RegExp(`-${flag.name}\\b`));
       if (flag.default) assert.ok(help.includes(flag.default), `default of -${flag.name}`);
       if (flag.env) assert.ok(help.includes(flag.env), `env of -${flag.name}`);

@@ -1,0 +1,31 @@
+/** Every `homed` command, in the order `homed --help` lists them. */
+import type { Command } from "../command.ts";
+import { chatCommand } from "./chat.ts";
+import { contextCommand } from "./context.ts";
+import { doctorCommand } from "./doctor.ts";
+import { embedCommand } from "./embed.ts";
+import { importCommand } from "./import.ts";
+import { mcpCommand } from "./mcp.ts";
+import { memoryCommand } from "./memory.ts";
+import { pluginCommand } from "./plugin.ts";
+import { recallCommand } from "./recall.ts";
+import { serveCommand } from "./serve.ts";
+import { tokenCommand } from "./token.ts";
+import { helpCommand } from "./help.ts";
+import { versionCommand } from "./version.ts";
+
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  doctorCommand,
+  contextCommand,
+  importCommand,
+  recallCommand,
+  embedCommand,
+  pluginCommand,
+  memoryCommand,
+  mcpCommand,
+  chatCommand,
+  tokenCommand,
+  versionCommand,
+  helpCommand,
+];

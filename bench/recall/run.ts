@@ -13,7 +13,7 @@ import { createClient } from "@libsql/client";
 import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
-import { coldcontextQuery, importHistory, parseHistory, type Channel } from "../../src/memory/index.ts";
+import { coldcontextQuery, importHistory, parseHistory, stableQuery, type Channel } from "../../src/memory/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
@@ -106,6 +106,13 @@ async function measureSize(size: number, file: string, dir: string, queries: rea
   const store = await openStore({ url: `file:${join(data, "homed.db")}` });
   try {
     await homedLatencies(size, store, queries, "words+grams", ["words", "grams"]);
+    // No facts in this store: the facts (L3) query must cost next to nothing however many
+    // messages there are (it once scored every matching message and threw them away).
+    for (const scoped of [false, true]) {
+      await latencies(size, `homed facts query (no facts), ${scoped ? "one conversation" : "all memory"}`, queries, (q) =>
+        stableQuery(store.client, q.query, { k: K, conversation: scoped ? q.conversation : undefined }),
+      );
+    }
     await latencies(size, "homed words+grams full ranking, all memory", queries.slice(0, FULL_RANKING_QUERIES), (q) =>
       fullRankingUnscoped(store.client, q.query, DEPTH),
     );

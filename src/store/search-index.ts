@@ -93,13 +93,15 @@ const ROWID: Record<SearchDocKind, string> = {
  * The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers).
  * `rowid`: the FTS rowid when the caller already knows it (an import stages an event under the
  * rowid it will have, before the event row exists); otherwise it is looked up from the document.
- * A document is indexed by the first ANALYSED_CHARS characters of its own text and of its context
- * (`text/limits.ts`): FTS5 inserts run synchronously, and the grams of a 15 MB message would hold
- * the daemon for seconds.
+ * A document is indexed by the first ANALYSED_CHARS characters of its own text followed by its
+ * context (`text/limits.ts`): FTS5 inserts run synchronously, and the grams of a 15 MB message
+ * would hold the daemon for seconds.
  */
 export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string, rowid?: number): Promise<InStatement[]> {
+  // One budget for both, own text first: a row costs what the single text column did (the reply
+  // to a pasted page would otherwise index the page's first ANALYSED_CHARS again, in full).
   const own = analysedPart(text.own);
-  const context = analysedPart(text.context ?? "");
+  const context = analysedPart(`${own}\n${text.context ?? ""}`).slice(own.length + 1);
   const tables = SEARCH_TABLES[kind];
   const rowidSql = rowid === undefined ? ROWID[kind] : "?";
   const row = (table: SearchTable, ownText: string, ctx: string): InStatement => ({

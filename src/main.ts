@@ -6,8 +6,7 @@
  * 64 MB).
  */
 import { writeSync } from "node:fs";
-import { allFlags } from "./cli/help.ts";
-import { COMMANDS } from "./cli/commands/index.ts";
+import { allFlags, COMMANDS } from "./cli/index.ts";
 import { parseArgs, resolveSettings, UsageError, type CommandIo } from "./config/index.ts";
 import { exitCodeOf } from "./errors/index.ts";
 // Directly, not through runtime/index.ts: a plugin process must not load the server to get it.

@@ -8,7 +8,7 @@
 import jiebaWasmPath from "../../node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm" with { type: "file" };
 import ortWasmPath from "../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm" with { type: "file" };
 import webpDecoderWasmPath from "../../node_modules/@jsquash/webp/codec/dec/webp_dec.wasm" with { type: "file" };
-import tinyOnnxPath from "../../tests/fixtures/tiny-linear.onnx" with { type: "file" };
+import tinyOnnxPath from "../embed/tiny-linear.onnx" with { type: "file" };
 import webIndexHtmlPath from "../../web/index.html" with { type: "file" };
 import webConsoleCssPath from "../../web/console.css" with { type: "file" };
 import webConsoleJsPath from "../../web/console.js" with { type: "file" };

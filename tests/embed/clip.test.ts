@@ -101,7 +101,7 @@ describe("model folder", () => {
 
   test("an ONNX file with other input names is refused by name", async () => {
     const dir = tinyClipCopy("fp32");
-    copyFileSync(new URL("../fixtures/tiny-linear.onnx", import.meta.url), join(dir, "vit-b-16.txt.fp32.onnx"));
+    copyFileSync(new URL("../../src/embed/tiny-linear.onnx", import.meta.url), join(dir, "vit-b-16.txt.fp32.onnx"));
     await assert.rejects(createClipEmbedder(readClipFolder(dir)), /not a Chinese-CLIP export, no input 'text' \(has x\) and no output 'unnorm_text_features' \(has y\)/);
   });
 

@@ -14,6 +14,7 @@ import type { Embedder } from "../embed/index.ts";
 import { activeScene, auditInjection, buildInjection, observeScene, recordCitations, timeOfDay, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
 import { searchWords } from "../text/index.ts";
 import type { Participant } from "./stages.ts";
+import { fileLiveEventsInScene } from "../store/index.ts";
 
 export type MemoryParticipantOptions = {
   client: Client;
@@ -52,7 +53,7 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         if (turn.injected.length) await recordCitations(options.client, text, turn.injected);
         const { sceneId } = await observeScene(options.client, { ...turn.fingerprint, tools });
         if (sceneId) {
-          await options.client.execute({ sql: "UPDATE events SET scene_id = ? WHERE session_id = ? AND layer = 'L1' AND scene_id IS NULL", args: [sceneId, sessionId] });
+          await fileLiveEventsInScene(options.client, sessionId, sceneId);
         }
       },
     },

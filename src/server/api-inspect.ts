@@ -10,6 +10,7 @@ import { loadL1Events, messageText, OVERFLOW_THRESHOLD, pinnedCount, queryTfidf,
 import { embedText, type Embedder } from "../embed/index.ts";
 import { loadTokenizer, searchWords } from "../text/index.ts";
 import { HomedError } from "../errors/index.ts";
+import { sessionExists, sessionTimeline } from "../store/index.ts";
 
 const preview = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
 
@@ -36,11 +37,10 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
   const app = new Hono();
   app.get("/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
-    const session = await client.execute({ sql: "SELECT id FROM sessions WHERE id = ?", args: [sessionId] });
-    if (session.rows.length === 0) throw new HomedError("session_not_found", `No session with id ${sessionId}`);
+    if (!(await sessionExists(client, sessionId))) throw new HomedError("session_not_found", `No session with id ${sessionId}`);
     const events = await loadL1Events(client, sessionId);
-    const meta = await client.execute({ sql: "SELECT id, layer, time, role, text, tokens, last_access, sunk_at FROM events WHERE session_id = ? ORDER BY seq", args: [sessionId] });
-    const byId = new Map(meta.rows.map((r) => [String(r.id), r]));
+    const timeline = await sessionTimeline(client, sessionId);
+    const byId = new Map(timeline.map((r) => [r.id, r]));
     const used = events.reduce((sum, e) => sum + e.tokens, 0);
     const pinned = pinnedCount({ budget, avgTokensPerEvent: events.length ? used / events.length : 0 });
     const input = latestUserInput(events);
@@ -55,17 +55,17 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
       scoredAgainst: input,
       live: events.map((e, i) => ({
         id: e.id,
-        time: Number(byId.get(e.id)?.time ?? 0),
+        time: byId.get(e.id)?.time ?? 0,
         roles: e.messages.map((m) => m.role),
         tokens: e.tokens,
         score: scored[i],
         pinned: i >= events.length - pinned,
-        text: preview(String(byId.get(e.id)?.text ?? "")),
+        text: preview(byId.get(e.id)?.text ?? ""),
       })),
       // `time` is when it was said, `sunkAt` when pruning sank it (null for events that never were live).
-      sunk: meta.rows
+      sunk: timeline
         .filter((r) => r.layer !== "L1")
-        .map((r) => ({ id: String(r.id), layer: String(r.layer), time: Number(r.time), sunkAt: r.sunk_at === null ? null : Number(r.sunk_at), tokens: Number(r.tokens), lastAccess: r.last_access === null ? null : Number(r.last_access), text: preview(String(r.text)) })),
+        .map((r) => ({ id: r.id, layer: r.layer, time: r.time, sunkAt: r.sunkAt, tokens: r.tokens, lastAccess: r.lastAccess, text: preview(r.text) })),
     });
   });
   return app;

@@ -4,6 +4,8 @@ export { migrate, migrationStatus, SchemaMismatchError, type Migration, type Mig
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
+export { sessionTimeline, fileLiveEventsInScene, type TimelineRow } from "./events-table.ts";
+export { sessionExists } from "./sessions-table.ts";
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";

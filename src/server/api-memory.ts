@@ -3,13 +3,14 @@
  * and the storage size; search across layers with filters; and delete, which is immediate,
  * complete (event, blocks, search rows) and written to the log as an audit line.
  */
-import type { Client, InValue } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, openRecord, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
+import { databaseBytes, eventsByIds, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -34,18 +35,16 @@ export type MemoryRecord = {
   channels?: string[];
 };
 
-const EVENT_COLUMNS = "id, layer, text, time, conversation, scope, session_id, speaker, role, source_id, tokens, access_count";
-
-function eventRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+function eventRecord(r: EventRow, extra: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
     kind: "event",
-    id: String(r.id),
-    layer: String(r.layer),
-    text: String(r.text),
-    time: Number(r.time),
-    conversation: String(r.conversation),
-    scope: String(r.scope),
-    provenance: { session: r.session_id, speaker: r.speaker, role: r.role, sourceId: r.source_id, tokens: Number(r.tokens), accessCount: Number(r.access_count) },
+    id: r.id,
+    layer: r.layer,
+    text: r.text,
+    time: r.time,
+    conversation: r.conversation,
+    scope: r.scope,
+    provenance: { session: r.sessionId, speaker: r.speaker, role: r.role, sourceId: r.sourceId, tokens: r.tokens, accessCount: r.accessCount },
     ...extra,
   };
 }
@@ -58,55 +57,46 @@ async function searchEvents(client: Client, s: Search, asked: RecallQuery, embed
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
   if (s.q && (s.layer === "all" || s.layer === "L2")) {
     const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
-    const ids = found.map((f) => f.id);
-    const rows = ids.length ? await client.execute({ sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id IN (${ids.map(() => "?").join(", ")})`, args: ids }) : { rows: [] };
-    const byId = new Map(rows.rows.map((r) => [String(r.id), r as Record<string, unknown>]));
+    const byId = new Map((await eventsByIds(client, found.map((f) => f.id))).map((r) => [r.id, r]));
     for (const f of found) {
       const row = byId.get(f.id);
       if (row && (!s.scope || row.scope === s.scope)) ranked.push(eventRecord(row, { score: f.score, channels: Object.keys(f.channels) }));
     }
   }
   if (s.layer === "L2" && s.q) return { ranked, listed: [] };
-  const where: string[] = [];
-  const args: InValue[] = [];
-  if (s.layer !== "all") where.push("layer = ?"), args.push(s.layer);
-  else if (s.q) where.push("layer <> 'L2'"); // L2 matches came ranked above
-  if (s.q) where.push("instr(lower(text), lower(?)) > 0"), args.push(s.q);
-  if (s.scope) where.push("scope = ?"), args.push(s.scope);
-  if (s.conversation) where.push("conversation = ?"), args.push(s.conversation);
-  const rows = await client.execute({
-    sql: `SELECT ${EVENT_COLUMNS} FROM events ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY time DESC, seq DESC LIMIT ?`,
-    args: [...args, s.limit],
+  const listed = await listEvents(client, {
+    layer: s.layer !== "all" ? s.layer : undefined,
+    notLayer: s.layer === "all" && s.q ? "L2" : undefined, // L2 matches came ranked above
+    containing: s.q || undefined,
+    scope: s.scope,
+    conversation: s.conversation || undefined,
+    limit: s.limit,
   });
-  return { ranked, listed: rows.rows.map((r) => eventRecord(r as Record<string, unknown>)) };
+  return { ranked, listed: listed.map((r) => eventRecord(r)) };
 }
-
-const FACT_COLUMNS = `SELECT t.id, t.predicate, t.kind, t.scope, t.confidence, t.revision, t.evidence, t.source_session, t.source_event_id, t.excerpt,
-    t.updated_at, s.content AS subject, o.content AS object
-  FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id`;
 
 /**
  * The console's scope filter on facts: a fact's scope is "user" or the key of the conversation
  * it belongs to, so "conversation" means any conversation's (and no fact is project-wide).
  */
-function factScope(scope: Search["scope"]): { sql: string; args: InValue[] } | undefined {
+function factScope(scope: Search["scope"]): FactFilter["scope"] {
   if (!scope) return undefined;
-  if (scope === "conversation") return { sql: "t.scope NOT IN ('user', 'project')", args: [] };
-  return { sql: "t.scope = ?", args: [scope] };
+  if (scope === "conversation") return { anyConversation: true };
+  return { equals: scope };
 }
 
-function factRecord(r: Record<string, unknown>, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+function factRecord(r: FactRow, extra: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
     kind: "fact",
-    id: String(r.id),
+    id: r.id,
     layer: "L3",
     text: `${r.subject} ${r.predicate} ${r.object}`,
-    time: Number(r.updated_at),
+    time: r.updatedAt,
     conversation: null,
-    scope: String(r.scope),
+    scope: r.scope,
     provenance: {
-      kind: r.kind, evidence: r.evidence, confidence: Number(r.confidence), revision: Number(r.revision),
-      session: r.source_session, sourceEventId: r.source_event_id, excerpt: r.excerpt,
+      kind: r.kind, evidence: r.evidence, confidence: r.confidence, revision: r.revision,
+      session: r.sourceSession, sourceEventId: r.sourceEventId, excerpt: r.excerpt,
     },
     ...extra,
   };
@@ -120,23 +110,12 @@ async function searchTriples(client: Client, s: Search, asked: RecallQuery, embe
     // conversation scope, so the console shows what the model would be given for this query.
     const found = await stableQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
     if (found.length === 0) return { ranked: [], listed: [] };
-    const rows = await client.execute({
-      sql: `${FACT_COLUMNS} WHERE t.id IN (${found.map(() => "?").join(", ")}) ${scope ? `AND ${scope.sql}` : ""}`,
-      args: [...found.map((f) => f.id), ...(scope?.args ?? [])],
-    });
-    const byId = new Map(rows.rows.map((r) => [String(r.id), r as Record<string, unknown>]));
+    const byId = new Map((await listFacts(client, { ids: found.map((f) => f.id), scope })).map((r) => [r.id, r]));
     const ranked = found.flatMap((f) => (byId.has(f.id) ? [factRecord(byId.get(f.id)!, { score: f.score, channels: f.channels })] : []));
     return { ranked, listed: [] };
   }
-  const where: string[] = [];
-  const args: InValue[] = [];
-  if (scope) where.push(scope.sql), args.push(...scope.args);
-  if (s.conversation) where.push("t.scope IN (?, 'user')"), args.push(s.conversation);
-  const rows = await client.execute({
-    sql: `${FACT_COLUMNS} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY t.updated_at DESC LIMIT ?`,
-    args: [...args, s.limit],
-  });
-  return { ranked: [], listed: rows.rows.map((r) => factRecord(r as Record<string, unknown>)) };
+  const listed = await listFacts(client, { scope, visibleFrom: s.conversation || undefined, limit: s.limit });
+  return { ranked: [], listed: listed.map((r) => factRecord(r)) };
 }
 
 /**
@@ -153,21 +132,15 @@ async function search(client: Client, s: Search, embedder: Embedder | undefined)
 }
 
 async function stats(client: Client, embedder: Embedder) {
-  const layers = await client.execute("SELECT layer, COUNT(*) AS n, COALESCE(SUM(tokens), 0) AS tokens, COALESCE(SUM(length(text)), 0) AS chars FROM events GROUP BY layer");
-  const triples = await client.execute("SELECT COUNT(*) AS n FROM triples");
-  const pages = await client.execute("SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS bytes");
-  // When each memory was written, by the layer it is in now: the growth chart's data.
-  const growth = await client.execute(
-    "SELECT layer, date(created_at / 1000, 'unixepoch') AS day, COUNT(*) AS n FROM events GROUP BY layer, day ORDER BY day",
-  );
   const totals: Record<string, { events: number; tokens: number; chars: number }> = { L1: { events: 0, tokens: 0, chars: 0 }, L2: { events: 0, tokens: 0, chars: 0 }, L3: { events: 0, tokens: 0, chars: 0 } };
-  for (const r of layers.rows) totals[String(r.layer)] = { events: Number(r.n), tokens: Number(r.tokens), chars: Number(r.chars) };
+  for (const r of await layerTotals(client)) totals[r.layer] = { events: Number(r.events), tokens: Number(r.tokens), chars: Number(r.chars) };
   return {
     layers: totals,
-    triples: Number(triples.rows[0]!.n),
+    triples: await tripleCount(client),
     embedder: { modelId: embedder.modelId, dimension: embedder.dimension },
-    storageBytes: Number(pages.rows[0]!.bytes),
-    growth: growth.rows.map((r) => ({ layer: String(r.layer), day: String(r.day), n: Number(r.n) })),
+    storageBytes: await databaseBytes(client),
+    // When each memory was written, by the layer it is in now: the growth chart's data.
+    growth: (await writtenPerDay(client)).map((r) => ({ layer: r.layer, day: r.day, n: Number(r.n) })),
   };
 }
 

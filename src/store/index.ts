@@ -4,7 +4,9 @@ export { migrate, migrationStatus, SchemaMismatchError, type Migration, type Mig
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
-export { sessionTimeline, fileLiveEventsInScene, type TimelineRow } from "./events-table.ts";
+export { sessionTimeline, fileLiveEventsInScene, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
+export { listFacts, tripleCount, type FactRow, type FactFilter } from "./triples-table.ts";
+export { databaseBytes } from "./database-size.ts";
 export { sessionExists } from "./sessions-table.ts";
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";

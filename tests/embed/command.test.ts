@@ -1,8 +1,7 @@
 /** `homed embed` argument handling and output, called in process with captured streams. */
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs, resolveSettings, UsageError } from "../../src/config/index.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
@@ -10,6 +9,7 @@ import { allFlags } from "../../src/cli/help.ts";
 import { hashEmbed, runEmbedCommand } from "../../src/embed/index.ts";
 import { pngFile } from "./images.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 async function embed(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const args = parseArgs(["embed", ...argv], allFlags(COMMANDS));
@@ -21,7 +21,9 @@ async function embed(argv: string[]): Promise<{ code: number; stdout: string; st
   return { code, ...out };
 }
 
-const data = () => mkdtempSync(join(tmpdir(), "homed-embed-cmd-"));
+const made: TempDir[] = [];
+after(() => made.forEach((d) => d.remove()));
+const data = () => made[made.push(tempDir("homed-embed-cmd-")) - 1]!.path;
 
 describe("homed embed", () => {
   test("TEXT with --json: {model, dim, vector} of the active embedder (the fallback here)", async () => {

@@ -3,14 +3,14 @@
  * whether an optional tool is here (a missing one skips its tests with the reason printed).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DIST = join(ROOT, "dist");
-export const VERSION = (JSON.parse(execFileSync("cat", [join(ROOT, "package.json")], { encoding: "utf8" })) as { version: string }).version;
+export const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 export const PACKAGES = {
   x64: { tarball: `homed-${VERSION}-linux-x64.tar.gz`, deb: `homed_${VERSION}_amd64.deb`, rpm: `homed-${VERSION}-1.x86_64.rpm`, folder: `homed-${VERSION}-linux-x64` },

@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
-import { run, SOURCE_HOMED } from "../support/process.ts";
+import { hostname } from "node:os";
+import { run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 
 const WORDS = ["tea", "garden", "train", "parking", "车", "停在", "地下", "二层", "会议", "guitar", "laptop", "西湖", "dinner", "report"];
 
@@ -135,6 +136,38 @@ describe("homed import of a large file (child processes)", () => {
     assert.ok(peaks[1]! - peaks[0]! < 100, `peak RSS grew with the file: ${peaks.map((p) => p.toFixed(0)).join(" → ")} MiB`);
     assert.ok(peaks[1]! < 500, `peak RSS ${peaks[1]!.toFixed(0)} MiB`);
   });
+
+  test("the daemon's start removes what a killed import staged", async () => {
+    using tmp = tempFolder();
+    const data = join(tmp.dir, "data");
+    const file = join(tmp.dir, "history.jsonl");
+    writeFileSync(file, historyLines(3).join("\n"));
+    assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, file])).code, 0);
+    // What a killed import leaves: its run (its process gone), a staged event and its search row.
+    const gone = (await run([process.execPath, "-e", "console.log(process.pid)"])).stdout.trim();
+    const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+    try {
+      const first = 2 ** 40;
+      await store.client.execute({ sql: "INSERT INTO import_runs (id, first_rowid, state, pid, host, started_at) VALUES (7, ?, 'staging', ?, ?, 0)", args: [first, Number(gone), hostname()] });
+      await store.client.execute({
+        sql: "INSERT INTO import_events (event_rowid, id, session_id, conversation, scope, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 'ev_k', 'c/s', 'c', 'conversation', 'L2', 0, 0, '[]', 'killed', 1, 0)",
+        args: [first],
+      });
+      await store.client.execute({ sql: "INSERT INTO memory_words (rowid, doc_id, kind, scope_key, words, context) VALUES (?, 'ev_k', 'event', 'cz', 'killed', '')", args: [first] });
+    } finally {
+      store.close();
+    }
+    const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
+    try {
+      const started = Date.now();
+      let left: Record<string, number> = {};
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = await counts(data, ["import_runs", "import_events", "memory_words", "events"]);
+      } while (left.import_runs !== 0 && Date.now() - started < 30_000);
+      assert.deepEqual(left, { import_runs: 0, import_events: 0, memory_words: 3, events: 3 });
+    } finally {
+      await daemon.stop();
+    }
+  });
 });
-
-

@@ -4,13 +4,17 @@
  * `cause`. Messages say what failed and why ("Cannot X: reason").
  */
 export class HomedError extends Error {
+  /** The request field at fault, when one is (an OpenAI client reads it as `error.param`). */
+  readonly param?: string;
+
   constructor(
     readonly code: string,
     message: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { param?: string },
   ) {
     super(message, options);
     this.name = new.target.name;
+    if (options?.param !== undefined) this.param = options.param;
   }
 
   /**

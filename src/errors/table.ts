@@ -19,11 +19,13 @@ export const ERRORS = {
   invalid_request: row(400),
   invalid_history: row(400),
   invalid_arguments: row(400),
+  unsupported_value: row(400), // an OpenAI request field homed does not honour (n > 1, logprobs)
   unauthorized: row(401),
   cross_site: row(403),
   not_found: row(404),
   session_not_found: row(404),
   provider_not_found: row(404),
+  model_not_found: row(404),
   unknown_tool: row(404),
   unknown_plugin: row(404),
   ambiguous: row(409),

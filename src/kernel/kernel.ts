@@ -12,7 +12,7 @@ import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
 import { z } from "zod";
 import { memoryParticipant } from "./memory-participant.ts";
-import { ProviderStore, type ProviderEnv } from "./providers.ts";
+import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.ts";
 import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
@@ -73,7 +73,16 @@ export class NoProviderError extends HomedError {
   }
 }
 
-export type TurnRequest = { session: Session; input: string; signal?: AbortSignal; onEvent?: (e: TurnEvent) => void };
+export type TurnRequest = {
+  session: Session;
+  input: string;
+  signal?: AbortSignal;
+  onEvent?: (e: TurnEvent) => void;
+  /** The provider to ask (an id from `providers.list()`); the active one when absent. */
+  provider?: string;
+  /** Request fields passed to the model as given (`temperature`, `stop`…: see TurnInput). */
+  params?: Record<string, unknown>;
+};
 
 export class Kernel {
   readonly sessions: Sessions;
@@ -161,13 +170,14 @@ export class Kernel {
     for (const controller of this.running) controller.abort(new Error(reason));
   }
 
-  private async runOne({ session, input, signal: callerSignal, onEvent }: TurnRequest): Promise<TurnResult> {
+  private async runOne(request: TurnRequest): Promise<TurnResult> {
+    const { session, signal: callerSignal } = request;
     const own = new AbortController();
     this.running.add(own);
     const signal = callerSignal ? AbortSignal.any([callerSignal, own.signal]) : own.signal;
     const log = this.options.log;
     try {
-      const result = await this.runWith(session, input, signal, onEvent);
+      const result = await this.runWith(request, signal);
       if (result.stopReason === "cancelled") {
         const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "cancelled");
         log.info(`session ${session.id}: turn cancelled after ${result.iterations} rounds (${why}); what was said is kept`);
@@ -183,9 +193,9 @@ export class Kernel {
     }
   }
 
-  private async runWith(session: Session, input: string, signal: AbortSignal, onEvent: TurnRequest["onEvent"]): Promise<TurnResult> {
-    const provider = await this.providers.active();
-    if (!provider) throw new NoProviderError();
+  private async runWith({ session, input, onEvent, params, provider: providerId }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
+    const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
+    if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
     const client = this.chatModel({
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey,
@@ -205,7 +215,7 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
-      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent },
+      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params },
     );
     await this.sessions.touch(session.id);
     return result;

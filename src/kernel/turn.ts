@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
-import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall } from "../llm/index.ts";
+import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
@@ -32,9 +32,44 @@ export type TurnOptions = {
   log: StageLog;
 };
 
-export type TurnInput = TurnInfo & { conversation: string; input: string; signal?: AbortSignal; onEvent?: (e: TurnEvent) => void };
+export type TurnInput = TurnInfo & {
+  conversation: string;
+  input: string;
+  signal?: AbortSignal;
+  onEvent?: (e: TurnEvent) => void;
+  /**
+   * Request fields sent to the model with every round (an OpenAI client's `temperature`,
+   * `stop`, `seed`…). `tool_choice` goes with the first round only: once a tool round ran, a
+   * `required` or named choice would make the model call tools again until the iteration limit.
+   */
+  params?: Record<string, unknown>;
+};
 
-export type TurnResult = { text: string; stopReason: StopReason; iterations: number; toolCalls: number; reason?: string };
+export type TurnResult = {
+  text: string;
+  stopReason: StopReason;
+  iterations: number;
+  toolCalls: number;
+  reason?: string;
+  /** Tokens over every model call of the turn, when the provider reported them. */
+  usage?: Usage;
+};
+
+const addUsage = (sum: Usage | undefined, more: Usage | undefined): Usage | undefined =>
+  more
+    ? {
+        prompt_tokens: (sum?.prompt_tokens ?? 0) + more.prompt_tokens,
+        completion_tokens: (sum?.completion_tokens ?? 0) + more.completion_tokens,
+        total_tokens: (sum?.total_tokens ?? 0) + more.total_tokens,
+      }
+    : sum;
+
+/** The request fields of one round: `tool_choice` only until a tool round has run. */
+function roundParams(params: Record<string, unknown> | undefined, round: number): Record<string, unknown> | undefined {
+  if (!params || round === 1 || !("tool_choice" in params)) return params;
+  const { tool_choice: _, ...rest } = params;
+  return rest;
+}
 
 const iso = () => new Date().toISOString();
 
@@ -78,6 +113,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   let stopReason: StopReason = "iteration_limit";
   let iterations = 0;
   let toolCalls = 0;
+  let usage: Usage | undefined;
   const toolsUsed = new Set<string>();
   let lastText = "";
   /** What the model has streamed in the current iteration: kept if the turn is cancelled. */
@@ -96,9 +132,10 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
       const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
       const result = await options.client.stream(
-        { model: options.model, messages: [systemMessage, ...rendered], tools },
+        { model: options.model, messages: [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
         { signal: turn.signal, onDelta },
       );
+      usage = addUsage(usage, result.usage);
       let message = result.message;
       for (const p of participants) {
         const decision = await runHook(p, "post_action", { ...info, message, iteration: iterations }, log);
@@ -127,7 +164,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     if (!cancelled) throw error;
     // What the user already saw stays in history; an unfinished tool round never does.
     if (partial) await persist([{ role: "assistant", content: partial }]);
-    return { text: partial || lastText, stopReason: "cancelled", iterations, toolCalls };
+    return { text: partial || lastText, stopReason: "cancelled", iterations, toolCalls, ...(usage ? { usage } : {}) };
   }
 
   let text = final ? contentText(final.content) : lastText;
@@ -139,7 +176,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   if (final) await persist([{ ...final, content: text }]);
   const ms = performance.now() - started;
   for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
-  return { text, stopReason, iterations, toolCalls };
+  return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}) };
 }
 
 /**

@@ -2,80 +2,77 @@
  * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
  * gets an agent with memory. homed keeps the history itself, so only the newest user message of
  * the request is taken as input; the session comes from the `X-Homed-Session` header (a session
- * id) or the `user` field (a partner on channel "openai"), else partner "default".
+ * id) or the `user` field (a partner on channel "openai"), else partner "default". `model`
+ * chooses the provider (openai-models.ts); what else is honoured is in openai-request.ts. Errors
+ * are OpenAI's shape (errors.ts), here and in a stream already begun.
  */
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { z } from "zod";
 import { contentText } from "../context/index.ts";
-import type { Kernel } from "../kernel/index.ts";
-import { ApiError } from "./errors.ts";
-import { turnError } from "./turn-errors.ts";
+import { HomedError } from "../errors/index.ts";
+import type { Kernel, TurnResult } from "../kernel/index.ts";
+import { openAiStreamError } from "./errors.ts";
+import { modelView, servedModel, servedModels } from "./openai-models.ts";
+import { CompletionRequestSchema, forwardedParams, refuseUnsupported } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 
-export const HOMED_MODEL_ID = "homed";
+export { HOMED_MODEL_ID } from "./openai-models.ts";
 
-const CompletionRequestSchema = z.object({
-  model: z.string().min(1),
-  messages: z
-    .array(z.object({ role: z.string(), content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).loose()), z.null()]).optional() }).loose())
-    .min(1),
-  stream: z.boolean().optional(),
-  user: z.string().max(200).optional(),
-});
+/** OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does. */
+const finishReason = (result: TurnResult) => (result.stopReason === "blocked" ? "content_filter" : "stop");
 
 export function openAiRoutes(kernel: Kernel): Hono {
   const app = new Hono();
 
-  app.get("/models", (c) =>
-    c.json({ object: "list", data: [{ id: HOMED_MODEL_ID, object: "model", created: 0, owned_by: "homed" }] }),
-  );
+  app.get("/models", async (c) => c.json({ object: "list", data: (await servedModels(kernel.providers)).map(modelView) }));
+  app.get("/models/:id{.+}", async (c) => c.json(modelView(await servedModel(kernel.providers, c.req.param("id")))));
 
   app.post("/chat/completions", async (c) => {
     const body = await parseBody(c, CompletionRequestSchema);
+    refuseUnsupported(body);
+    const model = await servedModel(kernel.providers, body.model);
     const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
     const input = lastUser ? contentText(lastUser.content as never).trim() : "";
-    if (!input) throw new ApiError(400, "invalid_request", "messages: the request has no user message with text");
+    if (!input) throw new HomedError("invalid_request", "messages: the request has no user message with text", { param: "messages" });
     const headerSession = c.req.header("x-homed-session");
     const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", body.user ?? "default");
-    if (!session) throw new ApiError(404, "session_not_found", `No session with id ${headerSession}`);
+    if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
+    const turn = { session, input, provider: model.provider, params: forwardedParams(body) };
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
-    const chunk = (delta: object, finish: string | null) => ({ id, object: "chat.completion.chunk", created, model: HOMED_MODEL_ID, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const head = { id, created, model: model.id };
+    const chunk = (delta: object, finish: string | null) => ({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
 
     if (!body.stream) {
-      try {
-        const result = await kernel.turn({ session, input });
-        return c.json({
-          id,
-          object: "chat.completion",
-          created,
-          model: HOMED_MODEL_ID,
-          choices: [{ index: 0, message: { role: "assistant", content: result.text }, finish_reason: "stop" }],
-        });
-      } catch (error) {
-        throw turnError(error) ?? error;
-      }
+      const result = await kernel.turn(turn);
+      return c.json({
+        ...head,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: result.text }, finish_reason: finishReason(result) }],
+        ...(result.usage ? { usage: result.usage } : {}),
+      });
     }
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
       stream.onAbort(() => controller.abort(new Error("client disconnected")));
       await stream.writeSSE({ data: JSON.stringify(chunk({ role: "assistant", content: "" }, null)) });
       try {
-        await kernel.turn({
-          session,
-          input,
+        const result = await kernel.turn({
+          ...turn,
           signal: controller.signal,
           onEvent: (e) => {
             if (e.type === "content") void stream.writeSSE({ data: JSON.stringify(chunk({ content: e.text }, null)) });
           },
         });
-        await stream.writeSSE({ data: JSON.stringify(chunk({}, "stop")) });
+        await stream.writeSSE({ data: JSON.stringify(chunk({}, finishReason(result))) });
+        // As OpenAI does: usage alone in a last chunk with no choices, only when asked for.
+        if (body.stream_options?.include_usage && result.usage) {
+          await stream.writeSSE({ data: JSON.stringify({ ...head, object: "chat.completion.chunk", choices: [], usage: result.usage }) });
+        }
       } catch (error) {
-        const api = turnError(error);
-        await stream.writeSSE({ data: JSON.stringify({ error: { message: api?.message ?? "The turn failed; see the log.", type: api?.error ?? "internal" } }) });
+        await stream.writeSSE({ data: JSON.stringify(openAiStreamError(error)) });
       }
       await stream.writeSSE({ data: "[DONE]" });
     });

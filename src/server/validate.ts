@@ -14,7 +14,7 @@ export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Pro
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new HomedError("invalid_request", `${where}${issue.message}`);
+    throw new HomedError("invalid_request", `${where}${issue.message}`, issue.path.length ? { param: issue.path.join(".") } : undefined);
   }
   return parsed.data;
 }

@@ -55,7 +55,8 @@ describe("/api/sessions", () => {
     assert.ok(kinds.includes("tool_call"));
     assert.ok(kinds.includes("tool_result"));
     assert.equal(events.filter((e) => e.event === "content").map((e) => e.data.text).join(""), "Here is the answer.");
-    assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1 } });
+    const usage = { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 };
+    assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage } });
 
     const dump = await app.request(`/api/sessions/${session.id}/context`, { headers: auth });
     const events2 = parseContextDump(await dump.text(), "the API's dump");
@@ -67,7 +68,7 @@ describe("/api/sessions", () => {
     const big = JSON.stringify({ content: "x".repeat(17 * 1024 * 1024) });
     const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: big });
     assert.equal(res.status, 413);
-    assert.deepEqual(Object.keys((await res.json()) as object).sort(), ["error", "message"]);
+    assert.deepEqual(Object.keys(((await res.json()) as { error: object }).error).sort(), ["code", "message", "param", "type"]);
   });
 
   test("bad bodies are 400 {error, message}; unknown sessions 404", async () => {
@@ -116,7 +117,8 @@ describe("auth", () => {
     for (const path of ["/api/sessions", "/api/providers", "/v1/models"]) {
       const res = await app.request(path);
       assert.equal(res.status, 401, path);
-      assert.equal(((await res.json()) as { error: string }).error, "unauthorized");
+      const body = (await res.json()) as any;
+      assert.equal(path.startsWith("/v1/") ? body.error.code : body.error, "unauthorized");
       assert.equal((await app.request(path, { headers: { authorization: "Bearer wrong" } })).status, 401, path);
     }
     assert.equal((await app.request("/healthz")).status, 200);
@@ -125,10 +127,10 @@ describe("auth", () => {
 });
 
 describe("OpenAI-compatible /v1", () => {
-  test("/v1/models lists homed", async () => {
+  test("/v1/models lists homed and the configured provider", async () => {
     h = await kernelHarness([]);
     const body = (await (await appFor(h).request("/v1/models", { headers: auth })).json()) as { data: { id: string }[] };
-    assert.deepEqual(body.data.map((m) => m.id), ["homed"]);
+    assert.deepEqual(body.data.map((m) => m.id), ["homed", "scripted-model"]);
   });
 
   test("non-streaming completion; the session comes from the user field and remembers", async () => {

@@ -1,0 +1,154 @@
+/**
+ * The official `openai` SDK against a real daemon (from source, loopback HTTP) whose providers
+ * are two scripted providers: what an app on the SDK sees — models, chat, streams, usage, the
+ * request fields that reach the provider, and errors whose explanation reaches `e.message`.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
+
+const lastUser = (r: ReceivedRequest) => String([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "");
+
+/** Answers "<provider>: <input>"; an input starting "TOOL" first calls memory_stats once. */
+const script = (name: string) => (r: ReceivedRequest): Step => {
+  const input = lastUser(r);
+  const toolRoundDone = r.body.messages.some((m: any) => m.role === "tool");
+  if (input.startsWith("TOOL") && !toolRoundDone) return { toolCalls: [{ id: "call-1", name: "memory_stats", arguments: "{}" }] };
+  return { content: `${name}: ${input}` };
+};
+
+describe("the openai SDK against homed's /v1", () => {
+  let dir: TempDir;
+  let first: ScriptedProvider;
+  let second: ScriptedProvider;
+  let daemon: ApiDaemon;
+  let client: OpenAI;
+  /** The requests a provider got for one input. */
+  const requestsFor = (provider: ScriptedProvider, input: string) => provider.requests.filter((r) => lastUser(r) === input);
+
+  before(async () => {
+    dir = tempDir("homed-openai-sdk-");
+    first = await startScriptedProvider(script("first"));
+    second = await startScriptedProvider(script("second"));
+    daemon = await startApiDaemon(dir.path, first.url);
+    const added = await fetch(`${daemon.url}/api/providers`, {
+      method: "POST",
+      headers: daemon.headers,
+      body: JSON.stringify({ name: "Second", baseUrl: second.url, model: "second-model" }),
+    });
+    assert.equal(added.status, 201);
+    // Adding a provider while the environment's is in use makes the new one active: put it back.
+    await fetch(`${daemon.url}/api/providers/env/activate`, { method: "POST", headers: daemon.headers });
+    client = new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey: daemon.headers.authorization!.slice("Bearer ".length), maxRetries: 0 });
+  });
+  after(async () => {
+    await daemon?.stop();
+    await first?.close();
+    await second?.close();
+    dir?.remove();
+  });
+
+  test("models: homed and each configured provider, listed and retrieved; an unknown one is model_not_found", async () => {
+    const ids = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    assert.deepEqual(ids.slice(0, 2), ["homed", "scripted"]);
+    assert.ok(ids.includes("second-model"), ids.join(","));
+    const one = await client.models.retrieve("second-model");
+    assert.deepEqual([one.id, one.object, one.owned_by], ["second-model", "model", "Second"]);
+    const missing = await client.models.retrieve("gpt-nope").catch((e) => e);
+    assert.ok(missing instanceof OpenAI.NotFoundError);
+    assert.equal(missing.code, "model_not_found");
+    assert.match(missing.message, /^404 The model 'gpt-nope' does not exist here/);
+  });
+
+  test("chat: the answer with usage; model picks the provider; the honoured fields reach it", async () => {
+    const answer = await client.chat.completions.create({ model: "homed", messages: [{ role: "user", content: "hello one" }] });
+    assert.equal(answer.choices[0]!.message.content, "first: hello one");
+    assert.equal(answer.choices[0]!.finish_reason, "stop");
+    assert.deepEqual(answer.usage, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+    assert.equal(answer.model, "homed");
+
+    const params = {
+      temperature: 0.3,
+      top_p: 0.9,
+      max_tokens: 77,
+      max_completion_tokens: 88,
+      stop: ["END"],
+      seed: 42,
+      response_format: { type: "json_object" as const },
+      tool_choice: "auto" as const,
+      parallel_tool_calls: false,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+    };
+    const picked = await client.chat.completions.create({ model: "second-model", messages: [{ role: "user", content: "hello two" }], ...params });
+    assert.equal(picked.choices[0]!.message.content, "second: hello two");
+    assert.equal(picked.model, "second-model");
+    assert.equal(requestsFor(first, "hello two").length, 0, "the other provider is not asked");
+    const sent = requestsFor(second, "hello two")[0]!.body;
+    for (const [name, value] of Object.entries(params)) assert.deepEqual(sent[name], value, name);
+    assert.equal(sent.model, "second-model");
+  });
+
+  test("tool_choice goes with the first model call only, so a required choice cannot loop the turn", async () => {
+    const answer = await client.chat.completions.create({ model: "homed", tool_choice: "required", messages: [{ role: "user", content: "TOOL please" }] });
+    assert.equal(answer.choices[0]!.message.content, "first: TOOL please");
+    const calls = requestsFor(first, "TOOL please");
+    assert.equal(calls.length, 2);
+    assert.equal(calls[0]!.body.tool_choice, "required");
+    assert.equal("tool_choice" in calls[1]!.body, false);
+    assert.deepEqual(answer.usage, { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }, "usage covers both model calls");
+  });
+
+  test("stream: the text in deltas, finish_reason, and usage in a last chunk only when asked", async () => {
+    const read = async (include_usage: boolean, content: string) => {
+      const stream = await client.chat.completions.create({ model: "homed", stream: true, stream_options: { include_usage }, messages: [{ role: "user", content }] });
+      const chunks = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      return chunks;
+    };
+    const chunks = await read(true, "stream me");
+    assert.equal(chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""), "first: stream me");
+    assert.equal(chunks.at(-2)!.choices[0]!.finish_reason, "stop");
+    assert.deepEqual(chunks.at(-1)!.choices, []);
+    assert.deepEqual(chunks.at(-1)!.usage, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+    const without = await read(false, "stream me again");
+    assert.equal(without.some((c) => c.usage), false);
+    assert.equal(without.at(-1)!.choices[0]!.finish_reason, "stop");
+  });
+
+  test("errors reach e.message, with OpenAI's type, param and code", async () => {
+    const wrongKey = new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey: "wrong", maxRetries: 0 });
+    const unauthorized = await wrongKey.models.list().catch((e) => e);
+    assert.ok(unauthorized instanceof OpenAI.AuthenticationError);
+    assert.equal(unauthorized.message, "401 The admin token does not match");
+    assert.equal(unauthorized.type, "authentication_error");
+
+    const n = await client.chat.completions.create({ model: "homed", n: 2, messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+    assert.ok(n instanceof OpenAI.BadRequestError);
+    assert.match(n.message, /^400 n=2 is not supported: homed gives one answer per request/);
+    assert.deepEqual([n.type, n.param, n.code], ["invalid_request_error", "n", "unsupported_value"]);
+
+    const tools = await client.chat.completions
+      .create({ model: "homed", tools: [{ type: "function", function: { name: "f", parameters: {} } }], messages: [{ role: "user", content: "x" }] })
+      .catch((e) => e);
+    assert.equal(tools.param, "tools");
+    assert.match(tools.message, /^400 Client tools are not supported yet/);
+
+    const unknown = await client.chat.completions.create({ model: "gpt-nope", messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+    assert.ok(unknown instanceof OpenAI.NotFoundError);
+    assert.deepEqual([unknown.code, unknown.param], ["model_not_found", "model"]);
+
+    const bad = await client.chat.completions.create({ model: "homed", temperature: 9, messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+    assert.ok(bad instanceof OpenAI.BadRequestError);
+    assert.equal(bad.param, "temperature");
+    assert.match(bad.message, /^400 temperature: /);
+
+    const route = await fetch(`${daemon.url}/v1/nothing-here`, { headers: daemon.headers });
+    assert.deepEqual(await route.json(), { error: { message: "No route for GET /v1/nothing-here", type: "invalid_request_error", param: null, code: "not_found" } });
+    assert.equal(requestsFor(first, "x").length + requestsFor(second, "x").length, 0, "nothing refused reached a provider");
+  });
+});

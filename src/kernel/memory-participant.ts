@@ -1,7 +1,8 @@
 /**
  * Built-in memory as a stage participant (not a special case in the loop):
  * - `pre_action`: builds the turn's injection from cold context and stable facts within the
- *   conversation's scope (peeking only: nothing moves), audits it, and reports it to surfaces;
+ *   user's whole memory, the conversation's own first, never what is private to another partner
+ *   (peeking only: nothing moves), audits it, and reports it to surfaces;
  * - `after_output`: the ids the model cited gain weight for next time, and the turn is observed
  *   as an occurrence of its scene (its fingerprint now includes the tools it used); the turn's
  *   events are tagged with the scene so later recall in the same situation favours them.
@@ -36,7 +37,8 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         const topic = [...new Set(await searchWords(input))].slice(0, TOPIC_WORDS);
         const fingerprint: Fingerprint = { channel, partner, topic, timeOfDay: timeOfDay(Date.now()) };
         const sceneId = await activeScene(options.client, fingerprint);
-        const injection = await buildInjection(options.client, input, { conversation, embedder: options.embedder, config: options.config, sceneId });
+        // All of the user's memory, this conversation's first; never another partner's private memory.
+        const injection = await buildInjection(options.client, input, { prefer: conversation, viewer: { partner }, embedder: options.embedder, config: options.config, sceneId });
         if (injection.lines.length) await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
         turns.set(turnId, { fingerprint, injected: injection.lines });
         // A cancelled turn never reaches after_output: forget the oldest so the map stays small.

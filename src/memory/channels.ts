@@ -152,9 +152,12 @@ export async function vectorChannel(
   const blob = await query.vector(embedder);
   if (!blob) return [];
   const filter = scopeFilter(scope);
+  // The count only chooses scan or index: counted without the viewer's private-scope test, it
+  // stays an index-only count (private memories are few; the search itself applies the test).
+  const counted = scopeFilter({ ...scope, viewer: undefined });
   const inScope = await client.execute({
-    sql: `SELECT count(*) AS n FROM events e WHERE ${filter.sql} AND e.embed_model = ?`,
-    args: [...filter.args, embedder.modelId],
+    sql: `SELECT count(*) AS n FROM events e WHERE ${counted.sql} AND e.embed_model = ?`,
+    args: [...counted.args, embedder.modelId],
   });
   const exact = Number(inScope.rows[0]?.n ?? 0) <= exactScanLimit;
   const from = exact ? "events e" : "vector_top_k('events_embedding_idx', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id";

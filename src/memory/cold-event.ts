@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { scopeKeyOf, searchRows, type SearchText } from "../store/index.ts";
+import type { PrivateScope } from "./scope.ts";
 import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 
 export type ColdMessage = {
@@ -22,6 +23,8 @@ export type ColdMessage = {
   /** Image references (URL or path) shared with the message. */
   images?: readonly string[];
   scope?: "user" | "conversation" | "project";
+  /** Private to one partner or project (`homed import --scope`); absent: every chat may recall it. */
+  privateTo?: PrivateScope | null;
 };
 
 /** Stable ids: re-importing a message names the same event, whatever order lines come in. */
@@ -71,15 +74,16 @@ export async function coldEventStatements(
   const [mark, rowid] = staged ? ["?, ", [stagedAs]] : ["", []];
   const statements: InStatement[] = [
     {
-      sql: `INSERT INTO ${events}id, session_id, conversation, scope, layer, seq, time, speaker, role, source_id,
+      sql: `INSERT INTO ${events}id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id,
               messages, text, tokens, embed_model, embedding, created_at)
-            VALUES (${mark}?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            VALUES (${mark}?, ?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [
         ...rowid,
         id,
         coldSessionId(message.conversation, message.session),
         message.conversation,
         message.scope ?? "conversation",
+        message.privateTo ?? null,
         seq,
         message.time,
         message.speaker,

@@ -1,6 +1,8 @@
 /**
- * `homed import [-data DIR] [--skip-invalid] FILE`: conversation history (JSON Lines) into cold
- * context. The file streams through (any size, bounded memory), twice: validated, then imported;
+ * `homed import [-data DIR] [--skip-invalid] [--scope user|partner:NAME|project:NAME] FILE`:
+ * conversation history (JSON Lines) into cold context — by default the user's, recalled from
+ * every chat (ranked first in its own conversation); `--scope` makes it private to one partner
+ * or project (DESIGN §3 Scopes). The file streams through (any size, bounded memory), twice: validated, then imported;
  * a bad line aborts with its number and nothing is imported (or, with --skip-invalid, is skipped
  * and reported). A progress
  * bar on a terminal, one summary line always.
@@ -9,14 +11,18 @@ import { closeSync, openSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
 import { vectorEmbedder } from "../embed/index.ts";
-import { expectArguments, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
+import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { importHistory, type ImportMessage } from "./import.ts";
 import { historyLines, parseHistoryLine, type InvalidLine } from "./import-format.ts";
 import { cleanAbandonedImports } from "./import-staging.ts";
+import { MemoryScopeSchema, privateToOf } from "./scope.ts";
 
 export async function runImportCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
-  expectArguments(rest, 1, "homed import [-data DIR] [--skip-invalid] FILE");
+  expectArguments(rest, 1, "homed import [-data DIR] [--skip-invalid] [--scope user|partner:NAME|project:NAME] FILE");
   const file = rest[0]!;
+  const scope = MemoryScopeSchema.safeParse(flagValue(args.flags, "scope") ?? "user");
+  if (!scope.success) throw new InputError(`Cannot import ${file}: ${scope.error.issues[0]!.message} (nothing was imported)`);
+  const privateTo = privateToOf(scope.data);
   const started = performance.now();
   try {
     closeSync(openSync(file, "r"));
@@ -44,7 +50,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   async function* messages(): AsyncGenerator<ImportMessage> {
     for await (const read of historyLines(file)) {
       const parsed = parseHistoryLine(read);
-      if ("message" in parsed) yield { ...parsed.message, line: read.line };
+      if ("message" in parsed) yield { ...parsed.message, privateTo, line: read.line };
     }
   }
 
@@ -71,7 +77,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
     const seconds = (performance.now() - started) / 1000;
     const vectors = embedder ? `vectors by ${embedder.modelId}` : "no vectors until an embedding model is configured";
     io.stdout(
-      `imported ${file}: ${result.added} added, ${result.present} already present, ${skipped} invalid skipped ` +
+      `imported ${file} (${scope.data === "user" ? "user-wide: every chat" : `private to ${scope.data}`}): ${result.added} added, ${result.present} already present, ${skipped} invalid skipped ` +
         `(${vectors}; ${seconds.toFixed(1)} s)\n`,
     );
     return 0;

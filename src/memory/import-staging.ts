@@ -52,7 +52,7 @@ export async function beginRun(client: Client, now: number): Promise<ImportRun> 
 }
 
 const EVENT_COLUMNS =
-  "id, session_id, conversation, scope, layer, seq, time, speaker, role, source_id, messages, text, tokens, created_at";
+  "id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id, messages, text, tokens, created_at";
 const BLOCK_COLUMNS = "id, event_id, kind, holder, content, created_at";
 
 /**

@@ -8,7 +8,8 @@ export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts"
 export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
 export { cleanAbandonedImports } from "./import-staging.ts";
-export type { RecallScope } from "./scope.ts";
+export type { RecallScope, Viewer, PrivateScope } from "./scope.ts";
+export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
 export { runImportCommand } from "./import-command.ts";
 export { runRecallCommand } from "./recall-command.ts";
 export type { CommandIo } from "./command-io.ts";

@@ -49,6 +49,13 @@ export const InjectionConfigSchema = z.object({
    * a strong match from elsewhere still wins.
    */
   sceneBoost: z.number().min(0).max(2).default(0.3),
+  /**
+   * Weight gained by cold memories of the chat's own conversation. A chat searches all of the
+   * user's memory (DESIGN §3 Scopes); this keeps its own conversation first among equal matches.
+   * Prevents: a chat with Mia answered from another chat's equally worded memory; small, like
+   * the scene's, so the parking line imported under another name still wins on its words.
+   */
+  conversationBoost: z.number().min(0).max(2).default(0.3),
   /** Audit rows kept. Prevents: the audit growing without bound. */
   auditKeep: z.number().int().min(1).max(100_000).default(1000),
 });

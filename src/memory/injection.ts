@@ -9,6 +9,7 @@ import type { Embedder } from "../embed/index.ts";
 import type { InjectionConfig } from "./injection-config.ts";
 import { coldcontextQuery } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
+import { viewerFilter, type Viewer } from "./scope.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
 
 export const BANDS = ["IMMEDIATE", "WORKING", "BACKGROUND"] as const;
@@ -39,29 +40,47 @@ function render(p: Pick, band: Band, lineChars: number): InjectedLine {
   return { id: p.id, layer: p.layer, band, score: p.score, evidence: p.evidence, line: `- (id:${shortId(p.id)}) [${p.layer} · ${mark}] ${cut}` };
 }
 
-async function recentCold(client: Client, conversation: string | undefined, limit: number): Promise<Pick[]> {
+async function recentCold(client: Client, conversation: string | undefined, viewer: Viewer | undefined, limit: number): Promise<Pick[]> {
+  const visible = viewer && viewerFilter(viewer, "events");
   const rows = await client.execute({
-    sql: `SELECT id, text, access_count FROM events WHERE layer = 'L2' ${conversation === undefined ? "" : "AND (conversation = ? OR scope = 'user')"} ORDER BY time DESC LIMIT ?`,
-    args: [...(conversation === undefined ? [] : [conversation]), limit],
+    sql: `SELECT id, text, access_count FROM events WHERE layer = 'L2' ${conversation === undefined ? "" : "AND (conversation = ? OR scope = 'user')"} ${visible ? `AND ${visible.sql}` : ""} ORDER BY time DESC LIMIT ?`,
+    args: [...(conversation === undefined ? [] : [conversation]), ...(visible?.args ?? []), limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), layer: "L2", score: 0, text: String(r.text), evidence: "verbatim", uses: Number(r.access_count) }));
 }
 
-export type InjectionOptions = { conversation?: string; embedder?: Embedder; config: InjectionConfig; /** The active scene: its memories gain weight. */ sceneId?: string };
+export type InjectionOptions = {
+  /** An explicit conversation filter (tools, benchmarks); a chat sets `viewer` and `prefer` instead. */
+  conversation?: string;
+  /** A chat's partner/project: memory private to any other is never injected. */
+  viewer?: Viewer;
+  /** A chat's own conversation: ranked first (`config.conversationBoost`); short inputs recall its recent turns. */
+  prefer?: string;
+  embedder?: Embedder;
+  config: InjectionConfig;
+  /** The active scene: its memories gain weight. */
+  sceneId?: string;
+};
 
 export async function buildInjection(client: Client, input: string, options: InjectionOptions): Promise<Injection> {
-  const { config, conversation } = options;
+  const { config, conversation, viewer } = options;
   const query = input.trim();
   const short = query.length <= config.shortInputChars || SHORT_INPUTS.test(query);
 
   let ranked: Pick[];
   if (short) {
-    ranked = await recentCold(client, conversation, config.bands.immediate.items + config.bands.working.items);
+    ranked = await recentCold(client, conversation ?? options.prefer, viewer, config.bands.immediate.items + config.bands.working.items);
   } else {
     const asked = recallQuery(query);
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(client, asked, { k: config.k, conversation, embedder: options.embedder }),
-      stableQuery(client, asked, { k: config.k, conversation, embedder: options.embedder }),
+      coldcontextQuery(client, asked, {
+        k: config.k,
+        conversation,
+        viewer,
+        prefer: options.prefer === undefined ? undefined : { conversation: options.prefer, boost: config.conversationBoost },
+        embedder: options.embedder,
+      }),
+      stableQuery(client, asked, { k: config.k, conversation, viewer, embedder: options.embedder }),
     ]);
     const uses = new Map<string, number>();
     const inScene = new Set<string>();
@@ -102,7 +121,7 @@ export async function buildInjection(client: Client, input: string, options: Inj
 
   if (config.activeWindow.max > 0) {
     let chars = 0;
-    const facts = await importantFacts(client, { conversation, minImportance: config.activeWindow.minImportance, limit: config.activeWindow.max + taken.size });
+    const facts = await importantFacts(client, { conversation, viewer, minImportance: config.activeWindow.minImportance, limit: config.activeWindow.max + taken.size });
     for (const fact of facts.filter((f) => !taken.has(f.id)).slice(0, config.activeWindow.max)) {
       const line = render({ ...fact, uses: fact.citedCount }, "ACTIVE", config.lineChars);
       if (chars + line.line.length > config.activeWindow.chars) break;

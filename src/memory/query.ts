@@ -6,7 +6,7 @@
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
-import { fuseRrf, type ChannelHit } from "./fusion.ts";
+import { fuseRrf, type ChannelHit, type Fused } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
 
@@ -18,6 +18,12 @@ export type QueryOptions = RecallScope & {
   embedder?: Embedder;
   /** Events in scope up to which vectors are compared exactly instead of through the index. */
   exactScanLimit?: number;
+  /**
+   * A chat's own conversation: its memories' fused scores are multiplied by 1 + `boost`, so they
+   * rank above equally matching ones from elsewhere (DESIGN §3 Scopes) while a much stronger
+   * match from another conversation still wins.
+   */
+  prefer?: { conversation: string; boost: number };
 };
 
 export type Candidate = {
@@ -50,6 +56,21 @@ export const candidateRowsSql = (ids: number) =>
   `SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
    WHERE +layer = 'L2' AND id IN (${Array.from({ length: ids }, () => "?").join(", ")})`;
 
+/**
+ * The fused list with the preferred conversation's members boosted and re-sorted. One lookup by
+ * primary key of the fused ids (at most three channels' depth, 300 ids) tells which are its own.
+ */
+async function preferred(client: Client, fused: Fused[], prefer: QueryOptions["prefer"]): Promise<Fused[]> {
+  if (!prefer || prefer.boost === 0 || fused.length === 0) return fused;
+  const own = await client.execute({
+    sql: `SELECT id FROM events WHERE +conversation = ? AND id IN (${fused.map(() => "?").join(", ")})`,
+    args: [prefer.conversation, ...fused.map((f) => f.id)],
+  });
+  if (own.rows.length === 0) return fused;
+  const ids = new Set(own.rows.map((r) => String(r.id)));
+  return fused.map((f) => (ids.has(f.id) ? { ...f, score: f.score * (1 + prefer.boost) } : f)).sort((a, b) => b.score - a.score);
+}
+
 export async function coldcontextQuery(client: Client, text: string | RecallQuery, options: QueryOptions): Promise<Candidate[]> {
   const query = asRecallQuery(text);
   const wanted = new Set(options.channels ?? CHANNELS);
@@ -64,7 +85,7 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   }
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
-  const top = fuseRrf(rankings).slice(0, options.k);
+  const top = (await preferred(client, fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (top.length === 0) return [];
   const rows = await client.execute({ sql: candidateRowsSql(top.length), args: top.map((t) => t.id) });
   const byId = new Map(rows.rows.map((r) => [String(r.id), r]));

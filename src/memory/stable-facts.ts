@@ -16,6 +16,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { InStatement, Transaction } from "@libsql/client";
 import { removeFromSearch, scopeKeyOf, searchRows } from "../store/index.ts";
+import type { PrivateScope } from "./scope.ts";
 
 export const TRIPLE_KINDS = ["preference", "decision", "convention", "entity", "todo", "correction", "event"] as const;
 export type TripleKind = (typeof TRIPLE_KINDS)[number];
@@ -33,6 +34,8 @@ export type NewFact = {
   object: string;
   kind: TripleKind;
   scope: string;
+  /** `partner:NAME` / `project:NAME` when only that partner's or project's chats may recall it. */
+  privateTo?: PrivateScope | null;
   confidence: number;
   importance: number;
   evidence: Evidence;
@@ -89,8 +92,8 @@ type ExistingFact = { id: string; object: string; revision: number; snapshot: Re
 async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): Promise<ExistingFact | undefined> {
   const rows = await tx.execute({
     sql: `SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
-          WHERE t.scope = ? AND t.subject_block_id = ? AND lower(t.predicate) = ? ORDER BY t.updated_at DESC`,
-    args: [fact.scope, subjectId, normalizeNode(fact.predicate)],
+          WHERE t.scope = ? AND t.private_to IS ? AND t.subject_block_id = ? AND lower(t.predicate) = ? ORDER BY t.updated_at DESC`,
+    args: [fact.scope, fact.privateTo ?? null, subjectId, normalizeNode(fact.predicate)],
   });
   const candidates = rows.rows.map((r) => ({ id: String(r.id), object: String(r.object_text), revision: Number(r.revision), snapshot: { ...r } as Record<string, unknown> }));
   if (fact.kind === "correction") return candidates[0];
@@ -137,10 +140,10 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
     id = `fact_${randomUUID()}`;
     revision = 1;
     statements.push({
-      sql: `INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, confidence, importance, revision, evidence,
+      sql: `INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, private_to, confidence, importance, revision, evidence,
               source_session, source_turn, source_event_id, excerpt, excerpt_hash, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [id, subjectId, fact.predicate, objectId, fact.kind, fact.scope, fact.confidence, fact.importance, fact.evidence, ...provenance, now, now],
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [id, subjectId, fact.predicate, objectId, fact.kind, fact.scope, fact.privateTo ?? null, fact.confidence, fact.importance, fact.evidence, ...provenance, now, now],
     });
   }
   if (vector) {

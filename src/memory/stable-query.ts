@@ -6,13 +6,14 @@
  * so a scan stays cheap where events need the DiskANN index). Facts have search tables of their
  * own (`SEARCH_TABLES.triple`): however large cold history grows, a facts query reads none of it.
  */
-import type { Client } from "@libsql/client";
+import type { Client, InValue } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { bm25Of, scopedMatch, SEARCH_TABLES, type SearchTable } from "../store/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth } from "./query.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
+import { viewerFilter, type SqlFilter, type Viewer } from "./scope.ts";
 
 export type StableCandidate = {
   id: string;
@@ -27,13 +28,32 @@ export type StableCandidate = {
   updatedAt: number;
 };
 
-async function factBm25(client: Client, table: SearchTable, terms: readonly string[], conversation: string | undefined, limit: number): Promise<Ranked> {
+/** Which facts a query sees: a conversation filter (tools, benchmarks) and/or a chat's viewer. */
+export type FactScope = { conversation?: string; viewer?: Viewer };
+
+/** `AND …` conditions on alias `t` (triples) for a fact scope. */
+function factFilter(scope: FactScope): SqlFilter {
+  const parts: string[] = [];
+  const args: InValue[] = [];
+  if (scope.conversation !== undefined) {
+    parts.push("AND t.scope IN (?, 'user')");
+    args.push(scope.conversation);
+  }
+  if (scope.viewer !== undefined) {
+    const visible = viewerFilter(scope.viewer, "t");
+    parts.push(`AND ${visible.sql}`);
+    args.push(...visible.args);
+  }
+  return { sql: parts.join(" "), args };
+}
+
+async function factBm25(client: Client, table: SearchTable, terms: readonly string[], scope: FactScope, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];
-  const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+  const filter = factFilter(scope);
   const rows = await client.execute({
     sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
-          WHERE ${table} MATCH ? ${scoped} ORDER BY rank LIMIT ?`,
-    args: [scopedMatch(table, terms, conversation), ...(conversation === undefined ? [] : [conversation]), limit],
+          WHERE ${table} MATCH ? ${filter.sql} ORDER BY rank LIMIT ?`,
+    args: [scopedMatch(table, terms, scope.conversation), ...filter.args, limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
 }
@@ -55,28 +75,28 @@ function candidate(row: Record<string, unknown>, score: number, channels: string
   };
 }
 
-async function factVectors(client: Client, embedder: Embedder, query: RecallQuery, conversation: string | undefined, limit: number): Promise<Ranked> {
+async function factVectors(client: Client, embedder: Embedder, query: RecallQuery, scope: FactScope, limit: number): Promise<Ranked> {
   const blob = await query.vector(embedder);
   if (!blob) return [];
-  const scoped = conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+  const filter = factFilter(scope);
   const rows = await client.execute({
     sql: `SELECT t.id, vector_distance_cos(t.embedding, vector32(?)) AS distance FROM triples t
-          WHERE t.embed_model = ? AND t.embedding IS NOT NULL ${scoped} ORDER BY distance LIMIT ?`,
-    args: [blob, embedder.modelId, ...(conversation === undefined ? [] : [conversation]), limit],
+          WHERE t.embed_model = ? AND t.embedding IS NOT NULL ${filter.sql} ORDER BY distance LIMIT ?`,
+    args: [blob, embedder.modelId, ...filter.args, limit],
   });
   return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
 }
 
-export async function stableQuery(client: Client, text: string | RecallQuery, options: { k: number; conversation?: string; embedder?: Embedder }): Promise<StableCandidate[]> {
+export async function stableQuery(client: Client, text: string | RecallQuery, options: FactScope & { k: number; embedder?: Embedder }): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
   // The same query shaping as cold recall: the injection asks both layers with one text.
   const query = asRecallQuery(text);
   const terms = await query.terms();
   const [words, tri, bi, vector] = await Promise.all([
-    factBm25(client, SEARCH_TABLES.triple.words, terms.words, options.conversation, depth),
-    factBm25(client, SEARCH_TABLES.triple.grams, terms.trigrams, options.conversation, depth),
-    factBm25(client, SEARCH_TABLES.triple.bigrams, terms.bigrams, options.conversation, depth),
-    options.embedder ? factVectors(client, options.embedder, query, options.conversation, depth) : Promise.resolve(undefined),
+    factBm25(client, SEARCH_TABLES.triple.words, terms.words, options, depth),
+    factBm25(client, SEARCH_TABLES.triple.grams, terms.trigrams, options, depth),
+    factBm25(client, SEARCH_TABLES.triple.bigrams, terms.bigrams, options, depth),
+    options.embedder ? factVectors(client, options.embedder, query, options, depth) : Promise.resolve(undefined),
   ]);
   const grams = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
@@ -89,11 +109,11 @@ export async function stableQuery(client: Client, text: string | RecallQuery, op
 }
 
 /** The most important facts in scope: the active window that is injected every turn. */
-export async function importantFacts(client: Client, options: { conversation?: string; minImportance: number; limit: number }): Promise<StableCandidate[]> {
-  const scoped = options.conversation === undefined ? "" : "AND t.scope IN (?, 'user')";
+export async function importantFacts(client: Client, options: FactScope & { minImportance: number; limit: number }): Promise<StableCandidate[]> {
+  const filter = factFilter(options);
   const rows = await client.execute({
-    sql: `${SELECT_FACTS} WHERE t.importance >= ? ${scoped} ORDER BY t.importance DESC, t.cited_count DESC, t.updated_at DESC LIMIT ?`,
-    args: [options.minImportance, ...(options.conversation === undefined ? [] : [options.conversation]), options.limit],
+    sql: `${SELECT_FACTS} WHERE t.importance >= ? ${filter.sql} ORDER BY t.importance DESC, t.cited_count DESC, t.updated_at DESC LIMIT ?`,
+    args: [options.minImportance, ...filter.args, options.limit],
   });
   return rows.rows.map((r) => candidate(r, 0, []));
 }

@@ -13,8 +13,19 @@ import { recallQuery } from "./recall-query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
 import { factText, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { stableQuery } from "./stable-query.ts";
+import { MemoryScopeSchema, privateToOf } from "./scope.ts";
 
-export type MemoryToolContext = { client: Client; embedder?: Embedder; /** The caller's scope, when it has one. */ conversation?: string };
+export type MemoryToolContext = {
+  client: Client;
+  embedder?: Embedder;
+  /** The caller's conversation, when it has one: lists and explicit filters stay within it. */
+  conversation?: string;
+  /**
+   * A chat's partner: recall searches all of the user's memory, this conversation's first, and
+   * never what is private to another partner (DESIGN §3 Scopes).
+   */
+  partner?: string;
+};
 
 export type MemoryTool<S extends z.ZodType = z.ZodType> = {
   name: string;
@@ -35,11 +46,15 @@ const recall = tool({
   description: "Search long-term memory (cold context L2 and stable facts L3) without changing anything. Returns ranked memories with ids.",
   input: z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).default(8), conversation: z.string().max(200).optional() }),
   async run({ query, k, conversation }, ctx) {
-    const scope = conversation ?? ctx.conversation;
     const asked = recallQuery(query);
+    // An explicit conversation filters; in a chat, everything the chat's partner may see.
+    const chat = conversation === undefined && ctx.partner !== undefined;
+    const scope = chat
+      ? { viewer: { partner: ctx.partner }, prefer: { conversation: ctx.conversation ?? ctx.partner!, boost: DEFAULT_INJECTION.conversationBoost } }
+      : { conversation: conversation ?? ctx.conversation };
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(ctx.client, asked, { k, conversation: scope, embedder: ctx.embedder }),
-      stableQuery(ctx.client, asked, { k, conversation: scope, embedder: ctx.embedder }),
+      coldcontextQuery(ctx.client, asked, { k, ...scope, embedder: ctx.embedder }),
+      stableQuery(ctx.client, asked, { k, ...scope, embedder: ctx.embedder }),
     ]);
     const results = [
       ...cold.map((c) => ({ id: c.id, layer: "L2", score: c.score, text: c.text, time: new Date(c.time).toISOString(), speaker: c.speaker, evidence: EVIDENCE_MARKS.verbatim, sources: c.sources })),
@@ -67,6 +82,7 @@ const note = tool({
       object: z.string().min(1).max(2000).optional(),
       text: z.string().min(1).max(2000).optional(),
       kind: z.enum(TRIPLE_KINDS).default("entity"),
+      /** `user` (every chat), `partner:NAME` or `project:NAME` (only that one's chats), or a conversation key. */
       scope: z.string().min(1).max(200).default("user"),
       importance: z.number().min(0).max(1).default(0.5),
     })
@@ -74,10 +90,14 @@ const note = tool({
       message: "give either text, or subject, predicate and object",
     }),
   async run(args, ctx) {
+    // A private note is found by its partner's chats (their conversation key is the partner's
+    // name) and, for a project, under the project's own key.
+    const privateTo = MemoryScopeSchema.safeParse(args.scope).success ? privateToOf(args.scope) : null;
+    const scope = privateTo?.startsWith("partner:") ? privateTo.slice("partner:".length) : args.scope;
     const fact =
       args.text !== undefined
-        ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope: args.scope, importance: args.importance }
-        : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope: args.scope, importance: args.importance };
+        ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope, privateTo, importance: args.importance }
+        : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope, privateTo, importance: args.importance };
     const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([factText(fact)], { purpose: "write" }) : [];
     const tx = await ctx.client.transaction("write");
     try {

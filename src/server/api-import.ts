@@ -2,14 +2,15 @@
  * `POST /api/memory/import`: history import from the console. The body is the JSON Lines file
  * itself (the same format as `homed import`); the answer streams as SSE — `progress`
  * `{done, total}` while messages are written, then `done` `{added, present, skipped}`. As on
- * the command line, one bad line refuses the whole file unless `?skipInvalid=1`.
+ * the command line, one bad line refuses the whole file unless `?skipInvalid=1`; `?scope=`
+ * `user` (the default: every chat), `partner:NAME` or `project:NAME` as `homed import --scope`.
  */
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { importHistory, parseHistory } from "../memory/index.ts";
+import { importHistory, MemoryScopeSchema, parseHistory, privateToOf } from "../memory/index.ts";
 import { HomedError } from "../errors/index.ts";
 
 /** Larger histories belong to `homed import`, which streams from disk. */
@@ -21,6 +22,9 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
   app.post("/", async (c) => {
     const length = Number(c.req.header("content-length") ?? 0);
     if (length > IMPORT_MAX_BYTES) throw new HomedError("too_large", `Cannot import ${length} bytes here: the limit is ${IMPORT_MAX_BYTES}; use homed import FILE`);
+    const scope = MemoryScopeSchema.safeParse(c.req.query("scope") ?? "user");
+    if (!scope.success) throw new HomedError("invalid_request", `Cannot import: ${scope.error.issues[0]!.message}`);
+    const privateTo = privateToOf(scope.data);
     const content = await c.req.text();
     if (content.length > IMPORT_MAX_BYTES) throw new HomedError("too_large", `Cannot import this file here: the limit is ${IMPORT_MAX_BYTES} bytes; use homed import FILE`);
     const { messages, invalid } = parseHistory(content);
@@ -32,7 +36,7 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
     return streamSSE(c, async (stream) => {
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
       try {
-        const result = await importHistory(client, messages, { embedder, onProgress: (done, total) => void send("progress", { done, total }) });
+        const result = await importHistory(client, privateTo ? messages.map((m) => ({ ...m, privateTo })) : messages, { embedder, onProgress: (done, total) => void send("progress", { done, total }) });
         log.info(`console import: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped`);
         await send("done", { ...result, skipped: invalid.length });
       } catch (error) {

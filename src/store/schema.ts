@@ -36,6 +36,11 @@ export const events = sqliteTable(
     /** Scope key for recall filters: a conversation, project or partner id. */
     conversation: text("conversation").notNull(),
     scope: text("scope", { enum: ["user", "conversation", "project"] }).notNull().default("conversation"),
+    /**
+     * Who alone may recall it: `partner:NAME` or `project:NAME`; null (the default) means the
+     * user's, reachable from every chat (DESIGN §3 Scopes). See memory/visibility.ts.
+     */
+    privateTo: text("private_to"),
     layer: text("layer", { enum: LAYERS }).notNull(),
     /** Chronological order within the session. */
     seq: integer("seq").notNull(),
@@ -131,6 +136,8 @@ export const triples = sqliteTable(
       .references(() => blocks.id),
     kind: text("kind", { enum: TRIPLE_KINDS }).notNull(),
     scope: text("scope").notNull(),
+    /** As `events.private_to`: null is the user's, reachable from every chat. */
+    privateTo: text("private_to"),
     confidence: real("confidence").notNull(),
     importance: real("importance").notNull(),
     revision: integer("revision").notNull().default(1),
@@ -247,6 +254,7 @@ export const importEvents = sqliteTable("import_events", {
   sessionId: text("session_id").notNull(),
   conversation: text("conversation").notNull(),
   scope: text("scope").notNull(),
+  privateTo: text("private_to"),
   layer: text("layer").notNull(),
   seq: integer("seq").notNull(),
   time: integer("time").notNull(),

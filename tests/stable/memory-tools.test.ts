@@ -49,7 +49,7 @@ describe("memory tools", () => {
 
   test("callable by the model, within the session's scope", async () => {
     h = await kernelHarness([
-      { toolCalls: [{ id: "c1", name: "memory_note", arguments: JSON.stringify({ subject: "Ana", predicate: "birthday is", object: "May 3", scope: "ana" }) }] },
+      { toolCalls: [{ id: "c1", name: "memory_note", arguments: JSON.stringify({ subject: "Ana", predicate: "birthday is", object: "May 3", scope: "partner:ana" }) }] },
       { toolCalls: [{ id: "c2", name: "memory_recall", arguments: JSON.stringify({ query: "Ana birthday" }) }] },
       { content: "Noted." },
     ]);
@@ -60,7 +60,8 @@ describe("memory tools", () => {
     assert.match(toolResults[1].results[0].text, /Ana birthday is May 3/);
     const offered = h.provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
     assert.ok(offered.includes("memory_recall") && offered.includes("memory_doctor"), "the memory tools are offered to the model");
-    // The note was written in the session's scope ("ana"): another partner's recall does not see it.
+    // The note was written private to partner "ana" (DESIGN §3 Scopes: a plain conversation key
+    // no longer hides a memory from the user's other chats; a private scope does).
     const elsewhere = await h.kernel.tools.call("memory_recall", JSON.stringify({ query: "Ana birthday" }), new AbortController().signal, { sessionId: "x", partner: "someone-else" });
     assert.deepEqual(JSON.parse(elsewhere).results, []);
   });

@@ -11,6 +11,7 @@ import m8 from "./0008_vector_lookup_indexes.sql" with { type: "text" };
 import m9 from "./0009_partial_vector_lookup_indexes.sql" with { type: "text" };
 import m10 from "./0010_fact_tables_context_column.sql" with { type: "text" };
 import m11 from "./0011_import_staging.sql" with { type: "text" };
+import m12 from "./0012_private_to.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 9, tag: "0009_partial_vector_lookup_indexes", sql: m9 },
   { idx: 10, tag: "0010_fact_tables_context_column", sql: m10 },
   { idx: 11, tag: "0011_import_staging", sql: m11 },
+  { idx: 12, tag: "0012_private_to", sql: m12 },
 ];

@@ -11,15 +11,11 @@ import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type Provid
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
-import { isEmbeddedUrl, openSecretBox, openStore, sealStoredSecrets } from "./store/index.ts";
+import { isEmbeddedUrl, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
 const SHUTDOWN_GRACE_MS = 4000;
-
-function redactDbUrl(url: string): string {
-  return url.replace(/(authToken=)[^&]+/i, "$1…");
-}
 
 /** The database's files when it is embedded (`file:`): homed's own, wherever `-db` put them. */
 function embeddedDbFiles(url: string): string[] {

@@ -6,7 +6,7 @@
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
 import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
-import { bm25Of, conversationScopeKey, migrationStatus, openStore, scopedMatch, VECTOR_DIM, type Store } from "../store/index.ts";
+import { bm25Of, conversationScopeKey, migrationStatus, openStore, redactDbUrl, scopedMatch, VECTOR_DIM, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 import { pluginDependencyChecks } from "./plugin-deps.ts";
 
@@ -168,7 +168,7 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
   let store: Store | undefined;
   try {
     store = await openStore({ url: options.dbUrl, authToken: options.dbAuthToken });
-    record("database opens", true, options.dbUrl);
+    record("database opens", true, redactDbUrl(options.dbUrl));
   } catch (error) {
     record("database opens", false, (error as Error).message);
   }

@@ -55,6 +55,7 @@ export const ERRORS = {
   secret_key_file: row(500),
   write_wait: row(500),
   schema_mismatch: row(500),
+  database_open: row(500),
   image_decode: row(500),
   model_folder: row(500),
   embed_config: row(500),

@@ -163,8 +163,12 @@ class Importer {
     }
     const tx = await this.client.transaction("write");
     try {
-      await tx.execute(`PRAGMA cache_size = -${CACHE_KIB}`);
-      await tx.execute(`PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
+      // Tuning of an embedded file's connection; a libSQL server refuses these PRAGMAs
+      // ("unsupported statement") and keeps its own cache and WAL.
+      if (this.client.protocol === "file") {
+        await tx.execute(`PRAGMA cache_size = -${CACHE_KIB}`);
+        await tx.execute(`PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
+      }
       await tx.batch(mergeInserts(statements));
       await tx.commit();
     } finally {

@@ -8,6 +8,7 @@ import * as schema from "./schema.ts";
 import { migrate } from "./migrate.ts";
 import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
 import { databasePath, openWriteLock } from "./write-lock.ts";
+import { explainServerError } from "./server-errors.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
 
@@ -54,7 +55,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (options.migrate !== false) await migrate(client);
   } catch (error) {
     client.close();
-    throw error;
+    throw embedded ? error : explainServerError(options.url, error, Boolean(options.authToken) || /authToken=/i.test(options.url));
   }
   return {
     url: options.url,

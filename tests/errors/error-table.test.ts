@@ -53,6 +53,7 @@ const MATRIX: Record<string, [number, number]> = {
   secret_key_file: [500, 1],
   write_wait: [500, 1],
   schema_mismatch: [500, 1],
+  database_open: [500, 1],
   image_decode: [500, 1],
   model_folder: [500, 1],
   embed_config: [500, 1],

@@ -72,6 +72,16 @@ describe("cooling (L2 → L3)", () => {
     assert.deepEqual(layers.map((r) => [r.text, r.layer]), [["old and quiet", "L3"], ["old but popular", "L2"], ["fresh", "L2"]]);
   });
 
+  test("the access bound is exactly 2: an event used twice still cools, three times does not", async () => {
+    ({ store } = await storeWith([message(0, "used twice"), message(1, "used three times")]));
+    const ids = (await one("SELECT id FROM events ORDER BY seq")).map((r) => String(r.id));
+    await store.client.execute({ sql: "UPDATE events SET access_count = 2 WHERE id = ?", args: [ids[0]!] });
+    await store.client.execute({ sql: "UPDATE events SET access_count = 3 WHERE id = ?", args: [ids[1]!] });
+    await coolOnce({ client: store.client, now });
+    const layers = await one("SELECT text, layer FROM events ORDER BY seq");
+    assert.deepEqual(layers.map((r) => [r.text, r.layer]), [["used twice", "L3"], ["used three times", "L2"]]);
+  });
+
   test("a second run distills nothing twice", async () => {
     ({ store } = await storeWith([message(0, "a"), message(1, "b")]));
     await coolOnce({ client: store.client, now });

@@ -20,6 +20,40 @@ describe("scenes", () => {
     assert.ok(Math.abs(similarity({ channel: "qq", partner: "group_1" }, work) - 2 / 3.4) < 1e-9);
   });
 
+  test("each feature's weight: channel 1.0, partner 1.0, tools 0.8, topic 0.4, time of day 0.2 (of 3.4)", () => {
+    const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} vs ${b}`);
+    close(similarity({ partner: "group_1" }, work), 1 / 3.4, "partner");
+    close(similarity({ tools: ["shell"] }, work), 0.8 / 3.4, "tools");
+    close(similarity({ topic: ["deploy", "server"] }, work), 0.4 / 3.4, "topic");
+    close(similarity({ timeOfDay: "morning" }, work), 0.2 / 3.4, "time of day");
+  });
+
+  test("joining takes similarity ≥ 0.5: 0.53 joins, 0.47 stays a candidate of its own", async () => {
+    ({ store } = await storeWith([]));
+    await observeScene(store.client, work, T0);
+    const { sceneId } = await observeScene(store.client, work, T0);
+    // Channel, topic and time of day: (1.0 + 0.4 + 0.2) / 3.4 ≈ 0.47.
+    const near = { channel: "qq", partner: "bob", tools: ["browser"], topic: ["deploy", "server"], timeOfDay: "morning" };
+    assert.ok(Math.abs(similarity(near, work) - 1.6 / 3.4) < 1e-9);
+    assert.deepEqual(await observeScene(store.client, near, T0), { outcome: "candidate" });
+    // Channel and tools: (1.0 + 0.8) / 3.4 ≈ 0.53.
+    const closer = { channel: "qq", partner: "carol", tools: ["shell"], topic: ["lunch"], timeOfDay: "evening" };
+    assert.ok(Math.abs(similarity(closer, work) - 1.8 / 3.4) < 1e-9);
+    assert.deepEqual(await observeScene(store.client, closer, T0), { sceneId, outcome: "joined" });
+  });
+
+  test("a scene is active for recall at similarity ≥ 0.35: 0.47 and 0.353 are, 0.29 is not", async () => {
+    ({ store } = await storeWith([]));
+    await observeScene(store.client, work, T0);
+    const { sceneId } = await observeScene(store.client, work, T0);
+    // Channel, topic, time of day: 1.6 / 3.4 ≈ 0.47 (active, though it would not join).
+    assert.equal(await activeScene(store.client, { channel: "qq", partner: "bob", topic: ["deploy", "server"], timeOfDay: "morning" }), sceneId);
+    // Channel and time of day: 1.2 / 3.4 ≈ 0.353.
+    assert.equal(await activeScene(store.client, { channel: "qq", partner: "bob", timeOfDay: "morning" }), sceneId);
+    // Channel alone: 1.0 / 3.4 ≈ 0.29.
+    assert.equal(await activeScene(store.client, { channel: "qq", partner: "bob", timeOfDay: "evening" }), undefined);
+  });
+
   test("a one-off interaction creates no scene; the second occurrence does", async () => {
     ({ store } = await storeWith([]));
     assert.deepEqual(await observeScene(store.client, work, T0), { outcome: "candidate" });

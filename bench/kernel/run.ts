@@ -111,12 +111,15 @@ for (const memories of [1_000, 100_000]) {
     const sceneId = await time("active scene", () => activeScene(store.client, { channel: "bench", partner: "user-3", topic, timeOfDay: "morning" }));
     const asked = recallQuery(text);
     await time("query terms", () => asked.terms());
-    await time("cold recall", () => coldcontextQuery(store.client, asked, { k: DEFAULT_INJECTION.k, conversation: "user-3" }));
-    await time("facts recall", () => stableQuery(store.client, asked, { k: DEFAULT_INJECTION.k, conversation: "user-3" }));
-    const injection = await time("whole injection", () => buildInjection(store.client, text, { conversation: "user-3", config: DEFAULT_INJECTION, sceneId }));
+    // As a chat asks (the memory participant): all the user's memory, its own conversation first.
+    const viewer = { partner: "user-3" };
+    const prefer = { conversation: "user-3", boost: DEFAULT_INJECTION.conversationBoost };
+    await time("cold recall", () => coldcontextQuery(store.client, asked, { k: DEFAULT_INJECTION.k, viewer, prefer }));
+    await time("facts recall", () => stableQuery(store.client, asked, { k: DEFAULT_INJECTION.k, viewer }));
+    const injection = await time("whole injection", () => buildInjection(store.client, text, { viewer, prefer: "user-3", config: DEFAULT_INJECTION, sceneId }));
     await time("audit", () => auditInjection(store.client, session.id, injection, DEFAULT_INJECTION.auditKeep));
     const t = performance.now();
-    await coldcontextQuery(store.client, text, { k: 5, conversation: "user-3", embedder });
+    await coldcontextQuery(store.client, text, { k: 5, viewer, prefer, embedder });
     recall.push(performance.now() - t);
   }
   const turnP50 = p50(turns);

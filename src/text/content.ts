@@ -10,10 +10,16 @@
  * the one about the same thing. Only the query is cut: a stored text keeps every word, and a
  * query word that is gone simply adds nothing to any memory's score.
  *
- * Latin text is tagged `eng` and kept whole: English function words are `searchWords`' job.
+ * English function words (`searchWords`' stop list: the, and, you, about…) are cut out the same
+ * way. `searchWords` drops them from the words anyway, but the query's trigrams came from this
+ * text, and their trigrams are the commonest in any English store ("the" in 67 % of the
+ * synthetic 100k, "you" 39 %): the longest posting lists a query reads, for terms BM25 gives
+ * next to nothing. Measured: a chat turn's injection at 100k (synthetic, interleaved A/B) 358 →
+ * 196 ms p50; LoCoMo dev R@5/10/25/50 .661/.732/.823/.871 → .649/.731/.826/.869, MADial unchanged.
  */
 import { tag } from "jieba-wasm/web";
 import { loadJieba } from "./jieba.ts";
+import { isEnglishFunctionWord } from "./words.ts";
 import { mapPieces } from "./pieces.ts";
 
 /**
@@ -28,6 +34,6 @@ export async function contentText(text: string): Promise<string> {
   const tagged = await mapPieces(text, (piece) => tag(piece, true));
   return tagged
     .flat()
-    .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) ? "\n" : word))
+    .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) || isEnglishFunctionWord(word.toLowerCase()) ? "\n" : word))
     .join("");
 }

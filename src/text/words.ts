@@ -28,6 +28,9 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
  */
 const STOP_WORDS = new Set([...eng, "s", "t", "m", "d", "ll", "re", "ve"]);
 
+/** Whether a lower-cased word is an English function word (dropped from search words and from a query's content). */
+export const isEnglishFunctionWord = (lower: string): boolean => STOP_WORDS.has(lower);
+
 /** Lines whose words are remembered (see LineMemo): a few thousand cover the neighbours of interleaved sessions. */
 const remembered = new LineMemo<readonly string[]>(4_096);
 

@@ -30,6 +30,17 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     assert.deepEqual(ids(await coldcontextQuery(store.client, "你觉得我们的画呢？", { k: 5 })), ["drawing"]);
   });
 
+  test("English function words are not asked as trigrams: a memory sharing only them is not found", async () => {
+    await using store = await openTempStore();
+    await seed(store, [message("what about the other one", { sourceId: "function-words" }), message("budget review done", { sourceId: "budget" }), ...filler]);
+    const { trigrams } = await shapeQuery("What about the budget?");
+    assert.ok(trigrams.includes("bud"), "content words keep their trigrams");
+    for (const gram of ["wha", "abo", "out", "the"]) assert.ok(!trigrams.includes(gram), `${gram} (of what/about/the) is not asked`);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "What about the budget?", { k: 5 })), ["budget"]);
+    // Nothing but function words: asked as it is (trigrams included), as for Chinese.
+    assert.ok((await shapeQuery("what about them?")).trigrams.includes("abo"));
+  });
+
   test("a query of nothing but function words is asked as it is", async () => {
     await using store = await openTempStore();
     await seed(store, [message("他们都在那里", { sourceId: "them" }), ...filler]);

@@ -22,13 +22,16 @@ export const ERRORS = {
   unsupported_value: row(400), // an OpenAI request field homed does not honour (n > 1, logprobs)
   unauthorized: row(401),
   cross_site: row(403),
+  key_scope: row(403), // an app key used outside its scopes (/api, or a scope it was not given)
   not_found: row(404),
   session_not_found: row(404),
   provider_not_found: row(404),
   model_not_found: row(404),
+  key_not_found: row(404),
   unknown_tool: row(404),
   unknown_plugin: row(404),
   ambiguous: row(409),
+  key_exists: row(409),
   too_large: row(413),
   rate_limited: row(429),
   // A model provider failed during a turn (ProviderError, prefixed).

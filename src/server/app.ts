@@ -11,7 +11,9 @@ import { inspectRoutes } from "./api-inspect.ts";
 import { sceneRoutes } from "./api-scenes.ts";
 import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
-import { requireAdmin } from "./auth.ts";
+import { requireAuth } from "./auth.ts";
+import { AppKeys } from "./app-keys.ts";
+import { keyRoutes } from "./api-keys.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { LoginThrottle } from "./login-throttle.ts";
 import { auditRoutes } from "./api-audit.ts";
@@ -61,8 +63,10 @@ export function createApp(deps: AppDeps): Hono {
   // Before the auth middleware: logging in is how a browser gets credentials.
   const throttle = deps.throttle ?? new LoginThrottle();
   app.route("/api", loginRoutes({ adminToken: deps.adminToken, sessions, throttle, tokenPath: deps.adminTokenPath, log: deps.log }));
-  app.use("/api/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
-  app.use("/v1/*", requireAdmin(deps.adminToken, sessions, throttle, deps.log));
+  const keys = new AppKeys(deps.store.client);
+  const auth = { token: deps.adminToken, sessions, throttle, log: deps.log, keys };
+  app.use("/api/*", requireAuth(auth));
+  app.use("/v1/*", requireAuth({ ...auth, scope: "v1" }));
   app.use("*", limits);
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
@@ -72,6 +76,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget, () => toolSpecTokens(deps.kernel.tools.specs())));
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
+  app.route("/api/keys", keyRoutes(keys, deps.log));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
   app.route("/v1", openAiRoutes(deps.kernel));

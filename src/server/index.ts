@@ -2,3 +2,4 @@ export { createApp, type AppDeps } from "./app.ts";
 export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "./admin-token.ts";
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";
+export { runKeyCommand } from "./key-command.ts";

@@ -2,7 +2,7 @@
  * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
  * gets an agent with memory. homed keeps the history itself, so only the newest user message of
  * the request is taken as input; the session comes from the `X-Homed-Session` header (a session
- * id) or the `user` field (a partner on channel "openai"), else partner "default". `model`
+ * id) or the partner (`partnerOf`) on channel "openai". `model`
  * chooses the provider (openai-models.ts); what else is honoured is in openai-request.ts. Errors
  * are OpenAI's shape (errors.ts), here and in a stream already begun.
  */
@@ -12,6 +12,8 @@ import { streamSSE } from "hono/streaming";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnResult } from "../kernel/index.ts";
+import type { AppKey } from "./app-keys.ts";
+import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
 import { CompletionRequestSchema, forwardedParams, refuseUnsupported } from "./openai-request.ts";
@@ -22,8 +24,14 @@ export { HOMED_MODEL_ID } from "./openai-models.ts";
 /** OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does. */
 const finishReason = (result: TurnResult) => (result.stopReason === "blocked" ? "content_filter" : "stop");
 
-export function openAiRoutes(kernel: Kernel): Hono {
-  const app = new Hono();
+/**
+ * Whose turn this is: the request's `user`, else the app key's partner, else the key's name, so
+ * two apps never share one conversation. The admin token's requests without `user` are "default".
+ */
+const partnerOf = (user: string | undefined, key: AppKey | undefined): string => user?.trim() || key?.partner || key?.name || "default";
+
+export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
 
   app.get("/models", async (c) => c.json({ object: "list", data: (await servedModels(kernel.providers)).map(modelView) }));
   app.get("/models/:id{.+}", async (c) => c.json(modelView(await servedModel(kernel.providers, c.req.param("id")))));
@@ -36,7 +44,7 @@ export function openAiRoutes(kernel: Kernel): Hono {
     const input = lastUser ? contentText(lastUser.content as never).trim() : "";
     if (!input) throw new HomedError("invalid_request", "messages: the request has no user message with text", { param: "messages" });
     const headerSession = c.req.header("x-homed-session");
-    const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", body.user ?? "default");
+    const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", partnerOf(body.user, c.get("appKey")));
     if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
     const turn = { session, input, provider: model.provider, params: forwardedParams(body) };
 

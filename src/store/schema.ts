@@ -232,6 +232,19 @@ export const consoleSessions = sqliteTable(
 );
 
 /**
+ * Per-app API keys (`homed key create`, `/api/keys`): each lets one app reach `/v1` (and `/mcp`)
+ * and nothing else. Only the key's SHA-256 is stored: a key is 256 random bits, so no slow hash
+ * is needed, and a copy of the database lets no one in. `scopes`: comma-separated (`v1,mcp`).
+ */
+export const appKeys = sqliteTable("app_keys", {
+  name: text("name").primaryKey(),
+  keyHash: text("key_hash").notNull().unique(),
+  partner: text("partner"),
+  scopes: text("scopes").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
  * A history import in progress. Its messages are staged (below) and in the search tables under
  * event rowids from `first_rowid` on, a range no live event reaches (see src/memory/import-staging.ts),
  * and become events in one last step. `state`: 'staging' until then, 'visible' after (only the

@@ -124,7 +124,7 @@ describe("the openai SDK against homed's /v1", () => {
     const wrongKey = new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey: "wrong", maxRetries: 0 });
     const unauthorized = await wrongKey.models.list().catch((e) => e);
     assert.ok(unauthorized instanceof OpenAI.AuthenticationError);
-    assert.equal(unauthorized.message, "401 The admin token does not match");
+    assert.equal(unauthorized.message, "401 The key matches neither the admin token nor a live app key (homed key list)");
     assert.equal(unauthorized.type, "authentication_error");
 
     const n = await client.chat.completions.create({ model: "homed", n: 2, messages: [{ role: "user", content: "x" }] }).catch((e) => e);

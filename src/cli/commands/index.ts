@@ -11,6 +11,7 @@ import { pluginCommand } from "./plugin.ts";
 import { recallCommand } from "./recall.ts";
 import { serveCommand } from "./serve.ts";
 import { tokenCommand } from "./token.ts";
+import { keyCommand } from "./key.ts";
 import { helpCommand } from "./help.ts";
 import { versionCommand } from "./version.ts";
 
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   mcpCommand,
   chatCommand,
   tokenCommand,
+  keyCommand,
   versionCommand,
   helpCommand,
 ];

@@ -13,7 +13,7 @@ import { createClient } from "@libsql/client";
 import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
-import { coldcontextQuery, importHistory, parseHistory, stableQuery, type Channel } from "../../src/memory/index.ts";
+import { coldcontextQuery, DEFAULT_INJECTION, importHistory, parseHistory, stableQuery, type Channel } from "../../src/memory/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
@@ -72,6 +72,11 @@ async function homedLatencies(size: number, store: Store, queries: readonly Quer
       coldcontextQuery(store.client, q.query, { k: K, channels, embedder, conversation: scoped ? q.conversation : undefined }),
     );
   }
+  // What a chat runs (DESIGN §3 Scopes): all memory but other partners' private ones, its own
+  // conversation boosted. "one conversation" above is what a chat ran before.
+  await latencies(size, `homed ${label}, a chat (all, own first)`, queries, (q) =>
+    coldcontextQuery(store.client, q.query, { k: K, channels, embedder, viewer: { partner: q.conversation }, prefer: { conversation: q.conversation, boost: DEFAULT_INJECTION.conversationBoost } }),
+  );
 }
 
 /** `homed import FILE` as a user runs it, with its peak resident memory (the kernel's account, from wait4). */

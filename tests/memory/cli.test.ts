@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openStore } from "../../src/store/index.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 
 const turn = (id: string, text: string, over: Record<string, string> = {}) =>
@@ -80,6 +81,31 @@ describe("homed import and homed recall (child processes)", () => {
     assert.equal(skipped.code, 0, skipped.stderr);
     assert.match(skipped.stderr, /skipped line 3: /);
     assert.match(skipped.stdout, /3 added, 0 already present, 1 invalid skipped/);
+  });
+
+  test("import --scope: user-wide by default, private to a partner or project when asked, a bad scope refused", async () => {
+    using tmp = tempFolder();
+    const data = join(tmp.dir, "data");
+    const file = (name: string, conversation: string) => {
+      const path = join(tmp.dir, name);
+      writeFileSync(path, `${turn("1", `a line of ${conversation}`, { conversation })}\n`);
+      return path;
+    };
+    const bad = await run([...SOURCE_HOMED, "import", "-data", data, "--scope", "friend:Mia", file("bad.jsonl", "conv-bad")]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /scope must be "user", "partner:NAME" or "project:NAME".*nothing was imported/);
+    for (const [name, scope] of [["plain", undefined], ["mia", "partner:Mia"], ["work", "project:roof"]] as const) {
+      const out = await run([...SOURCE_HOMED, "import", "-data", data, ...(scope ? ["--scope", scope] : []), file(`${name}.jsonl`, `conv-${name}`)]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, scope ? new RegExp(`private to ${scope}`) : /user-wide: every chat/);
+    }
+    const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+    try {
+      const rows = await store.client.execute("SELECT conversation, private_to FROM events ORDER BY conversation");
+      assert.deepEqual(rows.rows.map((r) => [r.conversation, r.private_to]), [["conv-mia", "partner:Mia"], ["conv-plain", null], ["conv-work", "project:roof"]]);
+    } finally {
+      store.close();
+    }
   });
 
   test("usage errors: no file, a bad -k", async () => {

@@ -187,4 +187,18 @@ describe("console history import", () => {
     const skipped = events(await (await post(bad, "?skipInvalid=1")).text());
     assert.deepEqual(skipped.at(-1), { event: "done", data: { added: 0, present: 3, skipped: 1 } });
   });
+
+  test("?scope= makes the imported history private to a partner or project; a bad scope is refused", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const cookie = await login(app);
+    const post = (id: string, scope: string) =>
+      app.request(`/api/memory/import?scope=${encodeURIComponent(scope)}`, { method: "POST", headers: { ...fromConsole, "content-type": "application/x-ndjson", cookie }, body: line(id, `note ${id}`) });
+    const refused = await post("x", "everyone");
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { message: string }).message, /scope must be "user", "partner:NAME" or "project:NAME"/);
+    for (const [id, scope] of [["a", "partner:Mia"], ["b", "project:roof"], ["c", "user"]]) events(await (await post(id, scope!)).text());
+    const rows = await h.store.client.execute("SELECT text, private_to FROM events ORDER BY text");
+    assert.deepEqual(rows.rows.map((r) => [r.text, r.private_to]), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
+  });
 });

@@ -197,7 +197,7 @@ describe("console history import", () => {
     const refused = await post("x", "everyone");
     assert.equal(refused.status, 400);
     assert.match(((await refused.json()) as { message: string }).message, /scope must be "user", "partner:NAME" or "project:NAME"/);
-    for (const [id, scope] of [["a", "partner:Mia"], ["b", "project:roof"], ["c", "user"]]) events(await (await post(id, scope!)).text());
+    for (const [id, scope] of [["a", "partner:Mia"], ["b", "project:roof"], ["c", "user"]] as const) events(await (await post(id, scope)).text());
     const rows = await h.store.client.execute("SELECT text, private_to FROM events ORDER BY text");
     assert.deepEqual(rows.rows.map((r) => [r.text, r.private_to]), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
   });

@@ -23,6 +23,7 @@ import { pluginsRoutes } from "./plugins-routes.ts";
 import { apiErrorHandler, errorResponse } from "./errors.ts";
 import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
+import { mcpRoutes } from "./mcp-http.ts";
 import { consoleRoutes } from "./static.ts";
 import { bodyLimits } from "./body-limits.ts";
 
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): Hono {
   const auth = { token: deps.adminToken, sessions, throttle, log: deps.log, keys };
   app.use("/api/*", requireAuth(auth));
   app.use("/v1/*", requireAuth({ ...auth, scope: "v1" }));
+  app.use("/mcp", requireAuth({ ...auth, scope: "mcp" }));
   app.use("*", limits);
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
@@ -80,6 +82,7 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
   app.route("/v1", openAiRoutes(deps.kernel));
+  app.route("/mcp", mcpRoutes(deps.kernel));
 
   app.notFound((c) => errorResponse(c, "not_found", `No route for ${c.req.method} ${c.req.path}`));
   // The one place an error becomes an answer: its code's row in src/errors/table.ts.

@@ -11,7 +11,7 @@ import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type Provid
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
-import { isEmbeddedUrl, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
+import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
@@ -83,7 +83,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const importsCleaned = cleanAbandonedImports(store.client)
         .then((n) => n > 0 && log.info(`removed what ${n} interrupted import(s) had staged`))
         .catch((error) => log.warn(`cleaning interrupted imports failed: ${(error as Error).message}`));
-      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line) });
+      // The lease: daemons sharing one libSQL server cool once between them.
+      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolderId() } });
       const stopped = waitForStopSignal(log);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +

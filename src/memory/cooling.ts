@@ -13,6 +13,7 @@ import { z } from "zod";
 import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
 import type { Embedder } from "../embed/index.ts";
 import { factText, writeFact } from "./stable-facts.ts";
+import { releaseLease, takeLease } from "../store/index.ts";
 
 export const CoolingConfigSchema = z.object({
   /** At most this many accesses. Prevents: distilling (and losing the verbatim turn of) a memory still in use. */
@@ -36,6 +37,8 @@ export type CoolingOptions = Partial<Omit<CoolingConfig, "intervalMs">> & {
   embedder?: Embedder;
   now?: () => number;
   log?: (line: string) => void;
+  /** Asked before each event; false ends the run (the job's lease went to another daemon). */
+  keepGoing?: () => Promise<boolean>;
 };
 
 export type CoolingRun = { distilled: number; facts: number; fallbacks: number; skipped: number };
@@ -64,6 +67,7 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
   const now = options.now ?? Date.now;
   const run: CoolingRun = { distilled: 0, facts: 0, fallbacks: 0, skipped: 0 };
   for (const event of await coolingCandidates(options.client, config, now())) {
+    if (options.keepGoing && !(await options.keepGoing())) break;
     const distillation = await distillEvent(event, options.ask);
     if (distillation.method === "fallback") {
       run.fallbacks++;
@@ -102,16 +106,32 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
  * `stop` waits at most `stopWaitMs` for a run in progress: a run waiting on a slow model must
  * not hold up shutdown, and abandoning it is safe (its transaction never commits).
  */
-export function startCoolingJob(options: CoolingOptions & { intervalMs: number; stopWaitMs?: number }): { stop(): Promise<void> } {
+/** The lease's name in `job_leases` (see src/store/job-lease.ts). */
+export const COOLING_JOB = "cooling";
+
+/**
+ * Runs cooling every `intervalMs`. With `lease`, only while this holder has the cooling lease
+ * (held for 3 intervals, renewed before each event): daemons sharing one database run it once
+ * between them.
+ */
+export function startCoolingJob(options: CoolingOptions & { intervalMs: number; stopWaitMs?: number; lease?: { holder: string } }): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  const lease = options.lease;
+  let busy = false;
   const tick = () => {
-    if (stopped) return;
-    running = coolOnce(options)
-      .then((r) => {
-        if (r.distilled) options.log?.(`cooling: distilled ${r.distilled} events into ${r.facts} facts (${r.fallbacks} deterministic)`);
-      })
-      .catch((error) => options.log?.(`cooling run failed, will retry: ${(error as Error).message}`));
+    // A run longer than the interval (a slow model) is not joined by a second over the same events.
+    if (stopped || busy) return;
+    busy = true;
+    running = (async () => {
+      // Renewed before each event too: a run may outlast the lease (20 events at a slow model).
+      const holdLease = () => takeLease(options.client, COOLING_JOB, lease!.holder, 3 * options.intervalMs);
+      if (lease && !(await holdLease())) return;
+      const r = await coolOnce(lease ? { ...options, keepGoing: holdLease } : options);
+      if (r.distilled) options.log?.(`cooling: distilled ${r.distilled} events into ${r.facts} facts (${r.fallbacks} deterministic)`);
+    })()
+      .catch((error) => options.log?.(`cooling run failed, will retry: ${(error as Error).message}`))
+      .finally(() => (busy = false));
   };
   const timer = setInterval(tick, options.intervalMs);
   return {
@@ -121,6 +141,8 @@ export function startCoolingJob(options: CoolingOptions & { intervalMs: number; 
       let wait: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([running, new Promise((resolve) => (wait = setTimeout(resolve, options.stopWaitMs ?? 1000)))]);
       clearTimeout(wait);
+      // Another daemon need not wait out the lease.
+      if (lease) await releaseLease(options.client, COOLING_JOB, lease.holder).catch(() => {});
     },
   };
 }

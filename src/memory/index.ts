@@ -15,7 +15,7 @@ export { runRecallCommand } from "./recall-command.ts";
 export type { CommandIo } from "./command-io.ts";
 export { writeFact, trigramOverlap, nearDuplicateObjects, sha256, factText, TRIPLE_KINDS, EXCERPT_MAX_CHARS, REVISIONS_KEPT, NEAR_DUPLICATE_OVERLAP, type NewFact, type TripleKind, type Evidence, type FactWrite } from "./stable-facts.ts";
 export { distillEvent, fallbackFacts, askWithChat, DistilledSchema, DISTILL_SYSTEM_PROMPT, type Ask, type ColdEventRow, type Distillation } from "./distill.ts";
-export { coolOnce, coolingCandidates, startCoolingJob, DEFAULT_COOLING, CoolingConfigSchema, type CoolingConfig, type CoolingOptions, type CoolingRun } from "./cooling.ts";
+export { coolOnce, coolingCandidates, startCoolingJob, COOLING_JOB, DEFAULT_COOLING, CoolingConfigSchema, type CoolingConfig, type CoolingOptions, type CoolingRun } from "./cooling.ts";
 export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, type EventRecord, type EvidenceCheck, type RecordRef } from "./records.ts";
 export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
 export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";

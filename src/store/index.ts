@@ -1,6 +1,7 @@
 export { openStore, isEmbeddedUrl, type Store, type StoreOptions, type Db } from "./open.ts";
 export { databasePath } from "./write-lock.ts";
 export { DatabaseOpenError, redactDbUrl } from "./server-errors.ts";
+export { takeLease, releaseLease, leaseHolderId } from "./job-lease.ts";
 export { migrate, migrationStatus, SchemaMismatchError, type Migration, type MigrationStatus } from "./migrate.ts";
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";

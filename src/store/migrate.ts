@@ -5,7 +5,7 @@
  * refused before anything is written.
  */
 import { createHash } from "node:crypto";
-import type { Client } from "@libsql/client";
+import type { Client, Transaction } from "@libsql/client";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -30,7 +30,7 @@ function statementsOf(sql: string): string[] {
 
 type AppliedRow = { idx: number; tag: string; hash: string };
 
-async function appliedMigrations(client: Client): Promise<AppliedRow[]> {
+async function appliedMigrations(client: Client | Transaction): Promise<AppliedRow[]> {
   const table = await client.execute(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'homed_migrations'",
   );
@@ -42,7 +42,7 @@ async function appliedMigrations(client: Client): Promise<AppliedRow[]> {
 export type MigrationStatus = { applied: number; pending: number; known: number };
 
 /** Throws SchemaMismatchError when the database was written by a schema this binary does not know. */
-async function checkCompatible(client: Client, migrations: readonly Migration[]): Promise<AppliedRow[]> {
+async function checkCompatible(client: Client | Transaction, migrations: readonly Migration[]): Promise<AppliedRow[]> {
   const applied = await appliedMigrations(client);
   const known = new Map(migrations.map((m) => [m.idx, m]));
   for (const row of applied) {
@@ -70,27 +70,33 @@ export async function migrationStatus(
   return { applied: applied.length, pending: migrations.length - applied.length, known: migrations.length };
 }
 
-/** Brings the database up to date; each migration runs in its own transaction with its record. */
+/**
+ * Brings the database up to date in one write transaction, which also reads what is applied: two
+ * processes starting at once (two daemons on one libSQL server, a daemon and `homed import` on
+ * a fresh file) take turns, and the second finds the migrations done. Read outside the
+ * transaction, both would apply migration 0 and the second would fail (measured with two daemons
+ * on one sqld: "UNIQUE constraint failed: homed_migrations.idx").
+ */
 export async function migrate(client: Client, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
-  const applied = await checkCompatible(client, migrations);
-  const done = new Set(applied.map((a) => a.idx));
-  await client.execute(
-    "CREATE TABLE IF NOT EXISTS homed_migrations (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-  );
-  let count = 0;
-  for (const m of migrations) {
-    if (done.has(m.idx)) continue;
-    await client.batch(
-      [
-        ...statementsOf(m.sql),
-        {
-          sql: "INSERT INTO homed_migrations (idx, tag, hash, applied_at) VALUES (?, ?, ?, ?)",
-          args: [m.idx, m.tag, hashOf(m.sql), Date.now()],
-        },
-      ],
-      "write",
+  // Refused before anything is written (and before waiting for a write turn).
+  await checkCompatible(client, migrations);
+  const tx = await client.transaction("write");
+  try {
+    const applied = await checkCompatible(tx, migrations);
+    const done = new Set(applied.map((a) => a.idx));
+    await tx.execute(
+      "CREATE TABLE IF NOT EXISTS homed_migrations (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)",
     );
-    count++;
+    let count = 0;
+    for (const m of migrations) {
+      if (done.has(m.idx)) continue;
+      for (const statement of statementsOf(m.sql)) await tx.execute(statement);
+      await tx.execute({ sql: "INSERT INTO homed_migrations (idx, tag, hash, applied_at) VALUES (?, ?, ?, ?)", args: [m.idx, m.tag, hashOf(m.sql), Date.now()] });
+      count++;
+    }
+    await tx.commit();
+    return count;
+  } finally {
+    tx.close();
   }
-  return count;
 }

@@ -306,3 +306,13 @@ export const importSeen = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.run, t.id] })],
 );
+
+/**
+ * Which daemon runs a background job (cooling) when several share one libSQL server: the
+ * holder renews its lease each run; another may take it once it has expired or been released.
+ */
+export const jobLeases = sqliteTable("job_leases", {
+  job: text("job").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});

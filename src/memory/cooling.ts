@@ -11,6 +11,7 @@
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
+import type { PrivateScope } from "./scope.ts";
 import type { Embedder } from "../embed/index.ts";
 import { factText, writeFact } from "./stable-facts.ts";
 import { releaseLease, takeLease } from "../store/index.ts";
@@ -45,7 +46,7 @@ export type CoolingRun = { distilled: number; facts: number; fallbacks: number; 
 
 export async function coolingCandidates(client: Client, config: CoolingConfig, now: number): Promise<ColdEventRow[]> {
   const rows = await client.execute({
-    sql: `SELECT id, session_id, seq, conversation, speaker, text, time FROM events
+    sql: `SELECT id, session_id, seq, conversation, private_to, speaker, text, time FROM events
           WHERE layer = 'L2' AND access_count <= ? AND COALESCE(last_access, created_at) <= ?
           ORDER BY time, seq LIMIT ?`,
     args: [config.maxAccesses, now - config.idleMs, config.batch],
@@ -55,6 +56,7 @@ export async function coolingCandidates(client: Client, config: CoolingConfig, n
     sessionId: String(r.session_id),
     seq: Number(r.seq),
     conversation: String(r.conversation),
+    privateTo: r.private_to == null ? null : (String(r.private_to) as PrivateScope),
     speaker: r.speaker == null ? null : String(r.speaker),
     text: String(r.text),
     time: Number(r.time),

@@ -4,6 +4,7 @@
  * distillation keeps the verbatim text as one `event` fact — nothing is lost because a model
  * was down.
  */
+import type { PrivateScope } from "./scope.ts";
 import { z } from "zod";
 import { TRIPLE_KINDS, type NewFact } from "./stable-facts.ts";
 
@@ -36,6 +37,8 @@ export type ColdEventRow = {
   sessionId: string;
   seq: number;
   conversation: string;
+  /** Facts distilled from a private event stay as private (DESIGN §3 Scopes). */
+  privateTo?: PrivateScope | null;
   speaker: string | null;
   text: string;
   time: number;
@@ -59,6 +62,7 @@ export function fallbackFacts(event: ColdEventRow): NewFact[] {
       object: event.text,
       kind: "event",
       scope: event.conversation,
+      privateTo: event.privateTo ?? null,
       confidence: 1,
       importance: 0.3,
       evidence: "verbatim",
@@ -97,6 +101,7 @@ export async function distillEvent(event: ColdEventRow, ask?: Ask): Promise<Dist
     facts: parsed.triples.map((t) => ({
       ...t,
       scope: t.scope === "user" ? "user" : event.conversation,
+      privateTo: event.privateTo ?? null,
       evidence: "verbatim",
       source: sourceOf(event),
     })),

@@ -82,6 +82,15 @@ describe("cooling (L2 → L3)", () => {
     assert.deepEqual(layers.map((r) => [r.text, r.layer]), [["used twice", "L3"], ["used three times", "L2"]]);
   });
 
+  test("a fact distilled from a partner-private event stays private to that partner", async () => {
+    ({ store } = await storeWith([message(0, "Mia's locker code is 2231"), message(1, "the bus leaves at six")]));
+    const ids = (await one("SELECT id FROM events ORDER BY seq")).map((r) => String(r.id));
+    await store.client.execute({ sql: "UPDATE events SET private_to = 'partner:Mia' WHERE id = ?", args: [ids[0]!] });
+    await coolOnce({ client: store.client, now });
+    const facts = await one("SELECT source_event_id, private_to FROM triples ORDER BY source_event_id = ? DESC", [ids[0]!]);
+    assert.deepEqual(facts.map((r) => [r.source_event_id, r.private_to]), [[ids[0], "partner:Mia"], [ids[1], null]]);
+  });
+
   test("a second run distills nothing twice", async () => {
     ({ store } = await storeWith([message(0, "a"), message(1, "b")]));
     await coolOnce({ client: store.client, now });

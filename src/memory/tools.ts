@@ -13,7 +13,7 @@ import { recallQuery } from "./recall-query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
 import { factText, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { stableQuery } from "./stable-query.ts";
-import { MemoryScopeSchema, privateToOf } from "./scope.ts";
+import { MemoryScopeSchema, privateToOf, viewerFilter } from "./scope.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -116,22 +116,25 @@ const list = tool({
   input: z.object({ layer: z.enum(["L2", "L3"]).default("L3"), conversation: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).default(20), offset: z.number().int().min(0).default(0) }),
   async run({ layer, conversation, limit, offset }, ctx) {
     const scope = conversation ?? ctx.conversation;
+    // In a chat, never another partner's or project's private memory, even by explicit conversation.
+    const visible = (alias: string) => (ctx.partner === undefined ? { sql: "", args: [] } : viewerFilter({ partner: ctx.partner }, alias));
+    const and = (alias: string) => (ctx.partner === undefined ? "" : `AND ${visible(alias).sql}`);
     if (layer === "L2") {
       const rows = await ctx.client.execute({
-        sql: `SELECT id, time, speaker, text, access_count FROM events WHERE layer = 'L2' ${scope ? "AND (conversation = ? OR scope = 'user')" : ""} ORDER BY time DESC LIMIT ? OFFSET ?`,
-        args: [...(scope ? [scope] : []), limit, offset],
+        sql: `SELECT id, time, speaker, text, access_count, private_to FROM events e WHERE layer = 'L2' ${scope ? "AND (conversation = ? OR scope = 'user')" : ""} ${and("e")} ORDER BY time DESC LIMIT ? OFFSET ?`,
+        args: [...(scope ? [scope] : []), ...visible("e").args, limit, offset],
       });
-      return { layer, items: rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), speaker: r.speaker, text: String(r.text), accesses: Number(r.access_count) })) };
+      return { layer, items: rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), speaker: r.speaker, text: String(r.text), accesses: Number(r.access_count), privateTo: r.private_to })) };
     }
     const rows = await ctx.client.execute({
-      sql: `SELECT t.id, t.kind, t.scope, t.evidence, t.importance, t.revision, t.updated_at, s.content AS subject, t.predicate, o.content AS object
+      sql: `SELECT t.id, t.kind, t.scope, t.private_to, t.evidence, t.importance, t.revision, t.updated_at, s.content AS subject, t.predicate, o.content AS object
             FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id
-            ${scope ? "WHERE t.scope IN (?, 'user')" : ""} ORDER BY t.updated_at DESC LIMIT ? OFFSET ?`,
-      args: [...(scope ? [scope] : []), limit, offset],
+            WHERE 1 ${scope ? "AND t.scope IN (?, 'user')" : ""} ${and("t")} ORDER BY t.updated_at DESC LIMIT ? OFFSET ?`,
+      args: [...(scope ? [scope] : []), ...visible("t").args, limit, offset],
     });
     return {
       layer,
-      items: rows.rows.map((r) => ({ id: String(r.id), text: `${r.subject} ${r.predicate} ${r.object}`, kind: r.kind, scope: r.scope, evidence: EVIDENCE_MARKS[String(r.evidence)], importance: Number(r.importance), revision: Number(r.revision) })),
+      items: rows.rows.map((r) => ({ id: String(r.id), text: `${r.subject} ${r.predicate} ${r.object}`, kind: r.kind, scope: r.scope, privateTo: r.private_to, evidence: EVIDENCE_MARKS[String(r.evidence)], importance: Number(r.importance), revision: Number(r.revision) })),
     };
   },
 });

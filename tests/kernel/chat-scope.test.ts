@@ -69,6 +69,13 @@ describe("chat recall scopes", () => {
     // The model's own recall tool in Bob's chat keeps the same rule.
     const tool = await runMemoryTool("memory_recall", { query: "surprise party door code" }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
     assert.doesNotMatch(JSON.stringify(tool), /Friday|4412|cake/);
+    // Nor does listing, even when Bob's chat names Mia's conversation.
+    for (const [layer, conversation] of [["L2", "conv-mia"], ["L3", "Mia"]] as const) {
+      const listed = await runMemoryTool("memory_list", { layer, conversation }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
+      assert.doesNotMatch(JSON.stringify(listed), /Friday|4412|cake/, layer);
+    }
+    const mias = await runMemoryTool("memory_list", { layer: "L2", conversation: "conv-mia" }, { client: h.store.client, conversation: "Mia", partner: "Mia" });
+    assert.match(JSON.stringify(mias), /"privateTo":"partner:Mia"/);
   });
 
   test("the chat's own conversation ranks above an equally matching memory from elsewhere", async () => {

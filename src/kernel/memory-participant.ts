@@ -12,7 +12,7 @@
 const TOPIC_WORDS = 8;
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { activeScene, auditInjection, buildInjection, observeScene, recordCitations, timeOfDay, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
+import { activeScene, auditInjection, buildInjection, observeScene, recordCitations, timeOfDay, visibleScopes, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
 import { searchWords } from "../text/index.ts";
 import type { Participant } from "./stages.ts";
 import { fileLiveEventsInScene } from "../store/index.ts";
@@ -45,7 +45,15 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         if (turns.size > 64) turns.delete(turns.keys().next().value!);
         return {
           inject: injection.text || undefined,
-          report: { query: injection.query, counts: injection.counts, chars: injection.chars, lines: injection.lines.map((l) => l.line), ids: injection.lines.map((l) => l.id) },
+          report: {
+            query: injection.query,
+            counts: injection.counts,
+            chars: injection.chars,
+            lines: injection.lines.map((l) => l.line),
+            ids: injection.lines.map((l) => l.id),
+            // What was searched: the user's memory and what is private to this partner.
+            scopes: ["user", ...visibleScopes({ partner })],
+          },
         };
       },
       async after_output({ sessionId, turnId, text, tools }) {

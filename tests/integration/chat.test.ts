@@ -41,7 +41,7 @@ describe("homed chat", () => {
     c.child.stdin.write("what is the answer?\n/sessions\n/quit\n");
     assert.equal(await c.exited, 0, c.err());
     assert.match(c.out(), /session [0-9a-f]{8} \(tester\)/);
-    assert.match(c.out(), /· recalled · L2×0 L3×0/);
+    assert.match(c.out(), /· recalled · L2×0 L3×0 · 0 chars · searched user, partner:tester\n/);
     assert.match(c.out(), /→ nothing_here/);
     assert.match(c.out(), /← nothing_here: \{"error":"unknown_tool"/);
     assert.match(c.out(), /The answer is 42\./);

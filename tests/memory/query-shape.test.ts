@@ -7,6 +7,7 @@ import { message, openTempStore, seed } from "./fixture.ts";
 
 const ids = (results: { sources: string[] }[]) => results.flatMap((r) => r.sources);
 const copies = (terms: string[], term: string) => terms.filter((t) => t === term).length;
+const queryTrigramsOf = async (text: string) => (await shapeQuery(text)).trigrams;
 /** Unrelated memories, so that the terms under test are rare (positive IDF) in the store. */
 const filler = ["今天下雨了", "晚饭吃了面条", "新买的台灯很亮"].map((text, i) => message(text, { sourceId: `filler-${i}` }));
 
@@ -39,6 +40,17 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     assert.deepEqual(ids(await coldcontextQuery(store.client, "What about the budget?", { k: 5 })), ["budget"]);
     // Nothing but function words: asked as it is (trigrams included), as for Chinese.
     assert.ok((await shapeQuery("what about them?")).trigrams.includes("abo"));
+  });
+
+  test("a Latin word asks every other trigram and its last; a run with CJK asks every trigram", async () => {
+    assert.deepEqual(await queryTrigramsOf("quarterly"), ["qua", "art", "ter", "rly"]);
+    assert.deepEqual(await queryTrigramsOf("budget"), ["bud", "dge", "get"]);
+    assert.deepEqual(await queryTrigramsOf("周末去西湖"), ["周末去", "末去西", "去西湖"]);
+    assert.deepEqual(await queryTrigramsOf("3d打印"), ["3d打", "d打印"]);
+    // Every letter is still in a trigram: a misspelt word still finds its memory.
+    await using store = await openTempStore();
+    await seed(store, [message("the quarterly report", { sourceId: "report" }), ...filler]);
+    assert.deepEqual(ids(await coldcontextQuery(store.client, "quartrly", { k: 5 })), ["report"]);
   });
 
   test("a query of nothing but function words is asked as it is", async () => {

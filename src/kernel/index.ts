@@ -1,8 +1,8 @@
-export { Kernel, NoProviderError, DEFAULT_SYSTEM_PROMPT, KernelConfigSchema, type KernelConfig, type KernelOptions, type TurnRequest } from "./kernel.ts";
+export { Kernel, NoProviderError, DEFAULT_SYSTEM_PROMPT, KernelConfigSchema, type KernelConfig, type KernelOptions, type TurnRequest, type ToolResult } from "./kernel.ts";
 export { Sessions, type Session } from "./sessions.ts";
 export { ProviderStore, ProviderInputSchema, BaseUrlSchema, ApiKeySchema, ProviderNotFound, type ProviderInput, type ProviderView, type ProviderTarget, type ProviderEnv } from "./providers.ts";
 export { ToolRegistry, toolError, toolSpecTokens, type Tool, type ToolCallContext, type ToolSource } from "./tools.ts";
 export { STAGES, StageError, runHook, type StageName, type Participant, type Hooks, type StopReason, type TurnInfo } from "./stages.ts";
-export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput } from "./turn.ts";
+export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { httpChatModel, ProviderError, type ChatModelFactory, type SequenceGuardMode } from "../llm/index.ts";
+import { httpChatModel, ProviderError, type ChatModelFactory, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -16,7 +16,7 @@ import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.t
 import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
-import { runTurn, type TurnEvent, type TurnResult } from "./turn.ts";
+import { runTurn, type PausedRound, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
@@ -82,7 +82,13 @@ export type TurnRequest = {
   provider?: string;
   /** Request fields passed to the model as given (`temperature`, `stop`…: see TurnInput). */
   params?: Record<string, unknown>;
+  /** The caller's own tools: a round that calls one pauses the turn (see runTurn's `clientTools`). */
+  clientTools?: ToolSpec[];
+  /** The caller's results for its paused turn's calls: the turn resumes instead of a new one starting. */
+  toolResults?: ToolResult[];
 };
+
+export type ToolResult = { tool_call_id: string; content: string };
 
 export class Kernel {
   readonly sessions: Sessions;
@@ -193,9 +199,32 @@ export class Kernel {
     }
   }
 
-  private async runWith({ session, input, onEvent, params, provider: providerId }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
+  /**
+   * Turns waiting for their caller's tool results, by session. In memory only: after a restart
+   * the results are refused (the paused round was never stored, so history stays valid).
+   */
+  private readonly paused = new Map<string, PausedRound>();
+
+  /** The paused round these results answer, with them in its calls' order; throws when they answer none. */
+  private resumeOf(sessionId: string, given: ToolResult[]): NonNullable<TurnInput["resume"]> {
+    const paused = this.paused.get(sessionId);
+    if (!paused) {
+      throw new HomedError("invalid_request", "No turn of this session is waiting for tool results: they answer the tool_calls of homed's last answer, in the same daemon run", { param: "messages" });
+    }
+    const byId = new Map(given.map((r) => [r.tool_call_id, r.content]));
+    const waited = paused.pending.map((c) => c.id);
+    if (waited.some((id) => !byId.has(id)) || byId.size !== waited.length) {
+      throw new HomedError("invalid_request", `The tool results answer ${[...byId.keys()].join(", ")}, but the paused turn waits for ${waited.join(", ")}`, { param: "messages" });
+    }
+    this.paused.delete(sessionId);
+    return { paused, results: paused.pending.map((c) => ({ role: "tool", tool_call_id: c.id, content: byId.get(c.id)! })) };
+  }
+
+  private async runWith({ session, input, onEvent, params, provider: providerId, clientTools, toolResults }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
+    // A new message leaves a paused round behind (the client moved on): it is never stored.
+    const resume = toolResults ? this.resumeOf(session.id, toolResults) : (this.paused.delete(session.id), undefined);
     const client = this.chatModel({
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey,
@@ -215,8 +244,9 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
-      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params },
+      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params, clientTools, resume },
     );
+    if (result.paused) this.paused.set(session.id, result.paused);
     await this.sessions.touch(session.id);
     return result;
   }

@@ -39,7 +39,7 @@ export type AfterToolCallDecision = { result: string } | void;
 export type BeforeOutput = TurnInfo & { text: string };
 export type BeforeOutputDecision = { text: string } | void;
 
-export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "blocked" | "short_circuit" | "cancelled" | "error";
+export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "blocked" | "short_circuit" | "cancelled" | "error" | "client_tools";
 
 export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; /** Names of the tools called this turn. */ tools: string[]; ms: number };
 

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
-import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type Usage } from "../llm/index.ts";
+import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type ToolSpec, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
@@ -43,6 +43,31 @@ export type TurnInput = TurnInfo & {
    * `required` or named choice would make the model call tools again until the iteration limit.
    */
   params?: Record<string, unknown>;
+  /**
+   * The caller's own tools (an OpenAI client's `tools`), offered to the model beside homed's.
+   * A round that calls one pauses the turn (`stopReason: "client_tools"`, `paused`) instead of
+   * running it; the caller runs it and resumes with `resume`.
+   */
+  clientTools?: ToolSpec[];
+  /** Continues a paused turn with the caller's results for its pending calls (`input` is unused). */
+  resume?: { paused: PausedRound; results: ProviderMessage[] };
+};
+
+/**
+ * A turn waiting for the caller's tool results. Nothing of the paused round is stored until they
+ * come, so history is never left with an unanswered call: if they never come, the round is gone.
+ */
+export type PausedRound = {
+  /** The round's assistant message, every call in it (homed's as run, the caller's pending). */
+  message: AssistantMessage;
+  /** Results of homed's own calls of the round, already run. */
+  results: ProviderMessage[];
+  /** The caller's calls, to be answered in order. */
+  pending: ToolCall[];
+  systemMessage: ProviderMessage;
+  iterations: number;
+  toolCalls: number;
+  usage?: Usage;
 };
 
 export type TurnResult = {
@@ -53,6 +78,8 @@ export type TurnResult = {
   reason?: string;
   /** Tokens over every model call of the turn, when the provider reported them. */
   usage?: Usage;
+  /** Set when `stopReason` is `client_tools`: what a `resume` continues. */
+  paused?: PausedRound;
 };
 
 const addUsage = (sum: Usage | undefined, more: Usage | undefined): Usage | undefined =>
@@ -81,6 +108,113 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   const persist = (messages: ProviderMessage[]) =>
     engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages } as ContextEvent);
 
+  const prepared = turn.resume ? await resumed(turn.resume, persist) : await prepare(options, turn, info, persist, emit);
+  if ("stopReason" in prepared) return prepared;
+  const { systemMessage } = prepared;
+  await loadTokenizer();
+  const systemTokens = messageTokens(systemMessage);
+  const clientTools = turn.clientTools ?? [];
+  const clientNames = new Set(clientTools.map((t) => t.function.name));
+
+  let final: AssistantMessage | undefined;
+  let paused: PausedRound | undefined;
+  let stopReason: StopReason = "iteration_limit";
+  let iterations = prepared.iterations;
+  let toolCalls = prepared.toolCalls;
+  let usage: Usage | undefined = prepared.usage;
+  const toolsUsed = new Set<string>();
+  let lastText = "";
+  /** What the model has streamed in the current iteration: kept if the turn is cancelled. */
+  let partial = "";
+  const onDelta = (delta: StreamDelta) => {
+    if (delta.type === "content") partial += delta.text;
+    emit(delta);
+  };
+  const firstIteration = iterations + 1;
+  try {
+    for (iterations = firstIteration; iterations <= options.maxIterations; iterations++) {
+      emit({ type: "iteration", n: iterations });
+      partial = "";
+      // The budget covers the whole request: history gets what the system prompt, memory and
+      // the tool definitions leave. Tools come and go with plugins, so they are counted per request.
+      const tools = [...options.tools.specs(), ...clientTools];
+      const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
+      const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
+      const result = await options.client.stream(
+        { model: options.model, messages: [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
+        { signal: turn.signal, onDelta },
+      );
+      usage = addUsage(usage, result.usage);
+      let message = result.message;
+      for (const p of participants) {
+        const decision = await runHook(p, "post_action", { ...info, message, iteration: iterations }, log);
+        if (decision) message = decision.message;
+      }
+      lastText = contentText(message.content);
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0) {
+        final = message;
+        stopReason = "no_tool_calls";
+        break;
+      }
+      toolCalls += calls.length;
+      for (const c of calls) toolsUsed.add(c.function.name);
+      const pending = calls.filter((c) => clientNames.has(c.function.name));
+      const own = calls.filter((c) => !clientNames.has(c.function.name));
+      const { ran, results, denied } = await runToolRound(options, info, own, turn.signal, emit);
+      if (turn.signal?.aborted) {
+        if (pending.length === 0) await persist([{ ...message, tool_calls: ran }, ...results]);
+        throw turn.signal.reason;
+      }
+      if (pending.length > 0) {
+        const asRun = new Map(ran.map((c) => [c.id, c]));
+        const all = calls.map((c) => asRun.get(c.id) ?? c);
+        paused = { message: { ...message, tool_calls: all }, results, pending, systemMessage, iterations, toolCalls, ...(usage ? { usage } : {}) };
+        stopReason = "client_tools";
+        break;
+      }
+      await persist([{ ...message, tool_calls: ran }, ...results]);
+      if (denied === calls.length) {
+        stopReason = "all_denied";
+        break;
+      }
+    }
+    iterations = Math.min(iterations, options.maxIterations);
+  } catch (error) {
+    const cancelled = turn.signal?.aborted || (error instanceof ProviderError && error.code === "aborted");
+    if (!cancelled) throw error;
+    // What the user already saw stays in history; an unfinished tool round never does.
+    if (partial) await persist([{ role: "assistant", content: partial }]);
+    return { text: partial || lastText, stopReason: "cancelled", iterations, toolCalls, ...(usage ? { usage } : {}) };
+  }
+  // Paused: the turn is not over, so no output stages yet (they run when it ends).
+  if (paused) return { text: lastText, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}), paused };
+
+  let text = final ? contentText(final.content) : lastText;
+  if (!final && stopReason === "iteration_limit") text ||= `(stopped after ${options.maxIterations} rounds of tool calls: the iteration limit)`;
+  for (const p of participants) {
+    const decision = await runHook(p, "before_output", { ...info, text }, log);
+    if (decision) text = decision.text;
+  }
+  if (final) await persist([{ ...final, content: text }]);
+  const ms = performance.now() - started;
+  for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
+  return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}) };
+}
+
+type Persist = (messages: ProviderMessage[]) => Promise<unknown>;
+/** Where the loop starts: the system message and the counters so far. */
+type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage };
+
+/** A paused turn's round, stored whole now that the caller's results are in; the loop goes on. */
+async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, persist: Persist): Promise<Prepared> {
+  await persist([paused.message, ...paused.results, ...results]);
+  return { systemMessage: paused.systemMessage, iterations: paused.iterations, toolCalls: paused.toolCalls, ...(paused.usage ? { usage: paused.usage } : {}) };
+}
+
+/** A new turn's start: on_input, the input stored, pruning, pre_action's memory in the system message. */
+async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, persist: Persist, emit: (e: TurnEvent) => void): Promise<Prepared | TurnResult> {
+  const { participants, log, engine } = options;
   // on_input: block, short-circuit or rewrite, before anything is stored.
   let input = turn.input;
   for (const p of participants) {
@@ -105,78 +239,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     if (result?.report) emit({ type: "recall", participant: p.name, report: result.report });
   }
   const system = [options.systemPrompt, ...injections].filter(Boolean).join("\n\n");
-  const systemMessage: ProviderMessage = { role: "system", content: system };
-  await loadTokenizer();
-  const systemTokens = messageTokens(systemMessage);
-
-  let final: AssistantMessage | undefined;
-  let stopReason: StopReason = "iteration_limit";
-  let iterations = 0;
-  let toolCalls = 0;
-  let usage: Usage | undefined;
-  const toolsUsed = new Set<string>();
-  let lastText = "";
-  /** What the model has streamed in the current iteration: kept if the turn is cancelled. */
-  let partial = "";
-  const onDelta = (delta: StreamDelta) => {
-    if (delta.type === "content") partial += delta.text;
-    emit(delta);
-  };
-  try {
-    for (iterations = 1; iterations <= options.maxIterations; iterations++) {
-      emit({ type: "iteration", n: iterations });
-      partial = "";
-      // The budget covers the whole request: history gets what the system prompt, memory and
-      // the tool definitions leave. Tools come and go with plugins, so they are counted per request.
-      const tools = options.tools.specs();
-      const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
-      const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
-      const result = await options.client.stream(
-        { model: options.model, messages: [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
-        { signal: turn.signal, onDelta },
-      );
-      usage = addUsage(usage, result.usage);
-      let message = result.message;
-      for (const p of participants) {
-        const decision = await runHook(p, "post_action", { ...info, message, iteration: iterations }, log);
-        if (decision) message = decision.message;
-      }
-      lastText = contentText(message.content);
-      const calls = message.tool_calls ?? [];
-      if (calls.length === 0) {
-        final = message;
-        stopReason = "no_tool_calls";
-        break;
-      }
-      toolCalls += calls.length;
-      for (const c of calls) toolsUsed.add(c.function.name);
-      const { ran, results, denied } = await runToolRound(options, info, calls, turn.signal, emit);
-      await persist([{ ...message, tool_calls: ran }, ...results]);
-      if (turn.signal?.aborted) throw turn.signal.reason;
-      if (denied === calls.length) {
-        stopReason = "all_denied";
-        break;
-      }
-    }
-    iterations = Math.min(iterations, options.maxIterations);
-  } catch (error) {
-    const cancelled = turn.signal?.aborted || (error instanceof ProviderError && error.code === "aborted");
-    if (!cancelled) throw error;
-    // What the user already saw stays in history; an unfinished tool round never does.
-    if (partial) await persist([{ role: "assistant", content: partial }]);
-    return { text: partial || lastText, stopReason: "cancelled", iterations, toolCalls, ...(usage ? { usage } : {}) };
-  }
-
-  let text = final ? contentText(final.content) : lastText;
-  if (!final && stopReason === "iteration_limit") text ||= `(stopped after ${options.maxIterations} rounds of tool calls: the iteration limit)`;
-  for (const p of participants) {
-    const decision = await runHook(p, "before_output", { ...info, text }, log);
-    if (decision) text = decision.text;
-  }
-  if (final) await persist([{ ...final, content: text }]);
-  const ms = performance.now() - started;
-  for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
-  return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}) };
+  return { systemMessage: { role: "system", content: system }, iterations: 0, toolCalls: 0 };
 }
 
 /**

@@ -2,7 +2,9 @@
  * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
  * gets an agent with memory. homed keeps the history itself, so only the newest user message of
  * the request is taken as input; the session comes from the `X-Homed-Session` header (a session
- * id) or the partner (`partnerOf`) on channel "openai". `model`
+ * id) or the partner (`partnerOf`) on channel "openai". The client's function tools are offered
+ * to the model; a round calling one pauses the turn and answers with those `tool_calls`, and the
+ * request whose messages end with their results resumes it (homed's own calls stay inside). `model`
  * chooses the provider (openai-models.ts); what else is honoured is in openai-request.ts. Errors
  * are OpenAI's shape (errors.ts), here and in a stream already begun.
  */
@@ -16,13 +18,17 @@ import type { AppKey } from "./app-keys.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
-import { CompletionRequestSchema, forwardedParams, refuseUnsupported } from "./openai-request.ts";
+import { clientTools, CompletionRequestSchema, forwardedParams, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 
 export { HOMED_MODEL_ID } from "./openai-models.ts";
 
 /** OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does. */
-const finishReason = (result: TurnResult) => (result.stopReason === "blocked" ? "content_filter" : "stop");
+const finishReason = (result: TurnResult) => (result.paused ? "tool_calls" : result.stopReason === "blocked" ? "content_filter" : "stop");
+
+/** The client's calls a paused turn waits for, as OpenAI's `tool_calls` (homed's own never leave homed). */
+const toolCallsOf = (result: TurnResult) =>
+  result.paused ? { tool_calls: result.paused.pending.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } })) } : {};
 
 /**
  * Whose turn this is: the request's `user`, else the app key's partner, else the key's name, so
@@ -40,13 +46,16 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
     const body = await parseBody(c, CompletionRequestSchema);
     refuseUnsupported(body);
     const model = await servedModel(kernel.providers, body.model);
+    const tools = clientTools(body, kernel.tools.specs().map((t) => t.function.name));
+    // Tool messages at the end answer the calls of homed's last answer: the paused turn goes on.
+    const toolResults = trailingToolResults(body);
     const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
-    const input = lastUser ? contentText(lastUser.content as never).trim() : "";
-    if (!input) throw new HomedError("invalid_request", "messages: the request has no user message with text", { param: "messages" });
+    const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
+    if (!toolResults && !input) throw new HomedError("invalid_request", "messages: the request has no user message with text", { param: "messages" });
     const headerSession = c.req.header("x-homed-session");
     const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", partnerOf(body.user, c.get("appKey")));
     if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
-    const turn = { session, input, provider: model.provider, params: forwardedParams(body) };
+    const turn = { session, input, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults };
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
@@ -58,7 +67,7 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
       return c.json({
         ...head,
         object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content: result.text }, finish_reason: finishReason(result) }],
+        choices: [{ index: 0, message: { role: "assistant", content: result.text || (result.paused ? null : ""), ...toolCallsOf(result) }, finish_reason: finishReason(result) }],
         ...(result.usage ? { usage: result.usage } : {}),
       });
     }
@@ -74,6 +83,8 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
             if (e.type === "content") void stream.writeSSE({ data: JSON.stringify(chunk({ content: e.text }, null)) });
           },
         });
+        const calls = toolCallsOf(result).tool_calls;
+        if (calls) await stream.writeSSE({ data: JSON.stringify(chunk({ tool_calls: calls.map((c, index) => ({ index, ...c })) }, null)) });
         await stream.writeSSE({ data: JSON.stringify(chunk({}, finishReason(result))) });
         // As OpenAI does: usage alone in a last chunk with no choices, only when asked for.
         if (body.stream_options?.include_usage && result.usage) {

@@ -2,10 +2,14 @@
  * What `/v1/chat/completions` accepts, parsed once here: the fields homed honours (forwarded to
  * the provider as given), the ones it refuses with a reason, and the rest of OpenAI's request
  * ignored. Refused rather than ignored: what would silently change the answer's shape (`n`,
- * `logprobs`) or drop the client's own tools.
+ * `logprobs`) or the tools the model sees (`functions`, tools not of type function). The
+ * client's function tools go to the model beside homed's (a call to one pauses the turn).
  */
 import { z } from "zod";
+import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
+import type { ToolResult } from "../kernel/index.ts";
+import type { ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 
@@ -50,7 +54,7 @@ export const CompletionRequestSchema = z
     parallel_tool_calls: nullish(z.boolean()),
     presence_penalty: nullish(z.number().min(-2).max(2)),
     frequency_penalty: nullish(z.number().min(-2).max(2)),
-    tools: nullish(z.array(z.unknown())),
+    tools: nullish(z.array(z.looseObject({ type: z.string() }))),
     functions: nullish(z.array(z.unknown())),
     logprobs: nullish(z.boolean()),
   })
@@ -63,11 +67,50 @@ const refuse = (param: string, message: string) => new HomedError("unsupported_v
 export function refuseUnsupported(body: CompletionRequest): void {
   if (body.n != null && body.n !== 1) throw refuse("n", `n=${body.n} is not supported: homed gives one answer per request (send n=1 or leave it out)`);
   if (body.logprobs) throw refuse("logprobs", "logprobs is not supported: homed's answer may span several model calls, so it has no single set of token probabilities");
-  for (const param of ["tools", "functions"] as const) {
-    if (body[param]?.length) {
-      throw refuse(param, `Client ${param} are not supported yet: homed runs its own tools (memory, plugins) inside the turn; send the request without '${param}'`);
+  if (body.functions?.length) throw refuse("functions", "functions (the deprecated form) is not supported: send them as tools of type 'function'");
+}
+
+const ClientToolSchema = z.object({
+  type: z.literal("function"),
+  function: z.looseObject({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a tool's name is 1 to 64 letters, digits, '_' or '-'"),
+    description: z.string().max(10_000).optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+/**
+ * The client's tools as the model gets them beside homed's: functions only, none named as one of
+ * homed's (the model could not tell which would run).
+ */
+export function clientTools(body: CompletionRequest, homedToolNames: readonly string[]): ToolSpec[] {
+  return (body.tools ?? []).map((raw, i) => {
+    if (raw.type !== "function") throw refuse(`tools.${i}.type`, `Tools of type '${raw.type}' are not supported: homed passes tools of type 'function' to the model`);
+    const parsed = ClientToolSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new HomedError("invalid_request", `tools.${i}.${issue.path.join(".")}: ${issue.message}`, { param: `tools.${i}` });
     }
+    const { name, description, parameters } = parsed.data.function;
+    if (homedToolNames.includes(name)) throw new HomedError("invalid_request", `tools.${i}: '${name}' is one of homed's own tools; name yours differently`, { param: `tools.${i}` });
+    return { type: "function", function: { name, ...(description ? { description } : {}), parameters: parameters ?? { type: "object", properties: {} } } };
+  });
+}
+
+/**
+ * The client's results for the tool calls of homed's last answer: the tool messages that end the
+ * request, after the assistant message that made the calls. Undefined when the request ends otherwise.
+ */
+export function trailingToolResults(body: CompletionRequest): ToolResult[] | undefined {
+  const results: ToolResult[] = [];
+  for (let i = body.messages.length - 1; i >= 0 && body.messages[i]!.role === "tool"; i--) {
+    const m = body.messages[i]!;
+    const id = typeof m.tool_call_id === "string" ? m.tool_call_id : undefined;
+    if (!id) throw new HomedError("invalid_request", `messages.${i}.tool_call_id: a tool message names the call it answers`, { param: `messages.${i}.tool_call_id` });
+    results.unshift({ tool_call_id: id, content: contentText(m.content as never) });
   }
+  return results.length ? results : undefined;
 }
 
 /** The honoured fields the client set, as they go to the provider. */

@@ -12,13 +12,37 @@ import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 const lastUser = (r: ReceivedRequest) => String([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "");
 
-/** Answers "<provider>: <input>"; an input starting "TOOL" first calls memory_stats once. */
+/**
+ * Answers "<provider>: <input>". First, until they are answered: "TOOL…" calls homed's
+ * memory_stats, "WEATHER…" the client's get_weather, "MIXED…" both in one round; the answer then
+ * quotes the client tool's result.
+ */
 const script = (name: string) => (r: ReceivedRequest): Step => {
   const input = lastUser(r);
-  const toolRoundDone = r.body.messages.some((m: any) => m.role === "tool");
-  if (input.startsWith("TOOL") && !toolRoundDone) return { toolCalls: [{ id: "call-1", name: "memory_stats", arguments: "{}" }] };
-  return { content: `${name}: ${input}` };
+  const answer = (id: string) => r.body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === id)?.content;
+  if (input.startsWith("TOOL") && !answer("call-1")) return { toolCalls: [{ id: "call-1", name: "memory_stats", arguments: "{}" }] };
+  if (input.startsWith("WEATHER") && !answer("call-w")) return { toolCalls: [{ id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}' }] };
+  if (input.startsWith("MIXED") && !answer("call-c")) {
+    return { toolCalls: [{ id: "call-m", name: "memory_stats", arguments: "{}" }, { id: "call-c", name: "get_weather", arguments: '{"city":"Bergen"}' }] };
+  }
+  const quoted = answer("call-w") ?? answer("call-c");
+  return { content: `${name}: ${input}${quoted ? ` (${quoted})` : ""}` };
 };
+
+/** The client's tool, as the SDK's runTools takes it: it runs in the test, never in homed. */
+const weatherTool = (seen: string[]) => ({
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "The weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    parse: JSON.parse,
+    function: async ({ city }: { city: string }) => {
+      seen.push(city);
+      return `sunny in ${city}`;
+    },
+  },
+});
 
 describe("the openai SDK against homed's /v1", () => {
   let dir: TempDir;
@@ -120,6 +144,36 @@ describe("the openai SDK against homed's /v1", () => {
     assert.equal(without.at(-1)!.choices[0]!.finish_reason, "stop");
   });
 
+  test("client tools: runTools gets the call, homed resumes with its result; the model saw both toolsets", async () => {
+    const seen: string[] = [];
+    const runner = client.chat.completions.runTools({ model: "homed", user: "weather", messages: [{ role: "user", content: "WEATHER in Oslo?" }], tools: [weatherTool(seen)] });
+    assert.equal(await runner.finalContent(), "first: WEATHER in Oslo? (sunny in Oslo)");
+    assert.deepEqual(seen, ["Oslo"]);
+    const [asked, resumed] = requestsFor(first, "WEATHER in Oslo?");
+    const names = asked!.body.tools.map((t: any) => t.function.name);
+    assert.ok(names.includes("get_weather") && names.includes("memory_recall"), names.join(","));
+    const tail = resumed!.body.messages.slice(-2);
+    assert.deepEqual([tail[0].tool_calls[0].id, tail[1].role, tail[1].content], ["call-w", "tool", "sunny in Oslo"]);
+    assert.deepEqual(first.sequenceErrors, []);
+  });
+
+  test("client tools, streamed, in a round with one of homed's: only the client's call leaves homed; history stays valid", async () => {
+    const seen: string[] = [];
+    const runner = client.chat.completions.runTools({ model: "homed", user: "mixed", stream: true, messages: [{ role: "user", content: "MIXED weather and stats" }], tools: [weatherTool(seen)] });
+    const calls: string[] = [];
+    runner.on("functionToolCall", (call) => calls.push(call.name));
+    assert.equal(await runner.finalContent(), "first: MIXED weather and stats (sunny in Bergen)");
+    assert.deepEqual([calls, seen], [["get_weather"], ["Bergen"]]);
+    const resumed = requestsFor(first, "MIXED weather and stats")[1]!.body.messages;
+    const round = resumed.findIndex((m: any) => m.tool_calls?.some((c: any) => c.id === "call-c"));
+    assert.deepEqual(resumed[round].tool_calls.map((c: any) => c.id), ["call-m", "call-c"]);
+    const results = new Map(resumed.slice(round + 1, round + 3).map((m: any) => [m.tool_call_id, m.content]));
+    assert.equal(results.get("call-c"), "sunny in Bergen");
+    assert.ok("events" in JSON.parse(String(results.get("call-m"))), `homed ran its own call: ${results.get("call-m")}`);
+    assert.doesNotMatch(daemon.stderr(), /sequence guard repaired/, "the stored round was whole");
+    assert.deepEqual(first.sequenceErrors, []);
+  });
+
   test("errors reach e.message, with OpenAI's type, param and code", async () => {
     const wrongKey = new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey: "wrong", maxRetries: 0 });
     const unauthorized = await wrongKey.models.list().catch((e) => e);
@@ -132,11 +186,19 @@ describe("the openai SDK against homed's /v1", () => {
     assert.match(n.message, /^400 n=2 is not supported: homed gives one answer per request/);
     assert.deepEqual([n.type, n.param, n.code], ["invalid_request_error", "n", "unsupported_value"]);
 
-    const tools = await client.chat.completions
-      .create({ model: "homed", tools: [{ type: "function", function: { name: "f", parameters: {} } }], messages: [{ role: "user", content: "x" }] })
+    const custom = await client.chat.completions
+      .create({ model: "homed", tools: [{ type: "custom", custom: { name: "grammar" } }], messages: [{ role: "user", content: "x" }] })
       .catch((e) => e);
-    assert.equal(tools.param, "tools");
-    assert.match(tools.message, /^400 Client tools are not supported yet/);
+    assert.equal(custom.param, "tools.0.type");
+    assert.match(custom.message, /^400 Tools of type 'custom' are not supported/);
+    const clash = await client.chat.completions
+      .create({ model: "homed", tools: [{ type: "function", function: { name: "memory_recall" } }], messages: [{ role: "user", content: "x" }] })
+      .catch((e) => e);
+    assert.match(clash.message, /^400 tools.0: 'memory_recall' is one of homed's own tools/);
+    const orphan = await client.chat.completions
+      .create({ model: "homed", user: "no-pause", messages: [{ role: "user", content: "x" }, { role: "assistant", tool_calls: [{ id: "z", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "z", content: "r" }] })
+      .catch((e) => e);
+    assert.match(orphan.message, /^400 No turn of this session is waiting for tool results/);
 
     const unknown = await client.chat.completions.create({ model: "gpt-nope", messages: [{ role: "user", content: "x" }] }).catch((e) => e);
     assert.ok(unknown instanceof OpenAI.NotFoundError);

@@ -23,7 +23,7 @@ export type FlagSpec = {
 export const FLAGS: readonly FlagSpec[] = [
   { name: "data", value: "DIR", env: "HOMED_DATA", default: "$XDG_DATA_HOME/homed (~/.local/share/homed)", help: "data folder: database, logs, admin token, models (created if missing)" },
   { name: "addr", value: "HOST:PORT", env: "HOMED_ADDR", default: "127.0.0.1:8080", help: "address the console and API listen on (port 0 picks a free port)" },
-  { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or libsql:// / https:// URL of a libSQL server (sqld, Turso)" },
+  { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or a libSQL server: libsql:// (TLS, Turso), http:// or libsql://…?tls=0 (no TLS, e.g. sqld on loopback)" },
   { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
   { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
   { name: "scope", value: "SCOPE", default: "user", help: "`homed import`: who may recall the imported history: user (every chat), partner:NAME or project:NAME (only that partner's or project's chats)" },

@@ -43,11 +43,13 @@ describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
     }
   });
 
-  test("two daemons, two data folders: a memory noted through one is recalled through the other", async () => {
+  test("two daemons, two data folders: a fact noted through one is recalled through the other; a turn on one is in the other's context", async () => {
     await using server = await startSqld();
     using dataA = tempDir();
     using dataB = tempDir();
-    const env = { ...process.env, HOMED_DB: server.url, HOMED_DB_AUTH_TOKEN: server.authToken };
+    const provider = await startScriptedProvider(() => ({ content: "Noted." }));
+    await using _provider = { [Symbol.asyncDispose]: () => provider.close() };
+    const env = { ...process.env, HOMED_DB: server.url, HOMED_DB_AUTH_TOKEN: server.authToken, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" };
     const start = (data: string) => startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], { env });
     const [a, b] = await Promise.all([start(dataA.path), start(dataB.path)]);
     try {
@@ -61,6 +63,17 @@ describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
       assert.equal(noted.action, "created");
       const recalled = await call(b, dataB.path, "memory_recall", { query: "where does Mia park" });
       assert.equal(recalled.results[0]?.id, noted.id, JSON.stringify(recalled));
+      // A kernel turn on A: its messages are stored on the server (hot, L1), and B's context of
+      // that session holds them.
+      const headersA = { authorization: `Bearer ${readFileSync(join(dataA.path, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
+      const session = ((await (await fetch(`${a.url}/api/sessions`, { method: "POST", headers: headersA, body: JSON.stringify({ partner: "Mia" }) })).json()) as { id: string }).id;
+      const reply = await (await fetch(`${a.url}/api/sessions/${session}/messages`, { method: "POST", headers: headersA, body: JSON.stringify({ content: "My locker code is 4417" }) })).text();
+      assert.match(reply, /event: done/);
+      const headersB = { authorization: `Bearer ${readFileSync(join(dataB.path, "admin.token"), "utf8").trim()}` };
+      const context = await fetch(`${b.url}/api/sessions/${session}/context`, { headers: headersB });
+      assert.equal(context.status, 200);
+      const dump = await context.text();
+      assert.ok(dump.includes("My locker code is 4417") && dump.includes("Noted."), dump.slice(0, 500));
       assert.match(b.stderr(), new RegExp(`db ${server.url.replace(/[.]/g, "\\.")}`));
     } finally {
       await Promise.all([a.stop(), b.stop()]);

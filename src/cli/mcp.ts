@@ -1,26 +1,29 @@
 /**
- * `homed mcp`: homed's memory tools as an MCP stdio server, for IDE agents. Served with the
- * plugin SDK, so it speaks the same protocol versions as homed's plugins.
+ * `homed mcp`: homed's MCP server (src/server/mcp-methods.ts: the memory tools, memories as
+ * resources, the recall prompt) over stdio, for IDE agents — the same one the daemon serves at
+ * `/mcp`. Frames are newline-delimited JSON with the plugin protocol's size cap.
  */
 import type { Settings } from "../config/index.ts";
-import { MEMORY_TOOLS } from "../memory/index.ts";
 import { openDataEmbedder, openDataStore } from "../memory/command-io.ts";
-import { VERSION } from "../version.ts";
-import { definePlugin, defineTool, servePlugin, z } from "../../plugins/sdk/index.ts";
+import { StreamTransport, type Message } from "../plugins/index.ts";
+import { respondMcp } from "../server/index.ts";
 
 export async function runMcpServer(settings: Settings): Promise<number> {
+  const log = (line: string) => process.stderr.write(`homed mcp: ${line}\n`);
   const store = await openDataStore(settings, (text) => process.stderr.write(text));
   try {
     const active = await openDataEmbedder(settings);
     const context = { client: store.client, embedder: active.kind === "fallback" ? undefined : active.embedder };
-    const plugin = definePlugin({
-      name: "homed-memory",
-      version: VERSION,
-      description: "homed's long-term memory: recall, open, note, list, forget, injections, stats, doctor.",
-      config: z.object({}),
-      tools: () => MEMORY_TOOLS.map((tool) => defineTool({ name: tool.name, description: tool.description, input: tool.input, run: (args) => tool.run(args, context) })),
-    });
-    await servePlugin(plugin, { input: process.stdin, output: process.stdout, env: {}, log: (line) => process.stderr.write(`${line}\n`) });
+    const transport = new StreamTransport(process.stdin, process.stdout);
+    const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+    transport.onerror = (error) => log(error.message);
+    transport.onmessage = (value) => {
+      respondMcp(value, context)
+        .then((answer) => answer && transport.send(answer as Message))
+        .catch((error: Error) => log(`cannot answer: ${error.stack ?? error.message}`));
+    };
+    await transport.start();
+    await closed;
     return 0;
   } finally {
     store.close();

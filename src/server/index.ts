@@ -3,3 +3,4 @@ export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";
 export { runKeyCommand } from "./key-command.ts";
+export { respondMcp } from "./mcp-methods.ts";

@@ -103,6 +103,13 @@ describe("memory tools", () => {
       const failed = (await client.callTool({ name: "memory_open", arguments: { id: "zzzzzzzz" } })) as { isError?: boolean; content: { text: string }[] };
       assert.equal(failed.isError, true);
       assert.match(failed.content[0]!.text, /No memory with id ending in zzzzzzzz/);
+      // The same server as the daemon's /mcp: memories as resources and the recall prompt.
+      const { resources } = await client.listResources();
+      const fact = resources.find((r) => r.description?.includes("tabs for indentation"));
+      assert.ok(fact, JSON.stringify(resources));
+      assert.match(((await client.readResource({ uri: fact.uri })).contents[0] as { text: string }).text, /tabs for indentation/);
+      const prompt = await client.getPrompt({ name: "recall", arguments: { query: "indentation" } });
+      assert.match((prompt.messages[0]!.content as { text: string }).text, /repo uses tabs for indentation/);
     } finally {
       await client.close();
     }

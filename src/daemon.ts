@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
-import { backfillEmbeddings, openEmbedder } from "./embed/index.ts";
+import { leasedBackfill, openEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
@@ -73,18 +73,24 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
       // After a switch of embedder, stored memories are re-embedded in the background.
       const stopBackfill = new AbortController();
+      // Names this daemon in the database's job leases: daemons sharing one libSQL server run
+      // cooling and a backfill once between them.
+      const leaseHolder = leaseHolderId();
       const backfill =
         active.kind === "fallback"
           ? Promise.resolve()
-          : backfillEmbeddings(store.client, active.embedder, { batchSize: 16, signal: stopBackfill.signal })
-              .then((r) => r.events.done + r.blocks.done > 0 && log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`))
+          : leasedBackfill(store.client, active.embedder, leaseHolder, { batchSize: 16, signal: stopBackfill.signal })
+              .then((r) =>
+                !r
+                  ? log.info(`backfill: another daemon on this database is re-embedding with ${active.embedder.modelId}`)
+                  : r.events.done + r.blocks.done > 0 && log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`),
+              )
               .catch((error) => log.warn(`backfill failed: ${(error as Error).message}`));
       // What a crashed `homed import` staged is removed in the background (it was never visible).
       const importsCleaned = cleanAbandonedImports(store.client)
         .then((n) => n > 0 && log.info(`removed what ${n} interrupted import(s) had staged`))
         .catch((error) => log.warn(`cleaning interrupted imports failed: ${(error as Error).message}`));
-      // The lease: daemons sharing one libSQL server cool once between them.
-      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolderId() } });
+      const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolder } });
       const stopped = waitForStopSignal(log);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +

@@ -17,6 +17,7 @@
 import type { Client, InStatement } from "@libsql/client";
 import { dataUrlImageBytes } from "./data-url.ts";
 import type { Embedder } from "./embedder.ts";
+import { releaseLease, takeLease } from "../store/index.ts";
 
 export type BackfillTable = "events" | "blocks";
 export type BackfillProgress = { table: BackfillTable; done: number; skipped: number; total: number; model: string };
@@ -25,6 +26,8 @@ export type BackfillOptions = {
   onProgress?: (progress: BackfillProgress) => void;
   /** Stops between batches; what is done stays done. */
   signal?: AbortSignal;
+  /** Asked before each batch; false stops the run like `signal` (the lease went to another daemon). */
+  keepGoing?: () => Promise<boolean>;
 };
 export type BackfillReport = Record<BackfillTable, { done: number; skipped: number; total: number }> & { stopped: boolean };
 
@@ -92,7 +95,7 @@ export async function backfillEmbeddings(client: Client, embedder: Embedder, opt
     const tally = report[table];
     let cursor = 0;
     for (;;) {
-      if (options.signal?.aborted) {
+      if (options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()))) {
         report.stopped = true;
         return report;
       }
@@ -125,4 +128,24 @@ export async function backfillEmbeddings(client: Client, embedder: Embedder, opt
     }
   }
   return report;
+}
+
+/** How long a backfill lease lasts without renewal (renewed before each batch of ~16 records). */
+export const BACKFILL_LEASE_MS = 5 * 60_000;
+
+/**
+ * The backfill, run by one daemon among those sharing a database: by the holder of the lease
+ * `backfill:<model>` (src/store/job-lease.ts), renewed before each batch and released at the
+ * end. Resolves undefined when another daemon holds it (it does the work; this one would only
+ * repeat it). A holder that dies leaves the rest to the next daemon start after the lease expires.
+ */
+export async function leasedBackfill(client: Client, embedder: Embedder, holder: string, options: BackfillOptions = {}): Promise<BackfillReport | undefined> {
+  const job = `backfill:${embedder.modelId}`;
+  const hold = () => takeLease(client, job, holder, BACKFILL_LEASE_MS);
+  if (!(await hold())) return undefined;
+  try {
+    return await backfillEmbeddings(client, embedder, { ...options, keepGoing: hold });
+  } finally {
+    await releaseLease(client, job, holder).catch(() => {});
+  }
 }

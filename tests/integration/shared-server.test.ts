@@ -1,6 +1,6 @@
 /**
  * Several daemons, one memory (issue 21.4): daemons with their own data folders on one libSQL
- * server (a real sqld on loopback) share memory, and run cooling once between them.
+ * server (a real sqld on loopback) share memory, and run cooling and a backfill once between them.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { importHistory, startCoolingJob } from "../../src/memory/index.ts";
 import { openStore } from "../../src/store/index.ts";
-import { message } from "../memory/fixture.ts";
+import { message, phraseEmbedder } from "../memory/fixture.ts";
+import { countStale, leasedBackfill, type Embedder } from "../../src/embed/index.ts";
 import { askProvider } from "../stable/support.ts";
 import { SOURCE_HOMED, startDaemon } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
@@ -40,6 +41,28 @@ describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
     } finally {
       for (const store of stores) store.close();
       await provider.close();
+    }
+  });
+
+  test("two backfills on one server (two daemons after a switch of model): the records are embedded once, by the lease holder", async () => {
+    await using server = await startSqld();
+    const stores = [await openStore({ url: server.url, authToken: server.authToken }), await openStore({ url: server.url, authToken: server.authToken })];
+    try {
+      await importHistory(stores[0]!.client, Array.from({ length: 24 }, (_, i) => message(`note ${i}`)));
+      const stale = await countStale(stores[0]!.client, "test-phrases@512");
+      let embedded = 0;
+      const model = phraseEmbedder({});
+      // Slow enough that both would be mid-way through the same pages without the lease.
+      const slow: Embedder = { ...model, embedTexts: async (texts, options) => ((embedded += texts.length), await new Promise((r) => setTimeout(r, 20)), model.embedTexts(texts, options)) };
+      const [a, b] = await Promise.all(stores.map((store, i) => leasedBackfill(store.client, slow, `daemon-${i}`, { batchSize: 4 })));
+      assert.equal([a, b].filter((report) => report === undefined).length, 1, "one daemon left it to the other");
+      const report = (a ?? b)!;
+      assert.deepEqual([report.events.done, report.blocks.done], [stale.events, stale.blocks]);
+      assert.equal(embedded, stale.events + stale.blocks, "each record embedded once across both");
+      assert.deepEqual(await countStale(stores[1]!.client, model.modelId), { events: 0, blocks: 0 });
+      assert.equal(Number((await stores[0]!.client.execute("SELECT count(*) FROM job_leases")).rows[0]![0]), 0, "released at the end");
+    } finally {
+      for (const store of stores) store.close();
     }
   });
 

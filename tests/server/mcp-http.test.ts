@@ -1,14 +1,19 @@
 /**
  * MCP over Streamable HTTP at /mcp, driven by the official MCP SDK's client and its
- * StreamableHTTPClientTransport against a real daemon: the eight memory tools, memories as
+ * StreamableHTTPClientTransport, and by the MCP Inspector's CLI, against a real daemon: the eight memory tools, memories as
  * resources, the recall prompt, and the key's scope.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { ROOT, run } from "../support/process.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
+
+/** The MCP Inspector's command-line client (the light v1 CLI package; v2 brings a web UI stack). */
+const INSPECTOR_CLI = join(ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 
 describe("MCP over HTTP at /mcp", () => {
   let dir: TempDir;
@@ -63,6 +68,24 @@ describe("MCP over HTTP at /mcp", () => {
     assert.deepEqual(prompts.map((p) => p.name), ["recall"]);
     const prompt = await client.getPrompt({ name: "recall", arguments: { query: "where is the boat moored" } });
     assert.match((prompt.messages[0]!.content as { text: string }).text, /pier seven/);
+  });
+
+  test("the MCP Inspector's CLI lists the tools, calls one, lists resources and gets the prompt", async () => {
+    const key = await makeKey("inspector", ["mcp"]);
+    const inspect = async (...args: string[]) => {
+      // Run from its own folder: it finds its package.json by a path relative to the working directory.
+      const done = await run([process.execPath, INSPECTOR_CLI, `${daemon.url}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${key}`, ...args], { cwd: dirname(INSPECTOR_CLI) });
+      assert.equal(done.code, 0, done.stderr);
+      return JSON.parse(done.stdout);
+    };
+    const listed = await inspect("--method", "tools/list");
+    assert.equal(listed.tools.length, 8);
+    const noted = await inspect("--method", "tools/call", "--tool-name", "memory_note", "--tool-arg", "text=the inspector was here");
+    assert.notEqual(noted.isError, true, JSON.stringify(noted));
+    const resources = await inspect("--method", "resources/list");
+    assert.ok(resources.resources.some((r: { description: string }) => r.description.includes("the inspector was here")));
+    const prompt = await inspect("--method", "prompts/get", "--prompt-name", "recall", "--prompt-args", "query=was the inspector here");
+    assert.match(prompt.messages[0].content.text, /the inspector was here/);
   });
 
   test("a key without the mcp scope is refused at /mcp; GET is 405 (no server stream)", async () => {

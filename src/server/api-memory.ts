@@ -29,6 +29,8 @@ export type MemoryRecord = {
   time: number;
   conversation: string | null;
   scope: string;
+  /** Who alone may recall it (`partner:NAME` / `project:NAME`); null: every chat. */
+  privateTo: string | null;
   /** Where it came from: the session and the original message id (events), or the source event and verbatim excerpt (triples). */
   provenance: Record<string, unknown>;
   score?: number;
@@ -44,6 +46,7 @@ function eventRecord(r: EventRow, extra: Partial<MemoryRecord> = {}): MemoryReco
     time: r.time,
     conversation: r.conversation,
     scope: r.scope,
+    privateTo: r.privateTo,
     provenance: { session: r.sessionId, speaker: r.speaker, role: r.role, sourceId: r.sourceId, tokens: r.tokens, accessCount: r.accessCount },
     ...extra,
   };
@@ -94,6 +97,7 @@ function factRecord(r: FactRow, extra: Partial<MemoryRecord> = {}): MemoryRecord
     time: r.updatedAt,
     conversation: null,
     scope: r.scope,
+    privateTo: r.privateTo,
     provenance: {
       kind: r.kind, evidence: r.evidence, confidence: r.confidence, revision: r.revision,
       session: r.sourceSession, sourceEventId: r.sourceEventId, excerpt: r.excerpt,

@@ -43,6 +43,8 @@ export type EventRow = {
   time: number;
   conversation: string;
   scope: "user" | "conversation" | "project";
+  /** `partner:NAME` / `project:NAME`, or null: the user's, recalled from every chat. */
+  privateTo: string | null;
   sessionId: string;
   speaker: string | null;
   role: string | null;
@@ -58,6 +60,7 @@ const EVENT_ROW = {
   time: events.time,
   conversation: events.conversation,
   scope: events.scope,
+  privateTo: events.privateTo,
   sessionId: events.sessionId,
   speaker: events.speaker,
   role: events.role,

@@ -10,6 +10,8 @@ export type FactRow = {
   predicate: string;
   kind: string;
   scope: string;
+  /** As `EventRow.privateTo`. */
+  privateTo: string | null;
   confidence: number;
   revision: number;
   evidence: string;
@@ -46,6 +48,7 @@ export async function listFacts(client: Client, f: FactFilter): Promise<FactRow[
       predicate: triples.predicate,
       kind: triples.kind,
       scope: triples.scope,
+      privateTo: triples.privateTo,
       confidence: triples.confidence,
       revision: triples.revision,
       evidence: triples.evidence,

@@ -200,5 +200,8 @@ describe("console history import", () => {
     for (const [id, scope] of [["a", "partner:Mia"], ["b", "project:roof"], ["c", "user"]] as const) events(await (await post(id, scope)).text());
     const rows = await h.store.client.execute("SELECT text, private_to FROM events ORDER BY text");
     assert.deepEqual(rows.rows.map((r) => [r.text, r.private_to]), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
+    // The console shows each memory's scope.
+    const search = (await (await app.request("/api/memory/search?q=note", { headers: { cookie } })).json()) as { records: { text: string; privateTo: string | null }[] };
+    assert.deepEqual(search.records.map((r) => [r.text, r.privateTo]).sort(), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
   });
 });

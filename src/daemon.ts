@@ -53,7 +53,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
     if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
     const secrets = openSecretBox(settings.dataDir);
     if (secrets.created) log.info(`secrets key created at ${secrets.path}: API keys in the database are sealed with it`);
-    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => log.info(`store: ${message}`) });
+    const store = await openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => log.info(`store: ${message}`) });
     try {
       const sealing = await sealStoredSecrets(store.client, secrets.box, store.embedded);
       if (sealing.sealed > 0) log.info(`secrets: sealed ${sealing.sealed} API keys stored in plaintext by an earlier homed`);

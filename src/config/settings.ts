@@ -44,6 +44,8 @@ export const SettingsSchema = z.object({
   listen: AddrSchema,
   dbUrl: DbUrlSchema,
   dbAuthToken: z.string().optional(),
+  /** With a `file:` dbUrl: that file is an embedded replica of this libSQL server. */
+  dbSyncUrl: z.string().regex(/^(libsql:\/\/|https?:\/\/)/, "expected the libsql:// or http(s):// URL of a libSQL server").optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]),
   embed: EmbedSettingsSchema,
 });
@@ -60,6 +62,7 @@ export function defaultDataDir(env: Environment): string {
 const FIELD_FLAGS: Record<string, string> = {
   listen: "-addr",
   dbUrl: "-db",
+  dbSyncUrl: "-sync-url",
   logLevel: "-log-level",
   dataDir: "-data",
   "embed.modelsDir": "-models",
@@ -103,9 +106,13 @@ export function resolveSettings(args: ParsedArgs, env: Environment): Settings {
     listen: pick("addr", "HOMED_ADDR") ?? "127.0.0.1:8080",
     dbUrl: pick("db", "HOMED_DB") ?? `file:${join(dataDir, "homed.db")}`,
     dbAuthToken: env.HOMED_DB_AUTH_TOKEN || undefined,
+    dbSyncUrl: pick("sync-url", "HOMED_DB_SYNC_URL"),
     logLevel: pick("log-level", "HOMED_LOG_LEVEL") ?? "info",
     embed: embedInput(pick, dataDir, env),
   });
+  if (parsed.success && parsed.data.dbSyncUrl && !parsed.data.dbUrl.startsWith("file:")) {
+    throw new UsageError("invalid -sync-url: an embedded replica needs -db file:PATH (the local copy)");
+  }
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = FIELD_FLAGS[issue.path.join(".")] ?? FIELD_FLAGS[String(issue.path[0])];

@@ -12,7 +12,7 @@ import { pluginDependencyChecks } from "./plugin-deps.ts";
 
 export type CheckResult = { name: string; ok: boolean; detail: string };
 
-export type DoctorOptions = { dataDir: string; dbUrl: string; dbAuthToken?: string; embed?: EmbedSettings };
+export type DoctorOptions = { dataDir: string; dbUrl: string; dbSyncUrl?: string; dbAuthToken?: string; embed?: EmbedSettings };
 
 type Check = { name: string; run: () => Promise<string> };
 
@@ -167,7 +167,7 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
 
   let store: Store | undefined;
   try {
-    store = await openStore({ url: options.dbUrl, authToken: options.dbAuthToken });
+    store = await openStore({ url: options.dbUrl, syncUrl: options.dbSyncUrl, authToken: options.dbAuthToken });
     record("database opens", true, redactDbUrl(options.dbUrl));
   } catch (error) {
     record("database opens", false, (error as Error).message);

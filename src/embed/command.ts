@@ -26,7 +26,7 @@ function readImage(path: string): Uint8Array {
 async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boolean, io: EmbedCommandIo): Promise<number> {
   if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
   announceServingDaemon(settings.dataDir, io.stderr);
-  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
+  const store = await openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once("SIGINT", onSigint);

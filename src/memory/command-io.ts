@@ -16,9 +16,9 @@ export type CommandIo = {
  */
 export async function openDataStore(settings: Settings, writesTell?: (text: string) => void): Promise<Store> {
   if (settings.dbUrl.startsWith("file:")) ensureWritableDir(settings.dataDir);
-  if (!writesTell) return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken });
+  if (!writesTell) return openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken });
   announceServingDaemon(settings.dataDir, writesTell);
-  return openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => writesTell(`homed: ${message}\n`) });
+  return openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => writesTell(`homed: ${message}\n`) });
 }
 
 /**

@@ -98,6 +98,8 @@ class Importer {
   readonly #ready: WithContext<ImportMessage>[] = [];
   #nextRowid: number;
   #writes = 0;
+  /** Whether the connection takes the tuning PRAGMAs (a local file, not a server). */
+  #tunable: boolean;
   added = 0;
   present = 0;
 
@@ -108,6 +110,7 @@ class Importer {
     private readonly now: number,
   ) {
     this.#nextRowid = run.firstRowid;
+    this.#tunable = client.protocol === "file";
     this.#openSessions = options.openSessions ?? OPEN_SESSIONS;
     this.#window = new NeighbourWindow(this.#openSessions);
   }
@@ -163,11 +166,16 @@ class Importer {
     }
     const tx = await this.client.transaction("write");
     try {
-      // Tuning of an embedded file's connection; a libSQL server refuses these PRAGMAs
-      // ("unsupported statement") and keeps its own cache and WAL.
-      if (this.client.protocol === "file") {
-        await tx.execute(`PRAGMA cache_size = -${CACHE_KIB}`);
-        await tx.execute(`PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
+      // Tuning of an embedded file's connection. A libSQL server refuses these PRAGMAs
+      // ("unsupported statement") and keeps its own cache and WAL; so does an embedded replica,
+      // a file whose writes go to its server: tried once there, then left out.
+      if (this.#tunable) {
+        try {
+          await tx.execute(`PRAGMA cache_size = -${CACHE_KIB}`);
+          await tx.execute(`PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
+        } catch {
+          this.#tunable = false;
+        }
       }
       await tx.batch(mergeInserts(statements));
       await tx.commit();

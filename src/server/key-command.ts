@@ -19,7 +19,7 @@ const date = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T"
 export async function runKeyCommand(
   rest: readonly string[],
   flags: KeyFlags,
-  settings: Pick<Settings, "dataDir" | "dbUrl" | "dbAuthToken">,
+  settings: Pick<Settings, "dataDir" | "dbUrl" | "dbSyncUrl" | "dbAuthToken">,
   io: Pick<CommandIo, "stdout" | "stderr">,
 ): Promise<number> {
   const [action, name, ...extra] = rest;
@@ -38,7 +38,7 @@ export async function runKeyCommand(
   const database = databasePath(settings.dbUrl);
   if (database !== undefined && !existsSync(database)) throw new UsageError(`Cannot ${action} keys: there is no homed database in ${settings.dataDir}`);
   announceServingDaemon(settings.dataDir, io.stderr);
-  const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
+  const store = await openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
   const keys = new AppKeys(store.client);
   try {
     if (action === "list") {

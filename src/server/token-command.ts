@@ -16,7 +16,7 @@ export const TOKEN_USAGE = "homed token reset -data DIR";
 
 export type TokenCommandIo = Pick<CommandIo, "stdout" | "stderr">;
 
-export async function runTokenCommand(rest: readonly string[], settings: Pick<Settings, "dataDir" | "dbUrl" | "dbAuthToken">, io: TokenCommandIo): Promise<number> {
+export async function runTokenCommand(rest: readonly string[], settings: Pick<Settings, "dataDir" | "dbUrl" | "dbSyncUrl" | "dbAuthToken">, io: TokenCommandIo): Promise<number> {
   const { dataDir } = settings;
   if (rest.length !== 1 || rest[0] !== "reset") throw new UsageError(`Cannot run token ${rest.join(" ")}: usage is ${TOKEN_USAGE}`);
   if (!existsSync(dataDir)) throw new UsageError(`Cannot reset the admin token: the data folder ${dataDir} does not exist`);
@@ -30,7 +30,7 @@ export async function runTokenCommand(rest: readonly string[], settings: Pick<Se
   let ended = 0;
   if (!noDatabase) {
     // Logins end first: if the database cannot be reached, the old token is still the one in use.
-    const store = await openStore({ url: settings.dbUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
+    const store = await openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
     try {
       ended = await revokeAllConsoleSessions(store.client);
     } finally {

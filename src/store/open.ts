@@ -24,18 +24,47 @@ export type StoreOptions = {
   url: string;
   /** Auth token for a remote libSQL server. */
   authToken?: string;
+  /**
+   * An embedded replica: `url` is a local file kept in sync with this libSQL server. Reads are
+   * local; writes go to the server and come back to the file.
+   */
+  syncUrl?: string;
   /** Apply pending migrations (default true). Doctor opens without migrating. */
   migrate?: boolean;
   /** SQLite's wait for a process that is not homed (default BUSY_TIMEOUT_MS; tests shorten it). */
   busyTimeoutMs?: number;
 } & WriteWaitOptions;
 
+/**
+ * How often an embedded replica pulls what other daemons wrote (its own writes it reads at once).
+ * Pulled here rather than by the client's `syncInterval`, whose thread outlives `close()` (it
+ * kept polling a stopped server, measured with @libsql/client 0.18).
+ */
+export const SYNC_INTERVAL_MS = 1000;
+
+function keepSynced(client: Client): () => void {
+  let pulling = false;
+  const timer = setInterval(() => {
+    if (pulling) return;
+    pulling = true;
+    // A failed pull (server away) is retried next time; reads stay local meanwhile.
+    void client.sync().catch(() => {}).finally(() => (pulling = false));
+  }, SYNC_INTERVAL_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
 export const isEmbeddedUrl = (url: string) => url.startsWith("file:") || url === ":memory:";
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const embedded = isEmbeddedUrl(options.url);
   // `timeout`: the busy timeout of every pooled connection (a PRAGMA would reach one of them).
-  const raw = createClient({ url: options.url, authToken: options.authToken, timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS });
+  const raw = createClient({
+    url: options.url,
+    authToken: options.authToken,
+    syncUrl: options.syncUrl,
+    timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+  });
   // Every write, migrations included, takes the one write path (see serial-writes.ts).
   const file = databasePath(options.url);
   let lock;
@@ -46,22 +75,29 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw error;
   }
   const client = serialWrites(raw, { ...options, lock });
+  let stopSync: (() => void) | undefined;
   try {
-    if (embedded) {
+    if (options.syncUrl) await raw.sync();
+    stopSync = options.syncUrl ? keepSynced(raw) : undefined;
+    if (embedded && !options.syncUrl) {
       // WAL: readers never block the writer, and a killed process leaves a consistent file.
       await client.execute("PRAGMA journal_mode = WAL");
     }
     await client.execute("PRAGMA foreign_keys = ON");
     if (options.migrate !== false) await migrate(client);
   } catch (error) {
+    stopSync?.();
     client.close();
-    throw embedded ? error : explainServerError(options.url, error, Boolean(options.authToken) || /authToken=/i.test(options.url));
+    throw embedded && !options.syncUrl ? error : explainServerError(options.url, error, Boolean(options.authToken) || /authToken=/i.test(options.url));
   }
   return {
     url: options.url,
     embedded,
     client,
     db: drizzle(client, { schema }),
-    close: () => client.close(),
+    close: () => {
+      stopSync?.();
+      client.close();
+    },
   };
 }

@@ -18,8 +18,8 @@ import { run, SOURCE_HOMED } from "../support/process.ts";
 import { SQLD_SKIP, startSqld } from "../support/sqld.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
-type Opened = { store: Store; url: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
-type Fresh = { url: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
+type Opened = { store: Store; url: string; syncUrl?: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
+type Fresh = { url: string; syncUrl?: string; authToken?: string; [Symbol.asyncDispose](): Promise<void> };
 /** `fresh`: an empty database nobody has opened yet; `open`: one opened (and migrated) by a store. */
 type Driver = { name: string; skip?: string; fresh(): Promise<Fresh>; open(): Promise<Opened> };
 
@@ -50,6 +50,22 @@ const drivers: Driver[] = [
       return { store, url: server.url, authToken: server.authToken, [Symbol.asyncDispose]: async () => (store.close(), await server.stop()) };
     },
   },
+  {
+    name: "embedded replica of sqld",
+    skip: SQLD_SKIP,
+    async fresh() {
+      const server = await startSqld();
+      const dir = tempDir("homed-driver-");
+      return { url: `file:${join(dir.path, "replica.db")}`, syncUrl: server.url, authToken: server.authToken, [Symbol.asyncDispose]: async () => (dir.remove(), await server.stop()) };
+    },
+    async open() {
+      const server = await startSqld();
+      const dir = tempDir("homed-driver-");
+      const url = `file:${join(dir.path, "replica.db")}`;
+      const store = await openStore({ url, syncUrl: server.url, authToken: server.authToken });
+      return { store, url, syncUrl: server.url, authToken: server.authToken, [Symbol.asyncDispose]: async () => (store.close(), dir.remove(), await server.stop()) };
+    },
+  },
 ];
 
 const ids = (results: { sources: string[] }[]) => results.flatMap((r) => r.sources);
@@ -60,7 +76,7 @@ for (const driver of drivers) {
     test("open migrates a fresh database once; a second open applies none", async () => {
       await using opened = await driver.open();
       assert.deepEqual(await migrationStatus(opened.store.client), { applied: MIGRATIONS.length, pending: 0, known: MIGRATIONS.length });
-      const again = await openStore({ url: opened.url, authToken: opened.authToken });
+      const again = await openStore({ url: opened.url, syncUrl: opened.syncUrl, authToken: opened.authToken });
       try {
         assert.equal(await migrate(again.client), 0);
         assert.equal(await count(again, "SELECT count(*) FROM homed_migrations"), MIGRATIONS.length);
@@ -71,7 +87,7 @@ for (const driver of drivers) {
 
     test("two stores opening a fresh database at once (two daemons starting): the migrations run once", async () => {
       await using opened = await driver.fresh();
-      const stores = await Promise.all([0, 1].map(() => openStore({ url: opened.url, authToken: opened.authToken })));
+      const stores = await Promise.all([0, 1].map(() => openStore({ url: opened.url, syncUrl: opened.syncUrl, authToken: opened.authToken })));
       try {
         assert.equal(await count(stores[1]!, "SELECT count(*) FROM homed_migrations"), MIGRATIONS.length);
       } finally {
@@ -189,6 +205,26 @@ describe("a libSQL server's own cases", { skip: SQLD_SKIP }, () => {
       assert.equal(await count(stores[1]!, "SELECT count(*) FROM t"), 40);
     } finally {
       for (const store of stores) store.close();
+    }
+  });
+
+  test("an embedded replica reads another client's write within its sync interval, and its own at once", async () => {
+    await using server = await startSqld();
+    using dir = tempDir();
+    const primary = await openStore({ url: server.url, authToken: server.authToken });
+    const replica = await openStore({ url: `file:${join(dir.path, "replica.db")}`, syncUrl: server.url, authToken: server.authToken });
+    try {
+      await primary.client.execute("INSERT INTO settings (key, value, updated_at) VALUES ('from-primary', '1', 0)");
+      const seen = async (key: string) => (await replica.client.execute({ sql: "SELECT count(*) FROM settings WHERE key = ?", args: [key] })).rows[0]![0] === 1;
+      const started = performance.now();
+      while (!(await seen("from-primary")) && performance.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(await seen("from-primary"), "pulled within 5 s");
+      await replica.client.execute("INSERT INTO settings (key, value, updated_at) VALUES ('from-replica', '1', 0)");
+      assert.ok(await seen("from-replica"), "its own write, read back at once");
+      assert.equal((await primary.client.execute("SELECT count(*) FROM settings WHERE key = 'from-replica'")).rows[0]![0], 1, "written to the server");
+    } finally {
+      replica.close();
+      primary.close();
     }
   });
 

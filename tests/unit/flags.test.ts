@@ -47,6 +47,14 @@ describe("command-line flags", () => {
     assert.throws(() => resolveSettings(parseArgs(["-log-level", "loud"]), {}), /invalid -log-level/);
   });
 
+  test("-sync-url (an embedded replica) takes a libSQL server's URL, and needs -db file:PATH", () => {
+    const replica = resolveSettings(parseArgs(["-db", "file:/r.db", "-sync-url", "http://127.0.0.1:8080"]), {});
+    assert.equal(replica.dbSyncUrl, "http://127.0.0.1:8080");
+    assert.equal(resolveSettings(parseArgs(["-db", "file:/r.db"]), { HOMED_DB_SYNC_URL: "libsql://x.turso.io" }).dbSyncUrl, "libsql://x.turso.io");
+    assert.throws(() => resolveSettings(parseArgs(["-db", "http://127.0.0.1:8080", "-sync-url", "http://127.0.0.1:8080"]), {}), /invalid -sync-url: an embedded replica needs -db file:PATH/);
+    assert.throws(() => resolveSettings(parseArgs(["-db", "file:/r.db", "-sync-url", "file:/x"]), {}), /invalid -sync-url/);
+  });
+
   test("--help names every flag, its default and every environment variable", () => {
     const help = helpText("9.9.9");
     for (const flag of allFlags(COMMANDS)) {

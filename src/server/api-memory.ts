@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
-import { coldcontextQuery, forgetRecord, openRecord, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
+import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
 import { databaseBytes, eventsByIds, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
 
 const SearchSchema = z.object({
@@ -179,6 +179,17 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     const where = before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
     log.info(`audit: console deleted memory ${before.id} (${where})`);
     return c.body(null, 204);
+  });
+
+  /** Changes who may recall a memory: `{"scope": "user" | "partner:NAME" | "project:NAME"}` (DESIGN §3 Scopes). */
+  app.patch("/records/:id", async (c) => {
+    const body = z.object({ scope: MemoryScopeSchema }).safeParse(await c.req.json().catch(() => undefined));
+    if (!body.success) throw new HomedError("invalid_request", `scope: ${body.error.issues[0]!.message}`);
+    const before = await exactRecord(c.req.param("id"));
+    const table = before.kind === "event" ? "events" : "triples";
+    await client.execute({ sql: `UPDATE ${table} SET private_to = ? WHERE id = ?`, args: [privateToOf(body.data.scope), before.id] });
+    log.info(`audit: console set memory ${before.id} to scope ${body.data.scope}`);
+    return c.json({ id: before.id, scope: body.data.scope });
   });
   return app;
 }

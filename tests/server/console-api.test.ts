@@ -203,5 +203,13 @@ describe("console history import", () => {
     // The console shows each memory's scope.
     const search = (await (await app.request("/api/memory/search?q=note", { headers: { cookie } })).json()) as { records: { text: string; privateTo: string | null }[] };
     assert.deepEqual(search.records.map((r) => [r.text, r.privateTo]).sort(), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
+    // ... and changes it.
+    const id = String((await h.store.client.execute("SELECT id FROM events WHERE text = 'note a'")).rows[0]!.id);
+    const patch = (scope: unknown) => app.request(`/api/memory/records/${id}`, { method: "PATCH", headers: { ...fromConsole, "content-type": "application/json", cookie }, body: JSON.stringify({ scope }) });
+    assert.equal((await patch("everyone")).status, 400);
+    for (const [scope, stored] of [["project:roof", "project:roof"], ["user", null]] as const) {
+      assert.equal((await patch(scope)).status, 200);
+      assert.equal((await h.store.client.execute({ sql: "SELECT private_to FROM events WHERE id = ?", args: [id] })).rows[0]!.private_to, stored);
+    }
   });
 });

@@ -70,7 +70,9 @@ function asBlob(vector: Float32Array): Uint8Array {
 }
 
 async function sessionTfidfCorpus(tx: Transaction, sessionId: string): Promise<TfidfCorpus> {
-  const rows = await tx.execute({ sql: "SELECT tfidf FROM events WHERE session_id = ? AND layer = 'L1' AND tfidf IS NOT NULL", args: [sessionId] });
+  // `+layer`: by the layer index SQLite walked every live event of every session (20k live
+  // events: 14 ms on each append, vs 0.02 ms through the session's own index).
+  const rows = await tx.execute({ sql: "SELECT tfidf FROM events WHERE session_id = ? AND +layer = 'L1' AND tfidf IS NOT NULL", args: [sessionId] });
   return TfidfCorpus.fromDocuments(rows.rows.map((r) => Object.keys(JSON.parse(String(r.tfidf)) as SparseVector)));
 }
 
@@ -175,9 +177,11 @@ export async function sinkToL2(client: Client, ids: readonly string[], now: numb
     for (let i = 0; i < eventIds.length; i += CHUNK) {
       const ids = eventIds.slice(i, i + CHUNK) as InArgs & string[];
       const marks = ids.map(() => "?").join(", ");
-      const events = await tx.execute({ sql: `UPDATE events SET layer = 'L2', sunk_at = ? WHERE layer = 'L1' AND id IN (${marks})`, args: [now, ...ids] });
+      // `+layer`/`+holder`: by ids, not through the layer/holder index, which walks every live
+      // event (and block) of every session.
+      const events = await tx.execute({ sql: `UPDATE events SET layer = 'L2', sunk_at = ? WHERE +layer = 'L1' AND id IN (${marks})`, args: [now, ...ids] });
       moved += events.rowsAffected;
-      await tx.execute({ sql: `UPDATE blocks SET holder = 'L2' WHERE holder = 'L1' AND event_id IN (${marks})`, args: ids });
+      await tx.execute({ sql: `UPDATE blocks SET holder = 'L2' WHERE +holder = 'L1' AND event_id IN (${marks})`, args: ids });
     }
     if (moved !== eventIds.length) {
       throw new Error(`Cannot sink to L2: ${eventIds.length - moved} of ${eventIds.length} events are not in L1`);

@@ -32,7 +32,9 @@ export async function fileLiveEventsInScene(client: Client, sessionId: string, s
   await queryDb(client)
     .update(events)
     .set({ sceneId })
-    .where(and(eq(events.sessionId, sessionId), eq(events.layer, "L1"), isNull(events.sceneId)));
+    // `+layer`: by the layer index SQLite walked every live event of every session (20k live
+    // events: 12 ms a turn, vs 0.04 ms through the session's own index).
+    .where(and(eq(events.sessionId, sessionId), sql`+${events.layer} = 'L1'`, isNull(events.sceneId)));
 }
 
 /** An event as the console's memory browser shows it. */

@@ -72,15 +72,10 @@ export async function buildInjection(client: Client, input: string, options: Inj
     ranked = await recentCold(client, conversation ?? options.prefer, viewer, config.bands.immediate.items + config.bands.working.items);
   } else {
     const asked = recallQuery(query);
+    const prefer = options.prefer === undefined ? undefined : { conversation: options.prefer, boost: config.conversationBoost };
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(client, asked, {
-        k: config.k,
-        conversation,
-        viewer,
-        prefer: options.prefer === undefined ? undefined : { conversation: options.prefer, boost: config.conversationBoost },
-        embedder: options.embedder,
-      }),
-      stableQuery(client, asked, { k: config.k, conversation, viewer, embedder: options.embedder }),
+      coldcontextQuery(client, asked, { k: config.k, conversation, viewer, prefer, embedder: options.embedder }),
+      stableQuery(client, asked, { k: config.k, conversation, viewer, prefer, embedder: options.embedder }),
     ]);
     const uses = new Map<string, number>();
     const inScene = new Set<string>();

@@ -6,7 +6,7 @@
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
-import { fuseRrf, type ChannelHit, type Fused } from "./fusion.ts";
+import { fuseRrf, type ChannelHit } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
 
@@ -23,7 +23,7 @@ export type QueryOptions = RecallScope & {
    * rank above equally matching ones from elsewhere (DESIGN §3 Scopes) while a much stronger
    * match from another conversation still wins.
    */
-  prefer?: { conversation: string; boost: number };
+  prefer?: Prefer;
 };
 
 export type Candidate = {
@@ -56,14 +56,23 @@ export const candidateRowsSql = (ids: number) =>
   `SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
    WHERE +layer = 'L2' AND id IN (${Array.from({ length: ids }, () => "?").join(", ")})`;
 
+/** A chat's own conversation and the weight its memories gain (see `QueryOptions.prefer`). */
+export type Prefer = { conversation: string; boost: number };
+
+/** Which fused ids belong to the conversation: events by their conversation, facts by their scope. */
+const OWN_SQL = {
+  events: "SELECT id FROM events WHERE +conversation = ? AND id IN",
+  triples: "SELECT id FROM triples WHERE +scope = ? AND id IN",
+} as const;
+
 /**
  * The fused list with the preferred conversation's members boosted and re-sorted. One lookup by
  * primary key of the fused ids (at most three channels' depth, 300 ids) tells which are its own.
  */
-async function preferred(client: Client, fused: Fused[], prefer: QueryOptions["prefer"]): Promise<Fused[]> {
+export async function preferOwn<T extends { id: string; score: number }>(client: Client, kind: keyof typeof OWN_SQL, fused: T[], prefer: Prefer | undefined): Promise<T[]> {
   if (!prefer || prefer.boost === 0 || fused.length === 0) return fused;
   const own = await client.execute({
-    sql: `SELECT id FROM events WHERE +conversation = ? AND id IN (${fused.map(() => "?").join(", ")})`,
+    sql: `${OWN_SQL[kind]} (${fused.map(() => "?").join(", ")})`,
     args: [prefer.conversation, ...fused.map((f) => f.id)],
   });
   if (own.rows.length === 0) return fused;
@@ -85,7 +94,7 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   }
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
-  const top = (await preferred(client, fuseRrf(rankings), options.prefer)).slice(0, options.k);
+  const top = (await preferOwn(client, "events", fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (top.length === 0) return [];
   const rows = await client.execute({ sql: candidateRowsSql(top.length), args: top.map((t) => t.id) });
   const byId = new Map(rows.rows.map((r) => [String(r.id), r]));

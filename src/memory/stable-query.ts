@@ -11,7 +11,7 @@ import type { Embedder } from "../embed/index.ts";
 import { bm25Of, scopedMatch, SEARCH_TABLES, type SearchTable } from "../store/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
-import { channelDepth } from "./query.ts";
+import { channelDepth, preferOwn, type Prefer } from "./query.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import { viewerFilter, type SqlFilter, type Viewer } from "./scope.ts";
 
@@ -87,7 +87,7 @@ async function factVectors(client: Client, embedder: Embedder, query: RecallQuer
   return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
 }
 
-export async function stableQuery(client: Client, text: string | RecallQuery, options: FactScope & { k: number; embedder?: Embedder }): Promise<StableCandidate[]> {
+export async function stableQuery(client: Client, text: string | RecallQuery, options: FactScope & { k: number; embedder?: Embedder; /** A chat's own conversation's facts first. */ prefer?: Prefer }): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
   // The same query shaping as cold recall: the injection asks both layers with one text.
   const query = asRecallQuery(text);
@@ -101,7 +101,7 @@ export async function stableQuery(client: Client, text: string | RecallQuery, op
   const grams = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
   const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
-  const fused = fuseRrf(rankings).slice(0, options.k);
+  const fused = (await preferOwn(client, "triples", fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (fused.length === 0) return [];
   const rows = await client.execute({ sql: `${SELECT_FACTS} WHERE t.id IN (${fused.map(() => "?").join(", ")})`, args: fused.map((f) => f.id) });
   const byId = new Map(rows.rows.map((r) => [String(r.id), r]));

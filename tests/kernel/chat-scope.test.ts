@@ -81,10 +81,15 @@ describe("chat recall scopes", () => {
   test("the chat's own conversation ranks above an equally matching memory from elsewhere", async () => {
     h = await kernelHarness(() => ({ content: "ok" }));
     await importHistory(h.store.client, [line("Ann", "1", "the dentist appointment is on the fourth"), line("Bob", "1", "the dentist appointment is on the ninth")]);
-    for (const [partner, own, other] of [["Bob", "ninth", "fourth"], ["Ann", "fourth", "ninth"]] as const) {
-      const memory = await ask(h, partner, "when is the dentist appointment?");
-      assert.ok(memory.includes(other), `${partner}: the other conversation's memory is still recalled`);
+    // Facts too: one noted in each conversation, equally worded.
+    for (const [scope, where] of [["Ann", "Elm"], ["Bob", "Oak"]]) {
+      await runMemoryTool("memory_note", { subject: "the dentist", predicate: "practises on", object: `${where} street`, scope, importance: 0.1 }, { client: h.store.client });
+    }
+    for (const [partner, own, other, ownFact, otherFact] of [["Bob", "ninth", "fourth", "Oak", "Elm"], ["Ann", "fourth", "ninth", "Elm", "Oak"]] as const) {
+      const memory = await ask(h, partner, "when is the dentist appointment, which street?");
+      assert.ok(memory.includes(other) && memory.includes(otherFact), `${partner}: the other conversation's memories are still recalled\n${memory}`);
       assert.ok(memory.indexOf(own) < memory.indexOf(other), `${partner}: its own memory first\n${memory}`);
+      assert.ok(memory.indexOf(ownFact) < memory.indexOf(otherFact), `${partner}: its own fact first\n${memory}`);
     }
   });
 });

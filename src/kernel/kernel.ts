@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { httpChatModel, ProviderError, type ChatModelFactory, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
+import { httpChatModel, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -86,6 +86,10 @@ export type TurnRequest = {
   clientTools?: ToolSpec[];
   /** The caller's results for its paused turn's calls: the turn resumes instead of a new one starting. */
   toolResults?: ToolResult[];
+  /** The caller's conversation before this turn: what the model sees instead of the stored history (runTurn's `history`). */
+  history?: ProviderMessage[];
+  /** The caller's instructions, after homed's system prompt. */
+  instructions?: string;
 };
 
 export type ToolResult = { tool_call_id: string; content: string };
@@ -220,7 +224,7 @@ export class Kernel {
     return { paused, results: paused.pending.map((c) => ({ role: "tool", tool_call_id: c.id, content: byId.get(c.id)! })) };
   }
 
-  private async runWith({ session, input, onEvent, params, provider: providerId, clientTools, toolResults }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
+  private async runWith({ session, input, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
     // A new message leaves a paused round behind (the client moved on): it is never stored.
@@ -244,7 +248,7 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
-      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params, clientTools, resume },
+      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params, clientTools, resume, history, instructions },
     );
     if (result.paused) this.paused.set(session.id, result.paused);
     await this.sessions.touch(session.id);

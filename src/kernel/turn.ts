@@ -51,6 +51,15 @@ export type TurnInput = TurnInfo & {
   clientTools?: ToolSpec[];
   /** Continues a paused turn with the caller's results for its pending calls (`input` is unused). */
   resume?: { paused: PausedRound; results: ProviderMessage[] };
+  /**
+   * The caller's conversation before this turn (an OpenAI client's messages). When given, the
+   * model sees it and this turn's own messages instead of the session's stored history, so an
+   * edit, a regeneration or a new chat in the client is what the model sees. None of it is
+   * stored again: the session keeps what was said through homed, once.
+   */
+  history?: ProviderMessage[];
+  /** The caller's own instructions (a client's system messages), after homed's system prompt. */
+  instructions?: string;
 };
 
 /**
@@ -65,6 +74,8 @@ export type PausedRound = {
   /** The caller's calls, to be answered in order. */
   pending: ToolCall[];
   systemMessage: ProviderMessage;
+  /** What the turn stored before it paused (its input, homed-only rounds): the model sees them on resume. */
+  turnMessages: ProviderMessage[];
   iterations: number;
   toolCalls: number;
   usage?: Usage;
@@ -105,8 +116,12 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   const { participants, log, engine } = options;
   const info: TurnInfo = { sessionId: turn.sessionId, channel: turn.channel, partner: turn.partner, turnId: turn.turnId };
   const emit = turn.onEvent ?? (() => {});
-  const persist = (messages: ProviderMessage[]) =>
-    engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages } as ContextEvent);
+  /** This turn's messages as stored, for a turn that renders the caller's history (`history`). */
+  const turnMessages: ProviderMessage[] = [...(turn.resume?.paused.turnMessages ?? [])];
+  const persist = (messages: ProviderMessage[]) => {
+    turnMessages.push(...messages);
+    return engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages } as ContextEvent);
+  };
 
   const prepared = turn.resume ? await resumed(turn.resume, persist) : await prepare(options, turn, info, persist, emit);
   if ("stopReason" in prepared) return prepared;
@@ -139,7 +154,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       // the tool definitions leave. Tools come and go with plugins, so they are counted per request.
       const tools = [...options.tools.specs(), ...clientTools];
       const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
-      const rendered = (await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[];
+      const rendered = turn.history ? fitHistory(turn.history, turnMessages, historyBudget) : ((await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[]);
       const result = await options.client.stream(
         { model: options.model, messages: [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
         { signal: turn.signal, onDelta },
@@ -169,7 +184,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       if (pending.length > 0) {
         const asRun = new Map(ran.map((c) => [c.id, c]));
         const all = calls.map((c) => asRun.get(c.id) ?? c);
-        paused = { message: { ...message, tool_calls: all }, results, pending, systemMessage, iterations, toolCalls, ...(usage ? { usage } : {}) };
+        paused = { message: { ...message, tool_calls: all }, results, pending, systemMessage, turnMessages: [...turnMessages], iterations, toolCalls, ...(usage ? { usage } : {}) };
         stopReason = "client_tools";
         break;
       }
@@ -203,6 +218,19 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
 }
 
 type Persist = (messages: ProviderMessage[]) => Promise<unknown>;
+
+/**
+ * The caller's history and this turn's messages within the budget: this turn's whole, then the
+ * newest of the history that fits, starting at a user message (never at a tool result whose call
+ * was cut off).
+ */
+function fitHistory(history: ProviderMessage[], own: ProviderMessage[], budget: number): ProviderMessage[] {
+  let left = budget - own.reduce((sum, m) => sum + messageTokens(m), 0);
+  let start = history.length;
+  while (start > 0 && (left -= messageTokens(history[start - 1]!)) >= 0) start--;
+  while (start < history.length && history[start]!.role !== "user") start++;
+  return [...history.slice(start), ...own];
+}
 /** Where the loop starts: the system message and the counters so far. */
 type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage };
 
@@ -238,7 +266,7 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
     if (result?.inject) injections.push(result.inject);
     if (result?.report) emit({ type: "recall", participant: p.name, report: result.report });
   }
-  const system = [options.systemPrompt, ...injections].filter(Boolean).join("\n\n");
+  const system = [options.systemPrompt, turn.instructions, ...injections].filter(Boolean).join("\n\n");
   return { systemMessage: { role: "system", content: system }, iterations: 0, toolCalls: 0 };
 }
 

@@ -1,8 +1,10 @@
 /**
  * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
- * gets an agent with memory. homed keeps the history itself, so only the newest user message of
- * the request is taken as input; the session comes from the `X-Homed-Session` header (a session
- * id) or the partner (`partnerOf`) on channel "openai". The client's function tools are offered
+ * gets an agent with memory. The client's messages are the conversation the model sees (plus
+ * homed's memory); the newest user message is the turn's input, and only the turn (input, tool
+ * rounds, answer) is stored, so re-sent history is never stored twice. The session is the partner
+ * (`partnerOf`) on channel "openai"; an `X-Homed-Session` header names one whose stored history
+ * the model sees instead. The client's function tools are offered
  * to the model; a round calling one pauses the turn and answers with those `tool_calls`, and the
  * request whose messages end with their results resumes it (homed's own calls stay inside). `model`
  * chooses the provider (openai-models.ts); what else is honoured is in openai-request.ts. Errors
@@ -18,7 +20,7 @@ import type { AppKey } from "./app-keys.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
-import { clientTools, CompletionRequestSchema, forwardedParams, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
+import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 
 export { HOMED_MODEL_ID } from "./openai-models.ts";
@@ -55,7 +57,9 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
     const headerSession = c.req.header("x-homed-session");
     const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", partnerOf(body.user, c.get("appKey")));
     if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
-    const turn = { session, input, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults };
+    // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
+    const conversation = headerSession ? {} : clientConversation(body);
+    const turn = { session, input, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults, ...conversation };
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { ToolResult } from "../kernel/index.ts";
-import type { ToolSpec } from "../llm/index.ts";
+import type { ProviderMessage, ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 
@@ -118,4 +118,29 @@ export function forwardedParams(body: CompletionRequest): Record<string, unknown
   const params: Record<string, unknown> = {};
   for (const name of FORWARDED_PARAMS) if (body[name] != null) params[name] = body[name];
   return params;
+}
+
+const ToolCallsSchema = z.array(z.object({ id: z.string().min(1), type: z.literal("function").optional(), function: z.object({ name: z.string(), arguments: z.string().default("") }) }));
+
+/**
+ * The client's conversation as the model gets it: its messages before the newest user message
+ * (that one is the turn's input; after tool calls it is the paused turn's), and its system (or
+ * developer) messages as instructions after homed's system prompt.
+ */
+export function clientConversation(body: CompletionRequest): { history: ProviderMessage[]; instructions?: string } {
+  const messages = body.messages;
+  let lastUser = messages.length;
+  while (lastUser > 0 && messages[lastUser - 1]!.role !== "user") lastUser--;
+  const text = (m: (typeof messages)[number]) => contentText(m.content as never);
+  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map(text).filter(Boolean).join("\n\n");
+  const history = messages.slice(0, Math.max(0, lastUser - 1)).flatMap((m, i): ProviderMessage[] => {
+    if (m.role === "user") return [{ role: "user", content: text(m) }];
+    if (m.role === "tool") return typeof m.tool_call_id === "string" ? [{ role: "tool", tool_call_id: m.tool_call_id, content: text(m) }] : [];
+    if (m.role !== "assistant") return [];
+    const calls = m.tool_calls == null ? undefined : ToolCallsSchema.safeParse(m.tool_calls);
+    if (calls && !calls.success) throw new HomedError("invalid_request", `messages.${i}.tool_calls: ${calls.error.issues[0]!.message}`, { param: `messages.${i}.tool_calls` });
+    const toolCalls = calls?.data.map((c) => ({ id: c.id, type: "function" as const, function: c.function })) ?? [];
+    return [{ role: "assistant", content: text(m) || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }];
+  });
+  return { history, ...(instructions ? { instructions } : {}) };
 }

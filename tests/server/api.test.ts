@@ -133,19 +133,43 @@ describe("OpenAI-compatible /v1", () => {
     assert.deepEqual(body.data.map((m) => m.id), ["homed", "scripted-model"]);
   });
 
-  test("non-streaming completion; the session comes from the user field and remembers", async () => {
-    h = await kernelHarness([{ content: "first" }, { content: "second" }]);
+  test("non-streaming completion: the client's messages are the conversation; the session (user field) stores each turn once", async () => {
+    h = await kernelHarness([{ content: "first" }, { content: "second" }, { content: "third" }]);
     const app = appFor(h);
-    const ask = (text: string) =>
-      app.request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", user: "zoe", messages: [{ role: "user", content: text }] }) });
-    const one = (await (await ask("my cat is called Miso")).json()) as any;
+    const ask = (messages: object[], headers: Record<string, string> = {}) =>
+      app.request("/v1/chat/completions", { method: "POST", headers: { ...auth, ...headers }, body: JSON.stringify({ model: "homed", user: "zoe", messages }) });
+    const one = (await (await ask([{ role: "user", content: "my cat is called Miso" }])).json()) as any;
     assert.equal(one.object, "chat.completion");
     assert.equal(one.choices[0].message.content, "first");
-    await ask("what is my cat called?");
-    const second = h.provider.requests[1]!.body.messages.map((m: any) => m.content);
-    assert.ok(second.includes("my cat is called Miso"), "the second request carries the first turn from homed's own history");
+    // The client re-sends its history, with its own edit of the answer: that is what the model sees.
+    await ask([
+      { role: "system", content: "Answer in English." },
+      { role: "user", content: "my cat is called Miso" },
+      { role: "assistant", content: "first (edited)" },
+      { role: "user", content: "what is my cat called?" },
+    ]);
+    const second = h.provider.requests[1]!.body.messages;
+    assert.deepEqual(second.slice(1).map((m: any) => m.content), ["my cat is called Miso", "first (edited)", "what is my cat called?"]);
+    assert.match(second[0].content, /Answer in English\./, "the client's system message joins homed's");
     const sessions = await h.kernel.sessions.list();
     assert.deepEqual(sessions.map((s) => [s.channel, s.partner]), [["openai", "zoe"]]);
+    // Naming the session: homed's stored history is what the model sees, each turn in it once.
+    await ask([{ role: "user", content: "and again?" }], { "x-homed-session": sessions[0]!.id });
+    const third = h.provider.requests[2]!.body.messages.slice(1).map((m: any) => m.content);
+    assert.deepEqual(third, ["my cat is called Miso", "first", "what is my cat called?", "second", "and again?"]);
+  });
+
+  test("the client's history is cut to the budget from the oldest end, starting at a user message", async () => {
+    h = await kernelHarness([{ content: "ok" }], { budget: 3000 });
+    const long = (n: number) => `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
+    const history = Array.from({ length: 12 }, (_, n) => ({ role: n % 2 === 0 ? "user" : "assistant", content: long(n) }));
+    const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", messages: [...history, { role: "user", content: "and now?" }] }) });
+    assert.equal(res.status, 200);
+    const sent = h.provider.requests[0]!.body.messages.slice(1) as { role: string; content: string }[];
+    assert.equal(sent.at(-1)!.content, "and now?");
+    assert.ok(sent.length > 1 && sent.length < 13, `some history, not all: ${sent.length} messages`);
+    assert.equal(sent[0]!.role, "user");
+    assert.match(sent.at(-2)!.content, /^message 11:/, "the newest history is kept");
   });
 
   test("streaming completion yields OpenAI chunks and [DONE]", async () => {

@@ -104,9 +104,13 @@ describe("app keys", () => {
     await ask(two, "what is the vault code?");
     const asked = provider.requests.find((r) => lastUser(r) === "what is the vault code?")!;
     assert.equal(JSON.stringify(asked.body.messages).includes("4417"), false, "app two's request carries nothing of app one's turn");
-    await ask(one, "and again?");
-    const again = provider.requests.find((r) => lastUser(r) === "and again?")!;
-    assert.ok(JSON.stringify(again.body.messages).includes("4417"), "app one's own history is still its own");
+    const stored = async (partner: string) => {
+      const list = (await (await admin("/api/sessions")).json()) as { sessions: { id: string; channel: string; partner: string }[] };
+      const session = list.sessions.find((s) => s.channel === "openai" && s.partner === partner)!;
+      return await (await admin(`/api/sessions/${session.id}/context`)).text();
+    };
+    assert.ok((await stored("app-one")).includes("4417"), "app one's turn is stored in its own session");
+    assert.equal((await stored("app-two")).includes("4417"), false, "and not in app two's");
 
     await ask(two, "hi, I am carol", "carol");
     const sessions = (await (await admin("/api/sessions")).json()) as { sessions: { channel: string; partner: string }[] };

@@ -174,6 +174,26 @@ describe("the openai SDK against homed's /v1", () => {
     assert.deepEqual(first.sequenceErrors, []);
   });
 
+  test("the client's messages are the conversation: a new chat starts empty, an edit is what the model sees, re-sent history is stored once", async () => {
+    const chat = (messages: { role: "user" | "assistant"; content: string }[]) => client.chat.completions.create({ model: "homed", user: "chats", messages });
+    await chat([{ role: "user", content: "chat A: the door code is 2580" }]);
+    await chat([{ role: "user", content: "chat B: hello" }]);
+    const chatB = requestsFor(first, "chat B: hello")[0]!.body.messages.slice(1);
+    assert.deepEqual(chatB.map((m: any) => m.content), ["chat B: hello"], "a new chat carries none of another chat's turns");
+    await chat([
+      { role: "user", content: "chat A: the door code is 2580" },
+      { role: "assistant", content: "noted (edited in the client)" },
+      { role: "user", content: "chat A: what is the code?" },
+    ]);
+    const chatA = requestsFor(first, "chat A: what is the code?")[0]!.body.messages.slice(1);
+    assert.deepEqual(chatA.map((m: any) => m.content), ["chat A: the door code is 2580", "noted (edited in the client)", "chat A: what is the code?"]);
+    const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
+    const id = sessions.sessions.find((s) => s.partner === "chats")!.id;
+    const dump = await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text();
+    const stored = JSON.parse(dump).flatMap((e: { messages: { role: string; content: string }[] }) => e.messages).filter((m: { role: string }) => m.role === "user");
+    assert.deepEqual(stored.map((m: { content: string }) => m.content), ["chat A: the door code is 2580", "chat B: hello", "chat A: what is the code?"], "each message stored once");
+  });
+
   test("errors reach e.message, with OpenAI's type, param and code", async () => {
     const wrongKey = new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey: "wrong", maxRetries: 0 });
     const unauthorized = await wrongKey.models.list().catch((e) => e);

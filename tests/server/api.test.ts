@@ -111,10 +111,10 @@ describe("/api/sessions", () => {
 });
 
 describe("auth", () => {
-  test("every API and /v1 route needs the admin token; health and the console do not", async () => {
+  test("every API, /v1 and /mcp route needs the admin token; health and the console do not", async () => {
     h = await kernelHarness([]);
     const app = appFor(h);
-    for (const path of ["/api/sessions", "/api/providers", "/v1/models"]) {
+    for (const path of ["/api/sessions", "/api/providers", "/api/keys", "/v1/models", "/v1/models/homed", "/mcp"]) {
       const res = await app.request(path);
       assert.equal(res.status, 401, path);
       const body = (await res.json()) as any;

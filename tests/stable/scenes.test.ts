@@ -54,6 +54,24 @@ describe("scenes", () => {
     assert.equal(await activeScene(store.client, { channel: "qq", partner: "bob", timeOfDay: "evening" }), undefined);
   });
 
+  test("the active scene is found without reading candidates: a turn's cost does not grow with one-offs", async () => {
+    ({ store } = await storeWith([]));
+    await observeScene(store.client, work, T0);
+    const { sceneId } = await observeScene(store.client, work, T0);
+    // One-off situations, each a candidate of its own (other channels, so none joins another).
+    for (let i = 0; i < 20; i++) await observeScene(store.client, { channel: `chan-${i}`, partner: `p-${i}`, timeOfDay: "night" }, T0);
+    let rowsRead = 0;
+    const client = new Proxy(store.client, {
+      get(target, key) {
+        if (key === "execute") return async (stmt: never) => { const r = await target.execute(stmt); rowsRead += r.rows.length; return r; };
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    assert.equal(await activeScene(client, work), sceneId);
+    assert.equal(rowsRead, 1, "only the one scene is read, none of the 20 candidates");
+  });
+
   test("a one-off interaction creates no scene; the second occurrence does", async () => {
     ({ store } = await storeWith([]));
     assert.deepEqual(await observeScene(store.client, work, T0), { outcome: "candidate" });

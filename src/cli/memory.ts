@@ -37,7 +37,7 @@ export async function runMemoryCommand(rest: readonly string[], settings: Settin
   try {
     const active = await openDataEmbedder(settings);
     const embedder = active.kind === "fallback" ? undefined : active.embedder;
-    out(`${JSON.stringify(await runMemoryTool(tool.name, args, { client: store.client, embedder }), null, 2)}\n`);
+    out(`${JSON.stringify(await runMemoryTool(tool.name, args, { client: store.client, embedder, log: (line) => err(`${line}\n`) }), null, 2)}\n`);
     return 0;
   } finally {
     store.close();

@@ -140,7 +140,7 @@ export class Kernel {
         description: tool.description,
         parameters: z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>,
         run: async (args, _signal, context) =>
-          JSON.stringify(await runMemoryTool(tool.name, args, { client: this.options.client, embedder, conversation: context.partner, partner: context.partner })),
+          JSON.stringify(await runMemoryTool(tool.name, args, { client: this.options.client, embedder, conversation: context.partner, partner: context.partner, log: (line) => this.options.log.info(line) })),
       });
     }
   }

@@ -13,7 +13,8 @@ import { z } from "zod";
 import { distillEvent, type Ask, type ColdEventRow } from "./distill.ts";
 import type { PrivateScope } from "./scope.ts";
 import type { Embedder } from "../embed/index.ts";
-import { factText, writeFact } from "./stable-facts.ts";
+import { factText, maskFactSecrets, writeFact } from "./stable-facts.ts";
+import { describeMasked } from "../text/index.ts";
 import { releaseLease, takeLease } from "../store/index.ts";
 
 export const CoolingConfigSchema = z.object({
@@ -70,7 +71,10 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
   const run: CoolingRun = { distilled: 0, facts: 0, fallbacks: 0, skipped: 0 };
   for (const event of await coolingCandidates(options.client, config, now())) {
     if (options.keepGoing && !(await options.keepGoing())) break;
-    const distillation = await distillEvent(event, options.ask);
+    const distilled = await distillEvent(event, options.ask);
+    // Secrets are masked before the facts are embedded (writeFact masks again as the guard).
+    const maskings = distilled.facts.map(maskFactSecrets);
+    const distillation = { ...distilled, facts: maskings.map((m) => m.fact) };
     if (distillation.method === "fallback") {
       run.fallbacks++;
       options.log?.(`cooling ${event.id}: deterministic distillation (${distillation.reason})`);
@@ -89,11 +93,15 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
         continue;
       }
       await tx.execute({ sql: "UPDATE blocks SET holder = 'L3' WHERE event_id = ? AND holder = 'L2'", args: [event.id] });
+      const maskLines: string[] = [];
       for (const [i, fact] of distillation.facts.entries()) {
         const vector = vectors[i] && options.embedder ? { modelId: options.embedder.modelId, vector: vectors[i] } : undefined;
-        await writeFact(tx, fact, now(), vector);
+        const written = await writeFact(tx, fact, now(), vector);
+        const masked = maskings[i]!.masked;
+        if (masked.length > 0) maskLines.push(`cooling ${event.id} -> ${written.id}: secrets masked (${describeMasked(masked)})`);
       }
       await tx.commit();
+      for (const line of maskLines) options.log?.(line);
       run.distilled++;
       run.facts += distillation.facts.length;
     } finally {

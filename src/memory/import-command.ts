@@ -65,6 +65,7 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
       embedder,
       total,
       onInvalid,
+      log: (line) => io.stderr(`${line}\n`),
       onProgress: (done, total) => {
         if (!bar) return;
         if (!barShown) bar.start(total, 0);

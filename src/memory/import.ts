@@ -14,6 +14,7 @@ import { coldEventId, coldEventStatements, coldSessionId, type ColdMessage } fro
 import type { InvalidLine } from "./import-format.ts";
 import { attachVectors, beginRun, dropRun, makeVisible, type ImportRun } from "./import-staging.ts";
 import { NeighbourWindow, type WithContext } from "./import-window.ts";
+import { describeMasked, maskSecrets } from "../text/index.ts";
 
 export type ImportProgress = (done: number, total: number) => void;
 
@@ -66,6 +67,8 @@ type Options = {
   openSessions?: number;
   /** An id read twice: throw to abort the import (the default), return to skip the line. */
   onInvalid?: (bad: InvalidLine) => void;
+  /** Where the import logs what it did not store (a masked secret's kinds and event id, never the value). */
+  log?: (line: string) => void;
   now?: number;
 };
 
@@ -141,7 +144,11 @@ class Importer {
       const fresh = !present.has(id);
       if (fresh) this.added++;
       else this.present++;
-      this.#ready.push(...this.#window.add({ message: m, fresh }));
+      // Secrets are masked before anything sees the text: the stored text and blocks, the
+      // vector, the search rows and the neighbours' search context.
+      const { text, masked } = maskSecrets(m.text);
+      if (masked.length > 0 && fresh) this.options.log?.(`import ${id}${m.line ? ` (line ${m.line})` : ""}: secrets masked (${describeMasked(masked)})`);
+      this.#ready.push(...this.#window.add({ message: masked.length > 0 ? { ...m, text } : m, fresh }));
     }
     if (final) this.#ready.push(...this.#window.flush());
     let seen: InStatement[] = [...seenNow].map((id) => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [this.run.id, id] }));

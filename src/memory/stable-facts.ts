@@ -17,6 +17,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { InStatement, Transaction } from "@libsql/client";
 import { removeFromSearch, scopeKeyOf, searchRows } from "../store/index.ts";
 import type { PrivateScope } from "./scope.ts";
+import { maskSecrets, mergeMasked, type MaskedSecret } from "../text/index.ts";
 
 export const TRIPLE_KINDS = ["preference", "decision", "convention", "entity", "todo", "correction", "event"] as const;
 export type TripleKind = (typeof TRIPLE_KINDS)[number];
@@ -46,6 +47,23 @@ export const sha256 = (text: string) => createHash("sha256").update(text).digest
 export const normalizeNode = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
 export const excerptOf = (text: string) => text.slice(0, EXCERPT_MAX_CHARS);
 export const factText = (f: { subject: string; predicate: string; object: string }) => `${f.subject} ${f.predicate} ${f.object}`;
+
+/**
+ * The fact with secrets masked in every stored field (subject, predicate, object, excerpt) and
+ * what was masked: secrets are never stored as memory. Callers mask before embedding too, so the
+ * vector is the masked text's; writing masks again (idempotent) as the guard for every path.
+ */
+export function maskFactSecrets(fact: NewFact): { fact: NewFact; masked: MaskedSecret[] } {
+  const masked: MaskedSecret[] = [];
+  const mask = (text: string) => {
+    const r = maskSecrets(text);
+    mergeMasked(masked, r.masked);
+    return r.text;
+  };
+  const out: NewFact = { ...fact, subject: mask(fact.subject), predicate: mask(fact.predicate), object: mask(fact.object) };
+  if (fact.source) out.source = { ...fact.source, text: mask(fact.source.text) };
+  return { fact: out, masked };
+}
 
 function trigrams(text: string): Set<string> {
   const chars = Array.from(normalizeNode(text));
@@ -103,10 +121,12 @@ async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): 
 /** A fact's dense vector, tagged with the model that made it. */
 export type FactVector = { modelId: string; vector: Float32Array };
 
-export type FactWrite = { id: string; action: "created" | "updated" | "unchanged"; revision: number };
+/** `masked`: the secrets masked out of the fact (kinds and counts), for the caller's log line. */
+export type FactWrite = { id: string; action: "created" | "updated" | "unchanged"; revision: number; masked: MaskedSecret[] };
 
 /** Writes one fact inside the caller's transaction: creates it, or updates its near-duplicate. */
-export async function writeFact(tx: Transaction, fact: NewFact, now: number = Date.now(), vector?: FactVector): Promise<FactWrite> {
+export async function writeFact(tx: Transaction, given: NewFact, now: number = Date.now(), vector?: FactVector): Promise<FactWrite> {
+  const { fact, masked } = maskFactSecrets(given);
   const subjectId = await nodeBlock(tx, fact.subject, now);
   const objectId = await nodeBlock(tx, fact.object, now);
   const excerpt = fact.source ? excerptOf(fact.source.text) : null;
@@ -119,7 +139,7 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
     id = same.id;
     if (normalizeNode(same.object) === normalizeNode(fact.object) && fact.kind !== "correction") {
       await tx.execute({ sql: "UPDATE triples SET confidence = max(confidence, ?), importance = max(importance, ?), updated_at = ? WHERE id = ?", args: [fact.confidence, fact.importance, now, id] });
-      return { id, action: "unchanged", revision: same.revision };
+      return { id, action: "unchanged", revision: same.revision, masked };
     }
     revision = same.revision + 1;
     statements.push(
@@ -153,5 +173,5 @@ export async function writeFact(tx: Transaction, fact: NewFact, now: number = Da
   const scopeKey = scopeKeyOf({ conversation: fact.scope, userWide: fact.scope === "user" });
   statements.push(...(await searchRows("triple", id, { own: factText(fact) }, scopeKey)));
   for (const statement of statements) await tx.execute(statement);
-  return { id, action: same ? "updated" : "created", revision };
+  return { id, action: same ? "updated" : "created", revision, masked };
 }

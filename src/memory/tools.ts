@@ -11,7 +11,8 @@ import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
-import { factText, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
+import { factText, maskFactSecrets, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
+import { describeMasked } from "../text/index.ts";
 import { stableQuery } from "./stable-query.ts";
 import { MemoryScopeSchema, privateToOf, viewerFilter } from "./scope.ts";
 
@@ -25,6 +26,8 @@ export type MemoryToolContext = {
    * never what is private to another partner (DESIGN §3 Scopes).
    */
   partner?: string;
+  /** Where a tool logs what it did not store (a masked secret's kinds, never its value). */
+  log?: (line: string) => void;
 };
 
 export type MemoryTool<S extends z.ZodType = z.ZodType> = {
@@ -94,16 +97,19 @@ const note = tool({
     // name) and, for a project, under the project's own key.
     const privateTo = MemoryScopeSchema.safeParse(args.scope).success ? privateToOf(args.scope) : null;
     const scope = privateTo?.startsWith("partner:") ? privateTo.slice("partner:".length) : args.scope;
-    const fact =
+    const given =
       args.text !== undefined
         ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope, privateTo, importance: args.importance }
         : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope, privateTo, importance: args.importance };
+    // Secrets are masked before the text is embedded, so not even the vector is the secret's.
+    const { fact, masked } = maskFactSecrets({ ...given, confidence: 1, evidence: "manual" });
     const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([factText(fact)], { purpose: "write" }) : [];
     const tx = await ctx.client.transaction("write");
     try {
-      const written = await writeFact(tx, { ...fact, confidence: 1, evidence: "manual" }, Date.now(), vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined);
+      const written = await writeFact(tx, fact, Date.now(), vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined);
       await tx.commit();
-      return { ...written };
+      if (masked.length > 0) ctx.log?.(`memory_note ${written.id}: secrets masked (${describeMasked(masked)})`);
+      return { ...written, masked };
     } finally {
       tx.close();
     }

@@ -6,3 +6,4 @@ export { textPieces, mapPieces, mapYielding, yieldIfLong, PIECE_CHARS } from "./
 export { analysedPart, queryPart, ANALYSED_CHARS, QUERY_CHARS } from "./limits.ts";
 export { TfidfCorpus, sparseCosine, type SparseVector } from "./tfidf.ts";
 export { contentText, FUNCTION_WORD_TAGS } from "./content.ts";
+export { maskSecrets, describeMasked, mergeMasked, passesLuhn, type MaskedSecret, type MaskResult } from "./secrets.ts";

@@ -1,0 +1,86 @@
+/**
+ * Secrets never reach the database through the real write paths (issue 15): a history import,
+ * a memory_note and a cooling pass store the masked text, and each logs the kinds and the record
+ * id, never the value. Checked by scanning every text value of every table of the libSQL file.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
+import { count, message, openTempStore, type TempStore } from "./fixture.ts";
+
+const OPENAI = `sk-${"Zq8Rt2Vx".repeat(6)}`;
+const CARD = "4111 1111 1111 1111";
+const PASSWORD = "Tr0ub4dor&3xyz";
+
+/** Every table's rows whose any text value holds `needle` (case-insensitive: search rows are folded). */
+async function rowsHolding(store: TempStore, needle: string): Promise<string[]> {
+  const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const found: string[] = [];
+  for (const t of tables.rows) {
+    const name = String(t.name);
+    let rows;
+    try {
+      rows = await store.client.execute(`SELECT * FROM "${name}"`);
+    } catch {
+      continue; // virtual tables whose module is not loadable here
+    }
+    for (const row of rows.rows) {
+      for (const value of Object.values(row)) {
+        if (typeof value === "string" && value.toLowerCase().includes(needle.toLowerCase())) found.push(`${name}: ${value.slice(0, 80)}`);
+      }
+    }
+  }
+  return found;
+}
+
+async function assertNoSecrets(store: TempStore): Promise<void> {
+  for (const needle of [OPENAI.slice(3, 23), "4111 1111", "4111111111111111", PASSWORD]) assert.deepEqual(await rowsHolding(store, needle), [], needle);
+}
+
+describe("secrets are masked before memory is written", () => {
+  test("a history import stores, indexes and logs no secret; its neighbours' context neither", async () => {
+    await using store = await openTempStore();
+    const line = (id: string, text: string) =>
+      JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
+    const parsed = parseHistory(
+      [line("1", `my openai key is ${OPENAI}`), line("2", `card ${CARD}, wifi password = ${PASSWORD}`), line("3", "parked at level 3")].join("\n"),
+    );
+    const logged: string[] = [];
+    assert.deepEqual(await importHistory(store.client, parsed.messages, { log: (l) => logged.push(l) }), { added: 3, present: 0 });
+    await assertNoSecrets(store);
+    const texts = await store.client.execute("SELECT text FROM events ORDER BY seq");
+    assert.deepEqual(texts.rows.map((r) => r.text), [
+      "my openai key is [secret masked: openai-key]",
+      "card [secret masked: card-number], wifi password = [secret masked: password-value]",
+      "parked at level 3",
+    ]);
+    assert.equal(await count(store, "SELECT count(*) FROM blocks WHERE content LIKE '%[secret masked:%'"), 2);
+    assert.equal(logged.length, 2);
+    assert.match(logged[0]!, /^import ev_[0-9a-f]{24}: secrets masked \(1 openai-key\)$/);
+    assert.match(logged[1]!, /\(1 password-value, 1 card-number\)$/);
+    for (const l of logged) assert.ok(!l.includes(OPENAI.slice(3, 23)) && !l.includes(PASSWORD));
+  });
+
+  test("memory_note stores no secret, says what it masked and logs it with the fact's id", async () => {
+    await using store = await openTempStore();
+    const logged: string[] = [];
+    const noted = (await runMemoryTool("memory_note", { subject: "Ann", predicate: "uses api key", object: OPENAI }, { client: store.client, log: (l) => logged.push(l) })) as { id: string; masked: unknown };
+    const plain = (await runMemoryTool("memory_note", { text: `the vault password: ${PASSWORD}` }, { client: store.client, log: (l) => logged.push(l) })) as { id: string };
+    assert.deepEqual(noted.masked, [{ kind: "openai-key", count: 1 }]);
+    await assertNoSecrets(store);
+    assert.deepEqual(logged, [`memory_note ${noted.id}: secrets masked (1 openai-key)`, `memory_note ${plain.id}: secrets masked (1 password-value)`]);
+  });
+
+  test("cooling masks a secret in distilled facts before writing them, and logs event -> fact", async () => {
+    await using store = await openTempStore();
+    await importHistory(store.client, [message("I paid with my usual card", { conversation: "c" })]);
+    const ask = async () => JSON.stringify({ triples: [{ subject: "Ann", predicate: "pays with card", object: CARD, kind: "entity", confidence: 0.9, importance: 0.5 }] });
+    const logged: string[] = [];
+    const run = await coolOnce({ client: store.client, ask, now: () => Date.UTC(2030, 0, 1), log: (l) => logged.push(l) });
+    assert.equal(run.facts, 1);
+    await assertNoSecrets(store);
+    assert.equal(await count(store, "SELECT count(*) FROM blocks WHERE content = '[secret masked: card-number]'"), 1);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /^cooling ev_[0-9a-f]{24} -> fact_[0-9a-f-]{36}: secrets masked \(1 card-number\)$/);
+  });
+});

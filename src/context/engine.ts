@@ -5,7 +5,7 @@
 import type { Client } from "@libsql/client";
 import { createFallbackEmbedder, embedText, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { searchWords, yieldIfLong } from "../text/index.ts";
+import { describeMasked, searchWords, yieldIfLong } from "../text/index.ts";
 import { loadL1Events, sinkToL2, writeL1Event } from "./l1-store.ts";
 import type { ContextEvent } from "./messages.ts";
 import { formatOverflowCheck, overflowRatio, OVERFLOW_THRESHOLD, planPrune, type PrunePlan } from "./prune.ts";
@@ -38,7 +38,11 @@ export function createContextEngine(options: ContextEngineOptions): ContextEngin
     embedder,
     // Each step first gives the event loop its turn if the turn so far has held it (`yieldIfLong`):
     // a turn's SQL and JSON work is synchronous, and between steps is where it can be split.
-    append: (sessionId, conversation, event) => writeL1Event(client, { sessionId, conversation, event, embedder }),
+    async append(sessionId, conversation, event) {
+      const written = await writeL1Event(client, { sessionId, conversation, event, embedder });
+      if (written.masked.length > 0) options.logger?.info(`session ${sessionId}: event ${event.id}: secrets masked (${describeMasked(written.masked)})`);
+      return { seq: written.seq, tokens: written.tokens };
+    },
     async prune(sessionId, input, budget) {
       await yieldIfLong();
       const events = await loadL1Events(client, sessionId);

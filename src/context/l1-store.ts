@@ -12,6 +12,8 @@ import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embe
 import { conversationScopeKey, indexForSearch, VECTOR_DIM } from "../store/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
+import { maskEventSecrets } from "./mask-event.ts";
+import type { MaskedSecret } from "../text/index.ts";
 import type { PrunableEvent } from "./prune.ts";
 import { eventTokensYielding } from "./tokens.ts";
 
@@ -81,8 +83,10 @@ async function sessionTfidfCorpus(tx: Transaction, sessionId: string): Promise<T
  * the time of writing (L1 is bounded by pruning, so this read stays small); reweighting every
  * stored vector on each write would cost a write per event per turn.
  */
-export async function writeL1Event(client: Client, input: WriteL1Input): Promise<{ seq: number; tokens: number }> {
-  const { event, embedder } = input;
+export async function writeL1Event(client: Client, input: WriteL1Input): Promise<{ seq: number; tokens: number; masked: MaskedSecret[] }> {
+  const { embedder } = input;
+  // Secrets are masked before anything is analysed or stored (`masked`: kinds, for the log).
+  const { event, masked } = maskEventSecrets(input.event);
   if (embedder.dimension !== VECTOR_DIM) {
     throw new Error(`Cannot write event ${event.id}: embedder ${embedder.modelId} has dimension ${embedder.dimension}, the store holds ${VECTOR_DIM}`);
   }
@@ -124,7 +128,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
     await indexForSearch(tx, "event", event.id, { own: text, context }, conversationScopeKey(input.conversation), { isNew: true });
     await yieldIfLong();
     await tx.commit();
-    return { seq, tokens };
+    return { seq, tokens, masked };
   } finally {
     tx.close();
   }

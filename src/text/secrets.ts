@@ -71,9 +71,11 @@ export function maskSecrets(text: string): MaskResult {
       return marker(kind);
     });
   }
-  out = out.replace(KEY_VALUE, (_whole, name: string) => {
+  out = out.replace(KEY_VALUE, (_whole, name: string, value: string) => {
     count("password-value");
-    return `${name}${marker("password-value")}`;
+    // A quoted value keeps its quotes, so JSON (`"token": "…"`) stays JSON.
+    const quote = value[0] === '"' || value[0] === "'" ? value[0] : "";
+    return `${name}${quote}${marker("password-value")}${quote}`;
   });
   out = out.replace(CARD, (whole) => {
     const digits = whole.replace(/[ -]/g, "");

@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
+import { createContextEngine } from "../../src/context/index.ts";
 import { count, message, openTempStore, type TempStore } from "./fixture.ts";
 
 const OPENAI = `sk-${"Zq8Rt2Vx".repeat(6)}`;
@@ -82,5 +83,29 @@ describe("secrets are masked before memory is written", () => {
     assert.equal(await count(store, "SELECT count(*) FROM blocks WHERE content = '[secret masked: card-number]'"), 1);
     assert.equal(logged.length, 1);
     assert.match(logged[0]!, /^cooling ev_[0-9a-f]{24} -> fact_[0-9a-f-]{36}: secrets masked \(1 card-number\)$/);
+  });
+
+  test("a chat turn's L1 event is masked in its text, parts and tool-call arguments; the arguments stay JSON", async () => {
+    await using store = await openTempStore();
+    const logged: string[] = [];
+    const engine = createContextEngine({ client: store.client, logger: { info: (l: string) => logged.push(l) } });
+    await engine.append("sess", "Mia", {
+      id: "ev-1",
+      time: "2026-01-01T10:00:00Z",
+      messages: [
+        { role: "user", content: [{ type: "text", text: `use ${OPENAI} please` }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "login", arguments: JSON.stringify({ user: "ann", password: PASSWORD, card: 4111111111111111 }) } }] },
+        { role: "tool", tool_call_id: "c1", content: "ok" },
+        { role: "assistant", content: "done" },
+      ],
+    });
+    await engine.append("sess", "Mia", { id: "ev-2", time: "2026-01-01T10:01:00Z", messages: [{ role: "user", content: "the token economy, order 4111111111111112" }] });
+    await assertNoSecrets(store);
+    const rows = await store.client.execute("SELECT id, messages FROM events ORDER BY seq");
+    const first = JSON.parse(String(rows.rows[0]!.messages));
+    assert.deepEqual(JSON.parse(first[1].tool_calls[0].function.arguments), { user: "ann", password: "[secret masked: password-value]", card: "[secret masked: card-number]" });
+    assert.equal(first[0].content[0].text, "use [secret masked: openai-key] please");
+    assert.equal(JSON.parse(String(rows.rows[1]!.messages))[0].content, "the token economy, order 4111111111111112", "a look-alike turn is stored as said");
+    assert.deepEqual(logged.filter((l) => l.includes("masked")), ["session sess: event ev-1: secrets masked (1 openai-key, 1 password-value, 1 card-number)"]);
   });
 });

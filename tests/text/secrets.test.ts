@@ -100,6 +100,11 @@ describe("secret masking", () => {
     assert.deepEqual(masked, [{ kind: "openai-key", count: 1 }]);
   });
 
+  test("a quoted value keeps its quotes: JSON stays JSON", () => {
+    const { text } = maskSecrets(`{"client_secret": "abcdef123456", "note": "ok"}`);
+    assert.deepEqual(JSON.parse(text), { client_secret: "[secret masked: password-value]", note: "ok" });
+  });
+
   test("the Luhn check", () => {
     assert.equal(passesLuhn("4111111111111111"), true);
     assert.equal(passesLuhn("4111111111111112"), false);

@@ -24,3 +24,7 @@ declare module "*.js" {
   const path: string;
   export default path;
 }
+declare module "*.svg" {
+  const path: string;
+  export default path;
+}

@@ -10,13 +10,26 @@ export class ApiError extends Error {
 
 const HEADERS = { "x-homed-request": "1" };
 
+/**
+ * fetch, but a refused connection says what it means: the browser's own words ("Failed to
+ * fetch", "NetworkError…") do not tell a person that the daemon is down.
+ */
+async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error instanceof TypeError) throw new Error(`homed is not answering at ${location.origin}: is the daemon running?`);
+    throw error;
+  }
+}
+
 export async function api(method, path, body) {
   const init = { method, credentials: "same-origin", headers: { ...HEADERS } };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  const response = await reach(path, init);
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -31,7 +44,7 @@ export async function api(method, path, body) {
  * EventSource cannot POST, so the stream is read by hand: events are separated by a blank line.
  */
 export async function streamPost(path, body, contentType, onEvent, signal) {
-  const response = await fetch(path, { method: "POST", credentials: "same-origin", headers: { ...HEADERS, "content-type": contentType }, body, signal });
+  const response = await reach(path, { method: "POST", credentials: "same-origin", headers: { ...HEADERS, "content-type": contentType }, body, signal });
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";

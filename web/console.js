@@ -68,4 +68,4 @@ document.getElementById("logout").addEventListener("click", async () => {
   loggedIn = false;
   show();
 });
-show().catch((error) => clear(view, notice(`Cannot reach the daemon: ${error.message}`, "error")));
+show().catch((error) => clear(view, notice(error.message, "error")));

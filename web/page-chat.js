@@ -17,6 +17,18 @@ export function recallLine(report) {
   );
 }
 
+/** A turn's error; on first run (no provider yet) it says what to do and links to where. */
+function turnError(code, message) {
+  if (code !== "no_provider") return notice(`${code}: ${message}`, "error");
+  return h(
+    "p",
+    { class: "notice error", role: "alert" },
+    "No model provider is set up yet, so homed cannot answer. ",
+    h("a", { href: "#/providers" }, "Add a provider on the Providers page"),
+    ", then send your message again.",
+  );
+}
+
 function messageView(message) {
   if (message.role === "tool") return null;
   const text = typeof message.content === "string" ? message.content : (message.content ?? []).map((p) => p.text ?? "[image]").join(" ");
@@ -116,7 +128,7 @@ export async function renderChat(view, [sessionId]) {
             step.el.querySelector(".result").textContent = data.result;
             step.el.firstChild.textContent = `tool · ${data.name}${data.denied ? " (denied)" : " ✓"}`;
           }
-        } else if (name === "error") box.append(notice(`${data.error}: ${data.message}`, "error"));
+        } else if (name === "error") box.append(turnError(data.error, data.message));
         else if (name === "done" && !answer && data.text) ensureAnswer().append(data.text);
         log.scrollTop = log.scrollHeight;
       }, controller.signal);

@@ -11,6 +11,7 @@ import webpDecoderWasmPath from "../../node_modules/@jsquash/webp/codec/dec/webp
 import tinyOnnxPath from "../embed/tiny-linear.onnx" with { type: "file" };
 import webIndexHtmlPath from "../../web/index.html" with { type: "file" };
 import webConsoleCssPath from "../../web/console.css" with { type: "file" };
+import webFaviconSvgPath from "../../web/favicon.svg" with { type: "file" };
 import webConsoleJsPath from "../../web/console.js" with { type: "file" };
 import webApiJsPath from "../../web/api.js" with { type: "file" };
 import webDomJsPath from "../../web/dom.js" with { type: "file" };
@@ -33,6 +34,7 @@ export type AssetName = "jieba.wasm" | "ort.wasm" | "webp_dec.wasm" | "tiny-line
 export const WEB_ASSETS = [
   "index.html",
   "console.css",
+  "favicon.svg",
   "console.js",
   "api.js",
   "dom.js",
@@ -60,6 +62,7 @@ const ASSET_PATHS: Record<AssetName, string> = {
   "tiny-linear.onnx": tinyOnnxPath,
   "index.html": webIndexHtmlPath as unknown as string,
   "console.css": webConsoleCssPath,
+  "favicon.svg": webFaviconSvgPath,
   "console.js": webConsoleJsPath,
   "api.js": webApiJsPath,
   "dom.js": webDomJsPath,

@@ -10,6 +10,7 @@ const CONTENT_TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   css: "text/css; charset=utf-8",
   js: "text/javascript; charset=utf-8",
+  svg: "image/svg+xml",
 };
 
 export const CONSOLE_CSP =

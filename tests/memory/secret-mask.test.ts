@@ -7,14 +7,19 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
 import { createContextEngine } from "../../src/context/index.ts";
-import { count, message, openTempStore, type TempStore } from "./fixture.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { run, SOURCE_HOMED } from "../support/process.ts";
+import { count, message, openTempStore } from "./fixture.ts";
 
 const OPENAI = `sk-${"Zq8Rt2Vx".repeat(6)}`;
 const CARD = "4111 1111 1111 1111";
 const PASSWORD = "Tr0ub4dor&3xyz";
 
 /** Every table's rows whose any text value holds `needle` (case-insensitive: search rows are folded). */
-async function rowsHolding(store: TempStore, needle: string): Promise<string[]> {
+async function rowsHolding(store: Store, needle: string): Promise<string[]> {
   const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
   const found: string[] = [];
   for (const t of tables.rows) {
@@ -34,7 +39,7 @@ async function rowsHolding(store: TempStore, needle: string): Promise<string[]> 
   return found;
 }
 
-async function assertNoSecrets(store: TempStore): Promise<void> {
+async function assertNoSecrets(store: Store): Promise<void> {
   for (const needle of [OPENAI.slice(3, 23), "4111 1111", "4111111111111111", PASSWORD]) assert.deepEqual(await rowsHolding(store, needle), [], needle);
 }
 
@@ -107,5 +112,28 @@ describe("secrets are masked before memory is written", () => {
     assert.equal(first[0].content[0].text, "use [secret masked: openai-key] please");
     assert.equal(JSON.parse(String(rows.rows[1]!.messages))[0].content, "the token economy, order 4111111111111112", "a look-alike turn is stored as said");
     assert.deepEqual(logged.filter((l) => l.includes("masked")), ["session sess: event ev-1: secrets masked (1 openai-key, 1 password-value, 1 card-number)"]);
+  });
+
+  test("homed import (a child process) logs the masking on stderr with the line and event id, and stores no secret", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "homed-secrets-"));
+    try {
+      const history = join(dir, "history.jsonl");
+      const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
+      writeFileSync(history, `${line("1", "hello")}\n${line("2", `my key ${OPENAI} and card ${CARD}`)}\n`);
+      const data = join(dir, "data");
+      const out = await run([...SOURCE_HOMED, "import", "-data", data, history]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stderr, /import ev_[0-9a-f]{24} \(line 2\): secrets masked \(1 openai-key, 1 card-number\)/);
+      assert.ok(!out.stderr.includes(OPENAI.slice(3, 23)) && !out.stdout.includes(OPENAI.slice(3, 23)));
+      const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+      try {
+        await assertNoSecrets(store);
+        assert.equal(await count(store, "SELECT count(*) FROM events"), 2);
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

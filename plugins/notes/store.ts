@@ -1,8 +1,7 @@
 /** Notes kept in one JSON file, replaced atomically (write a temporary file, then rename). */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
+import { JsonListFile } from "../sdk/index.ts";
 
 export const NoteSchema = z.object({
   id: z.string(),
@@ -12,30 +11,19 @@ export const NoteSchema = z.object({
   updated: z.string(),
 });
 export type Note = z.infer<typeof NoteSchema>;
-const FileSchema = z.object({ version: z.literal(1), notes: z.array(NoteSchema) });
 
 export class NoteStore {
-  private readonly file: string;
+  private readonly list: JsonListFile<Note>;
 
   constructor(
     dir: string,
     private readonly now: () => Date = () => new Date(),
   ) {
-    mkdirSync(dir, { recursive: true });
-    this.file = join(dir, "notes.json");
+    this.list = new JsonListFile(dir, "notes.json", "notes", NoteSchema);
   }
 
   all(): Note[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
-    const parsed = FileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`Cannot read ${this.file}: ${z.prettifyError(parsed.error)}`);
-    return parsed.data.notes;
+    return this.list.read();
   }
 
   add(text: string, tags: string[]): Note {
@@ -64,8 +52,6 @@ export class NoteStore {
   }
 
   private save(notes: Note[]): void {
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ version: 1, notes }, null, 1));
-    renameSync(temp, this.file);
+    this.list.write(notes);
   }
 }

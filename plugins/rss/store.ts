@@ -4,9 +4,8 @@
  * pushed, and the items seen so far (newest first, capped), each marked read or not.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
+import { JsonListFile } from "../sdk/index.ts";
 
 const StoredItemSchema = z.object({
   id: z.string(),
@@ -30,27 +29,16 @@ const FeedSchema = z.object({
   items: z.array(StoredItemSchema),
 });
 export type Feed = z.infer<typeof FeedSchema>;
-const FileSchema = z.object({ version: z.literal(1), feeds: z.array(FeedSchema) });
 
 export class FeedStore {
-  private readonly file: string;
+  private readonly list: JsonListFile<Feed>;
 
   constructor(dir: string) {
-    mkdirSync(dir, { recursive: true });
-    this.file = join(dir, "feeds.json");
+    this.list = new JsonListFile(dir, "feeds.json", "feeds", FeedSchema);
   }
 
   all(): Feed[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
-    const parsed = FileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`Cannot read ${this.file}: ${z.prettifyError(parsed.error)}`);
-    return parsed.data.feeds;
+    return this.list.read();
   }
 
   get(id: string): Feed | undefined {
@@ -82,8 +70,6 @@ export class FeedStore {
   }
 
   private save(feeds: Feed[]): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify({ version: 1, feeds }, null, 1)}\n`);
-    renameSync(temporary, this.file);
+    this.list.write(feeds);
   }
 }

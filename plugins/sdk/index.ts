@@ -3,3 +3,4 @@ export { defineTool, ImageOutput, ToolFailure, type ToolDefinition, type ToolCon
 export { definePlugin, servePlugin, readConfig, type PluginDefinition, type ServeOptions, type Lifecycle, type HookHandler } from "./serve.ts";
 export { PluginShared } from "./shared.ts";
 export { z } from "zod";
+export { JsonListFile } from "./json-list-file.ts";

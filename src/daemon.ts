@@ -64,7 +64,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
       const kernel = new Kernel({ client: store.client, secrets: secrets.box, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
-      kernel.tools.addSource(pluginTools(plugins));
+      kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line)));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));

@@ -8,12 +8,27 @@ import type { AssistantMessage } from "../llm/index.ts";
 import type { Hooks, Participant } from "./stages.ts";
 import { toolError, type Tool, type ToolSource } from "./tools.ts";
 
-/** The running plugins' tools, as the model sees them. */
-export function pluginTools(host: PluginHost): ToolSource {
-  return () =>
-    host.listTools().map(
+/**
+ * The running plugins' tools, as the model sees them. A tool name two or more plugins offer is
+ * namespaced for every one of them as `<plugin>__<tool>`, so each stays reachable; none keeps
+ * the bare name, because plugins start in parallel and "first" would change from run to run.
+ * Each collision is logged once with the plugins that share the name.
+ */
+export function pluginTools(host: PluginHost, warn: (line: string) => void = () => {}): ToolSource {
+  const warned = new Set<string>();
+  return () => {
+    const hosted = host.listTools();
+    const offeredBy = new Map<string, string[]>();
+    for (const { plugin, tool } of hosted) offeredBy.set(tool.name, [...(offeredBy.get(tool.name) ?? []), plugin]);
+    for (const [name, plugins] of offeredBy) {
+      const key = `${name} ${plugins.join(" ")}`;
+      if (plugins.length < 2 || warned.has(key)) continue;
+      warned.add(key);
+      warn(`plugins: tool ${name} is offered by ${plugins.join(" and ")}; the model sees it as ${plugins.map((p) => namespaced(p, name)).join(" and ")}`);
+    }
+    return hosted.map(
       ({ plugin, tool }): Tool => ({
-        name: tool.name,
+        name: offeredBy.get(tool.name)!.length > 1 ? namespaced(plugin, tool.name) : tool.name,
         description: tool.description ?? "",
         parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" },
         async run(args) {
@@ -24,7 +39,10 @@ export function pluginTools(host: PluginHost): ToolSource {
         },
       }),
     );
+  };
 }
+
+const namespaced = (plugin: string, tool: string) => `${plugin}__${tool}`;
 
 const Replaced = {
   on_input: z.object({ input: z.string() }),

@@ -1,14 +1,27 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { pluginParticipant, pluginTools } from "../../src/kernel/index.ts";
-import type { PluginHost } from "../../src/plugins/index.ts";
+import { join } from "node:path";
+import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
+import { FIXTURES } from "../plugins/support.ts";
 import { call, kernelHarness, type Harness } from "./support.ts";
 
 let h: Harness | undefined;
+let realHost: PluginHost | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
+  await realHost?.stopAll();
+  realHost = undefined;
 });
+
+/** A real host running the misbehave fixture (an MCP server offering `ping`) once per name. */
+async function fixtureHost(plugins: Record<string, string>): Promise<PluginHost> {
+  const specs = Object.entries(plugins).map(([name, mode]) => PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode] }));
+  realHost = createPluginHost(specs, { report: () => {} });
+  await realHost.start();
+  return realHost;
+}
 
 /** A host double answering hooks from a table, with one tool. */
 function hostDouble(answers: Record<string, (payload: any) => any>, calls: unknown[] = []): PluginHost {
@@ -35,6 +48,21 @@ describe("plugins in a turn", () => {
     await h.kernel.turn({ session, input: "go" });
     assert.deepEqual(calls, [{ x: 1 }]);
     assert.ok(h.provider.requests[0]!.body.tools.some((t: any) => t.function.name === "demo_echo"));
+  });
+
+  test("a tool name two plugins offer is namespaced for both, with one warning naming them", async () => {
+    const host = await fixtureHost({ alpha: "ok", beta: "ok" });
+    const pid = (name: string) => host.list().find((p) => p.name === name)!.pid;
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "alpha__ping", arguments: "{}" }, { id: "c2", name: "beta__ping", arguments: "{}" }] }, { content: "ok" }]);
+    const warnings: string[] = [];
+    h.kernel.tools.addSource(pluginTools(host, (line) => warnings.push(line)));
+    const session = await h.kernel.sessions.open("t", "p");
+    await h.kernel.turn({ session, input: "go" });
+    const offered = h.provider.requests[0]!.body.tools.map((t: any) => t.function.name);
+    assert.deepEqual(offered.filter((n: string) => n.endsWith("ping")).sort(), ["alpha__ping", "beta__ping"]);
+    const results = h.provider.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
+    assert.deepEqual(results, [`pong ${pid("alpha")}`, `pong ${pid("beta")}`]);
+    assert.deepEqual(warnings, ["plugins: tool ping is offered by alpha and beta; the model sees it as alpha__ping and beta__ping"]);
   });
 
   test("a plugin can block input, rewrite tool arguments and reformat output", async () => {

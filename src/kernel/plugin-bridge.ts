@@ -34,12 +34,36 @@ export function pluginTools(host: PluginHost, warn: (line: string) => void = () 
         async run(args) {
           if (typeof args !== "object" || args === null || Array.isArray(args)) return toolError("bad_arguments", "Tool arguments must be a JSON object");
           const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>);
-          const text = result.content.map((part) => (part.type === "text" ? String((part as { text?: unknown }).text ?? "") : `[${part.type}]`)).join("\n");
-          return text || JSON.stringify(result.structuredContent ?? {});
+          const text = result.content.map(partText).join("\n") || JSON.stringify(result.structuredContent ?? {});
+          return result.isError ? asFailure(text) : text;
         },
       }),
     );
   };
+}
+
+/** A content part as the model reads it: a resource by its name and URI, so it can be asked for. */
+function partText(part: { type: string; [key: string]: unknown }): string {
+  if (part.type === "text") return String(part.text ?? "");
+  if (part.type === "resource_link") return `[resource ${String(part.name ?? "")}: ${String(part.uri ?? "")}${part.mimeType ? ` (${String(part.mimeType)})` : ""}]`;
+  const resource = part.resource as { uri?: unknown; text?: unknown } | undefined;
+  if (part.type === "resource" && resource) return typeof resource.text === "string" ? `[resource ${String(resource.uri)}]\n${resource.text}` : `[resource ${String(resource.uri)}]`;
+  return `[${part.type}]`;
+}
+
+/**
+ * A result the plugin marked `isError`, in the kernel's failure shape (`{"error","message"}`), so
+ * the model reads it as a failure like any other tool's: a plugin's own error object (the SDK's
+ * `{"error":"terminal_gone",…}`) passes as it is, plain text becomes its message.
+ */
+function asFailure(text: string): string {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (typeof body === "object" && body !== null && typeof (body as { error?: unknown }).error === "string") return text;
+  } catch {
+    // Plain text: wrapped below.
+  }
+  return toolError("tool_failed", text);
 }
 
 const namespaced = (plugin: string, tool: string) => `${plugin}__${tool}`;

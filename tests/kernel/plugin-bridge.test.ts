@@ -65,6 +65,31 @@ describe("plugins in a turn", () => {
     assert.deepEqual(warnings, ["plugins: tool ping is offered by alpha and beta; the model sees it as alpha__ping and beta__ping"]);
   });
 
+  test("a result the plugin marks isError reaches the model and the trace as a failure; a resource link as its name and URI", async () => {
+    const host = await fixtureHost({ broken: "failing", library: "linking" });
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "broken__ping", arguments: "{}" }, { id: "c2", name: "library__ping", arguments: "{}" }] }, { content: "ok" }]);
+    h.kernel.tools.addSource(pluginTools(host));
+    const session = await h.kernel.sessions.open("t", "p");
+    const events: any[] = [];
+    await h.kernel.turn({ session, input: "go", onEvent: (e: any) => events.push(e) });
+    const results = h.provider.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
+    assert.deepEqual(JSON.parse(results[0]), { error: "tool_failed", message: "disk on fire" });
+    assert.equal(results[1], "see\n[resource report.pdf: file:///srv/report.pdf (application/pdf)]");
+    const traced = events.filter((e) => e.type === "tool_result").map((e) => e.result);
+    assert.deepEqual(traced, results);
+  });
+
+  test("a plugin's own error object marked isError passes to the model unchanged", async () => {
+    const body = { error: "terminal_gone", terminal: 3, next_action: "open a new terminal" };
+    const host = { ...hostDouble({}), callTool: async () => ({ isError: true, content: [{ type: "text", text: JSON.stringify(body) }] }) } as unknown as PluginHost;
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "demo_echo", arguments: "{}" }] }, { content: "ok" }]);
+    h.kernel.tools.addSource(pluginTools(host));
+    const session = await h.kernel.sessions.open("t", "p");
+    await h.kernel.turn({ session, input: "go" });
+    const tool = h.provider.requests[1]!.body.messages.find((m: any) => m.role === "tool");
+    assert.deepEqual(JSON.parse(tool.content), body);
+  });
+
   test("a plugin can block input, rewrite tool arguments and reformat output", async () => {
     h = await kernelHarness([{ toolCalls: [call("c1", "original")] }, { content: "plain answer" }]);
     h.kernel.addParticipant(

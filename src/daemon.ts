@@ -7,7 +7,7 @@ import { configSection, describeTightening, ensureWritableDir, lockDataFolder, r
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder } from "./embed/index.ts";
-import { Kernel, KernelConfigSchema, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
+import { Kernel, KernelConfigSchema, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
@@ -66,6 +66,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
       kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line)));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
+      // What plugins push (a watched terminal's output) waits for the session it names.
+      kernel.addParticipant(pluginEventInbox(plugins, log).participant);
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins });

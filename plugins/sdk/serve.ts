@@ -57,7 +57,7 @@ export type ServeOptions = {
   maxFrameBytes?: number;
 };
 
-const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), _meta: z.looseObject({ [META.session]: z.string().optional() }).optional() });
 const InitializeParamsSchema = z.looseObject({ protocolVersion: z.string() });
 const AttachParamsSchema = z.looseObject({ name: z.string(), size: z.number().int().positive() });
 const HookParamsSchema = z.looseObject({ stage: z.enum(STAGES), payload: z.unknown() });
@@ -146,7 +146,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     const call = parsed.data;
     const tool = tools.get(call.name);
     if (!tool) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "unknown_tool", message: `No tool named ${call.name}` }) }] };
-    return runTool(tool, call.arguments, { ...context, shared });
+    return runTool(tool, call.arguments, { ...context, shared, session: call._meta?.[META.session] });
   });
   peer.handle("homed/manifest", () => ({
     name: plugin.name,

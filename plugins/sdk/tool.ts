@@ -2,8 +2,11 @@
 import { z } from "zod";
 import type { PluginShared } from "./shared.ts";
 
-/** What a tool gets besides its arguments: cancellation, and the shared segment if attached. */
-export type ToolContext = { signal: AbortSignal; shared: PluginShared };
+/**
+ * What a tool gets besides its arguments: cancellation, the shared segment if attached, and the
+ * kernel session the call is made for (to name in events pushed for it later; absent from other hosts).
+ */
+export type ToolContext = { signal: AbortSignal; shared: PluginShared; session?: string | undefined };
 
 /** An image for the model (an MCP image block), with details as JSON beside it. */
 export class ImageOutput {

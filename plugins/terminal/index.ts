@@ -65,13 +65,13 @@ export const terminalPlugin = definePlugin({
           cols: z.number().int().min(10).max(1000).default(120),
           rows: z.number().int().min(5).max(500).default(40),
         }),
-        run: async ({ command, args, cols, rows }, { shared }) => {
+        run: async ({ command, args, cols, rows }, { shared, session }) => {
           channel = shared;
           if (terminals.size >= config.maxTerminals) throw new ToolFailure("too_many_terminals", `Cannot create a terminal: ${config.maxTerminals} are open; close one first`);
           const env = config.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? config.cwd, LANG: process.env.LANG ?? "C.UTF-8" };
           const pty = await spawnPty(command ?? config.shell, args, { cwd: config.cwd, env: { TERM: "xterm-256color", ...env }, cols, rows });
           const id = `t_${randomUUID().slice(0, 8)}`;
-          terminals.set(id, new TerminalSession(id, pty, (push) => channel?.pushEvent({ type: "terminal_output", ...push }), config.keepChars));
+          terminals.set(id, new TerminalSession(id, pty, (push) => channel?.pushEvent({ type: "terminal_output", ...(session ? { session } : {}), ...push }), config.keepChars));
           return { terminal: id, pid: pty.pid, cols, rows };
         },
       }),

@@ -6,3 +6,4 @@ export { STAGES, StageError, runHook, type StageName, type Participant, type Hoo
 export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
+export { pluginEventInbox } from "./plugin-events.ts";

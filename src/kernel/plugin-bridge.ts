@@ -3,7 +3,7 @@
  * run through one kernel participant, so plugins are stage participants like built-in memory.
  */
 import { z } from "zod";
-import type { PluginHost, Stage } from "../plugins/index.ts";
+import { META, type PluginHost, type Stage } from "../plugins/index.ts";
 import type { AssistantMessage } from "../llm/index.ts";
 import type { Hooks, Participant } from "./stages.ts";
 import { toolError, type Tool, type ToolSource } from "./tools.ts";
@@ -31,9 +31,9 @@ export function pluginTools(host: PluginHost, warn: (line: string) => void = () 
         name: offeredBy.get(tool.name)!.length > 1 ? namespaced(plugin, tool.name) : tool.name,
         description: tool.description ?? "",
         parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" },
-        async run(args) {
+        async run(args, _signal, context) {
           if (typeof args !== "object" || args === null || Array.isArray(args)) return toolError("bad_arguments", "Tool arguments must be a JSON object");
-          const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>);
+          const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>, { meta: { [META.session]: context.sessionId } });
           const text = result.content.map(partText).join("\n") || JSON.stringify(result.structuredContent ?? {});
           return result.isError ? asFailure(text) : text;
         },

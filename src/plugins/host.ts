@@ -3,7 +3,7 @@
  * parallel), list their state, restart one by hand, list and call their tools, stop them all.
  */
 import { systemClock, type Clock } from "./clock.ts";
-import type { CallToolResult, Tool } from "./mcp-client.ts";
+import type { CallToolOptions, CallToolResult, Tool } from "./mcp-client.ts";
 import { runStage, type HookOutcome, type Stage } from "./hooks.ts";
 import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
@@ -38,7 +38,7 @@ export interface PluginHost {
   waitFor(name: string, ...states: PluginState[]): Promise<PluginStatus>;
   restart(name: string): Promise<PluginStatus>;
   listTools(): HostedTool[];
-  callTool(plugin: string, tool: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<CallToolResult>;
+  callTool(plugin: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
   stopAll(): Promise<void>;
   /** The kernel's side of a running plugin's shared segment, if it has one. */
   shared(plugin: string): SharedAccess | undefined;

@@ -19,7 +19,12 @@ export const META = {
   clientInfo: "io.modelcontextprotocol/clientInfo",
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
   serverInfo: "io.modelcontextprotocol/serverInfo",
+  /** The kernel session a tool call is made for, so a plugin can name it in what it pushes later. */
+  session: "homed/session",
 } as const;
+
+/** Options of one tool call: its deadline, and `_meta` for the server (ignored by plain MCP servers). */
+export type CallToolOptions = { timeoutMs?: number; meta?: Record<string, unknown> };
 
 const ImplementationSchema = z.looseObject({ name: z.string(), version: z.string().optional() });
 const InitializeResultSchema = z.looseObject({
@@ -97,8 +102,8 @@ export class McpClient {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs?: number } = {}): Promise<CallToolResult> {
-    return CallToolResultSchema.parse(await this.call("tools/call", { name, arguments: args }, options.timeoutMs));
+  async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    return CallToolResultSchema.parse(await this.call("tools/call", { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, options.timeoutMs));
   }
 
   /** homed's manifest, or null for a plain MCP server that does not know the extension. */

@@ -105,7 +105,10 @@ export class SegmentChannel {
     if (this.live > 0) this.live--;
   }
 
-  /** Plugin side: appends one event; false when the ring is full (the event is counted as dropped). */
+  /**
+   * Plugin side: appends one event; false when the ring is full (the event is counted as dropped).
+   * `wasEmpty` says the kernel had caught up, so the plugin must ring the doorbell.
+   */
   pushEvent(data: Uint8Array): { written: boolean; wasEmpty: boolean } {
     const capacity = this.header[H.ringCapacity]!;
     const head = Atomics.load(this.header, H.head) >>> 0;
@@ -121,7 +124,10 @@ export class SegmentChannel {
     this.ringCopyIn(head, length);
     this.ringCopyIn(head + 4, data);
     Atomics.store(this.header, H.head, (head + record) | 0);
-    return { written: true, wasEmpty: used === 0 };
+    // Also "empty" when the kernel drained up to this record's start while it was written: its
+    // last look at the head may have missed this record, and without a doorbell it would wait in
+    // the ring (with every later event and drop) until something else rang.
+    return { written: true, wasEmpty: used === 0 || Atomics.load(this.header, H.tail) >>> 0 === head };
   }
 
   /** Kernel side: takes every event written so far, oldest first. */

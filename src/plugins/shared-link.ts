@@ -26,11 +26,22 @@ export interface SharedAccess {
 
 export type SharedLink = { name: string; size: number; access: SharedAccess; dispose(): void };
 
-export async function attachSharedMemory(child: PluginChild, plugin: string, size: number, onEvent: (event: unknown) => void): Promise<SharedLink> {
+/**
+ * `onDropped` is told, after a drain, how many events the plugin could not push since the last
+ * one (its ring was full) and how many in all: a drop is counted and told, never silent.
+ */
+export async function attachSharedMemory(
+  child: PluginChild,
+  plugin: string,
+  size: number,
+  onEvent: (event: unknown) => void,
+  onDropped: (since: number, total: number) => void = () => {},
+): Promise<SharedLink> {
   const name = `${PREFIX}${process.pid}-${plugin}-${++sequence}`;
   const segment: SharedSegment = createSegment(name, size);
   const channel = new SegmentChannel(segment.bytes, "kernel", true);
   let disposed = false;
+  let toldDropped = 0;
   const dispose = () => {
     if (disposed) return;
     disposed = true;
@@ -40,7 +51,12 @@ export async function attachSharedMemory(child: PluginChild, plugin: string, siz
   try {
     child.peer.on("homed/events", () => {
       if (disposed) return;
-      for (const bytes of channel.drainEvents()) onEvent(decodeEvent(bytes));
+      // Until a look finds the ring empty: a record written while draining rings no doorbell
+      // unless the plugin saw this drain finish (see SegmentChannel.pushEvent).
+      for (let batch = channel.drainEvents(); batch.length > 0; batch = channel.drainEvents()) for (const bytes of batch) onEvent(decodeEvent(bytes));
+      const total = channel.droppedEvents;
+      if (total > toldDropped) onDropped(total - toldDropped, total);
+      toldDropped = total;
     });
     await child.client.call("homed/shm_attach", { name, size });
   } catch (error) {

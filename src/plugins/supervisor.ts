@@ -145,9 +145,15 @@ export class Supervisor {
       await child.connect();
       this.manifest = await child.client.manifest();
       if (this.manifest?.sharedMemory) {
-        this.shared = await attachSharedMemory(child, this.spec.name, this.spec.sharedMemoryBytes, (event) => {
-          for (const listener of this.eventListeners) listener(event);
-        });
+        this.shared = await attachSharedMemory(
+          child,
+          this.spec.name,
+          this.spec.sharedMemoryBytes,
+          (event) => {
+            for (const listener of this.eventListeners) listener(event);
+          },
+          (since, total) => this.tell("warn", `${since} pushed events dropped (its event ring was full), ${total} since it started`),
+        );
       }
       this.tools = await child.client.listTools();
     } catch (error) {

@@ -86,4 +86,34 @@ describe("plugins in the daemon", () => {
     assert.equal(existsSync(join(data, "files")), true);
     assert.equal((await daemon.stop()).code, 0);
   });
+
+  test("a watched terminal's pushed output reaches the model's next request in its session; an unwatched one's never does", async () => {
+    // The outputs are computed by the shell, so the commands the model sent do not contain them.
+    const created = (request: { body: any }) => request.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => JSON.parse(m.content).terminal as string);
+    const provider = await startScriptedProvider((request, n) => {
+      if (n === 0)
+        return {
+          toolCalls: [
+            { id: "c1", name: "terminal_create", arguments: JSON.stringify({ command: "sh", args: ["-c", "sleep 2; echo opted-$((6*7))"] }) },
+            { id: "c2", name: "terminal_create", arguments: JSON.stringify({ command: "sh", args: ["-c", "echo quiet-$((5*7))"] }) },
+          ],
+        };
+      if (n === 1) return { toolCalls: [{ id: "c3", name: "terminal_watch", arguments: JSON.stringify({ terminal: created(request)[0], onExit: true }) }] };
+      return { content: n === 2 ? "watching" : "seen" };
+    });
+    after(() => provider.close());
+    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["terminal"] } }));
+    const daemon = await startApiDaemon(data, provider.url);
+    await until(() => daemon.stderr().includes("plugins: terminal running"), "the terminal plugin to run", 20_000);
+    const session = await daemon.openSession("p");
+    await daemon.send(session, "start two terminals, watch the first");
+    await until(() => new RegExp(`plugin terminal pushed terminal_output \\(\\d+ chars\\) for session ${session}: waiting for its next turn`).test(daemon.stderr()), "the pushed output", 20_000);
+    await daemon.send(session, "what happened?");
+    const next = JSON.stringify(provider.requests[3]!.body.messages);
+    assert.match(next, /opted-42/, "the watched terminal's output is in the next request");
+    assert.doesNotMatch(JSON.stringify(provider.requests), /quiet-35/, "the unwatched terminal's output reaches no request");
+    assert.doesNotMatch(JSON.stringify(provider.requests.slice(0, 3)), /opted-42/);
+    assert.equal((await daemon.stop()).code, 0);
+  });
 });

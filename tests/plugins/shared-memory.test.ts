@@ -94,13 +94,30 @@ describe("shared memory with a real plugin", () => {
   after(async () => {
     await Promise.all(hosts.map((h) => h.stopAll()));
   });
-  const start = async () => {
+  const start = async (report?: (level: string, line: string) => void) => {
     const spec = PluginSpecSchema.parse({ name: "blob", command: process.execPath, args: [join(FIXTURES, "blob-plugin.ts")], sharedMemoryBytes: 8 << 20 });
-    const host = createPluginHost([spec], { graceMs: 500 });
+    const host = createPluginHost([spec], { graceMs: 500, ...(report ? { report } : {}) });
     hosts.push(host);
     await host.start();
     return host;
   };
+
+  test("events a full ring could not take are counted and told in a warning", async () => {
+    const warnings: string[] = [];
+    const host = await start((level, line) => level === "warn" && warnings.push(line));
+    let received = 0;
+    host.onEvent(() => received++);
+    // 300 events of 20 kB into a 64 KiB ring, pushed faster than the kernel drains: most drop.
+    const { written } = (await host.callTool("blob", "emit", { count: 300, size: 20_000 })).structuredContent as { written: number };
+    const told = () => warnings.map((l) => /^plugin blob: (\d+) pushed events dropped \(its event ring was full\), (\d+) since it started$/.exec(l)).filter((m) => m !== null);
+    const until = Date.now() + 10_000;
+    while (Number(told().at(-1)?.[2] ?? 0) < 300 - written && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(written < 300, "the ring overflowed");
+    assert.equal(Number(told().at(-1)?.[2]), 300 - written, warnings.join("\n"));
+    assert.equal(told().reduce((sum, m) => sum + Number(m[1]), 0), 300 - written, "each drop told once");
+    assert.equal(received, written);
+    assert.equal(host.status("blob").sharedMemory?.droppedEvents, 300 - written);
+  });
 
   test("payloads move both ways by reference; events arrive through the ring", async () => {
     const host = await start();

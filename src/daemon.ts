@@ -64,7 +64,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
       const kernel = new Kernel({ client: store.client, secrets: secrets.box, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
-      kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line)));
+      kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line), (name) => kernel.tools.has(name)));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
       // What plugins push (a watched terminal's output) waits for the session it names.
       kernel.addParticipant(pluginEventInbox(plugins, log).participant);

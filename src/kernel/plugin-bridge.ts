@@ -12,23 +12,26 @@ import { toolError, type Tool, type ToolSource } from "./tools.ts";
  * The running plugins' tools, as the model sees them. A tool name two or more plugins offer is
  * namespaced for every one of them as `<plugin>__<tool>`, so each stays reachable; none keeps
  * the bare name, because plugins start in parallel and "first" would change from run to run.
+ * A plugin tool named like a built-in one (`builtIn`) is namespaced too: the registry would hide it.
  * Each collision is logged once with the plugins that share the name.
  */
-export function pluginTools(host: PluginHost, warn: (line: string) => void = () => {}): ToolSource {
+export function pluginTools(host: PluginHost, warn: (line: string) => void = () => {}, builtIn: (name: string) => boolean = () => false): ToolSource {
   const warned = new Set<string>();
   return () => {
     const hosted = host.listTools();
     const offeredBy = new Map<string, string[]>();
     for (const { plugin, tool } of hosted) offeredBy.set(tool.name, [...(offeredBy.get(tool.name) ?? []), plugin]);
+    const collides = (name: string) => offeredBy.get(name)!.length > 1 || builtIn(name);
     for (const [name, plugins] of offeredBy) {
       const key = `${name} ${plugins.join(" ")}`;
-      if (plugins.length < 2 || warned.has(key)) continue;
+      if (!collides(name) || warned.has(key)) continue;
       warned.add(key);
-      warn(`plugins: tool ${name} is offered by ${plugins.join(" and ")}; the model sees it as ${plugins.map((p) => namespaced(p, name)).join(" and ")}`);
+      const by = builtIn(name) ? ["homed (built-in)", ...plugins] : plugins;
+      warn(`plugins: tool ${name} is offered by ${by.join(" and ")}; the model sees ${plugins.map((p) => namespaced(p, name)).join(" and ")}`);
     }
     return hosted.map(
       ({ plugin, tool }): Tool => ({
-        name: offeredBy.get(tool.name)!.length > 1 ? namespaced(plugin, tool.name) : tool.name,
+        name: collides(tool.name) ? namespaced(plugin, tool.name) : tool.name,
         description: tool.description ?? "",
         parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" },
         async run(args, _signal, context) {

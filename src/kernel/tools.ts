@@ -39,6 +39,11 @@ export class ToolRegistry {
     this.tools.set(tool.name, tool);
   }
 
+  /** True when a registered (built-in) tool has this name. */
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
   unregister(name: string): void {
     this.tools.delete(name);
   }

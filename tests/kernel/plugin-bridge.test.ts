@@ -62,7 +62,20 @@ describe("plugins in a turn", () => {
     assert.deepEqual(offered.filter((n: string) => n.endsWith("ping")).sort(), ["alpha__ping", "beta__ping"]);
     const results = h.provider.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
     assert.deepEqual(results, [`pong ${pid("alpha")}`, `pong ${pid("beta")}`]);
-    assert.deepEqual(warnings, ["plugins: tool ping is offered by alpha and beta; the model sees it as alpha__ping and beta__ping"]);
+    assert.deepEqual(warnings, ["plugins: tool ping is offered by alpha and beta; the model sees alpha__ping and beta__ping"]);
+  });
+
+  test("a plugin tool named like a built-in one is namespaced, not hidden, with a warning", async () => {
+    const host = await fixtureHost({ alpha: "ok" });
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "ping", arguments: "{}" }, { id: "c2", name: "alpha__ping", arguments: "{}" }] }, { content: "ok" }]);
+    h.kernel.tools.register({ name: "ping", description: "built-in", parameters: { type: "object" }, run: async () => "built-in pong" });
+    const warnings: string[] = [];
+    h.kernel.tools.addSource(pluginTools(host, (line) => warnings.push(line), (name) => h!.kernel.tools.has(name)));
+    const session = await h.kernel.sessions.open("t", "p");
+    await h.kernel.turn({ session, input: "go" });
+    const results = h.provider.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
+    assert.deepEqual(results, ["built-in pong", `pong ${host.list().find((p) => p.name === "alpha")!.pid}`]);
+    assert.deepEqual(warnings, ["plugins: tool ping is offered by homed (built-in) and alpha; the model sees alpha__ping"]);
   });
 
   test("a result the plugin marks isError reaches the model and the trace as a failure; a resource link as its name and URI", async () => {

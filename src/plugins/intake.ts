@@ -35,6 +35,9 @@ export type IntakeLimits = {
   stderrBytes: number;
 };
 
+/** The notification a plugin sends when it put events in a ring the kernel had drained. */
+export const EVENTS_DOORBELL = "homed/events";
+
 export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   frames: 2000,
   stdoutBytes: 64 * 1024 * 1024,
@@ -98,7 +101,7 @@ export class LimitedTransport implements Transport {
     const messageBucket = new TokenBucket(messages.perSecond, messages.perSecond);
     const errorBucket = new TokenBucket(errors.perSecond, errors.perSecond);
     inner.onmessage = (value) => {
-      if (isUnsolicited(value) && !messageBucket.take()) return messages.dropped.add();
+      if (isUnsolicited(value) && !isDoorbell(value) && !messageBucket.take()) return messages.dropped.add();
       this.onmessage?.(value);
     };
     inner.onerror = (error) => {
@@ -122,3 +125,11 @@ export class LimitedTransport implements Transport {
 }
 
 const isUnsolicited = (value: unknown) => typeof value === "object" && value !== null && "method" in value;
+/**
+ * The event ring's doorbell is never dropped: a plugin rings it only when the kernel had caught
+ * up, so a lost one leaves events (and the count of dropped ones) in the ring until something
+ * else rings — forever, for a plugin that then goes quiet. Answering one costs a drain of an
+ * empty ring (two atomic loads), no more than dropping it, and the stdout line limit bounds how
+ * many arrive.
+ */
+const isDoorbell = (value: unknown) => (value as { method?: unknown }).method === EVENTS_DOORBELL;

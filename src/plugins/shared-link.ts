@@ -5,6 +5,7 @@
  */
 import { createSegment, listSegments, unlinkSegment, type SharedSegment } from "../runtime/index.ts";
 import type { PluginChild } from "./child.ts";
+import { EVENTS_DOORBELL } from "./intake.ts";
 import { SegmentChannel, type PayloadRef } from "./segment.ts";
 
 const PREFIX = "/homed-";
@@ -49,7 +50,7 @@ export async function attachSharedMemory(
     unlinkSegment(name);
   };
   try {
-    child.peer.on("homed/events", () => {
+    child.peer.on(EVENTS_DOORBELL, () => {
       if (disposed) return;
       // Until a look finds the ring empty: a record written while draining rings no doorbell
       // unless the plugin saw this drain finish (see SegmentChannel.pushEvent).

@@ -5,10 +5,11 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { CHANNELS, gramChannel, vectorChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
+import { CHANNELS, gramChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
 import { fuseRrf, type ChannelHit } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
+import { vectorChannel } from "./vector-channel.ts";
 
 export type QueryOptions = RecallScope & {
   k: number;

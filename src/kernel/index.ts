@@ -3,7 +3,7 @@ export { Sessions, type Session } from "./sessions.ts";
 export { ProviderStore, ProviderInputSchema, BaseUrlSchema, ApiKeySchema, ProviderNotFound, type ProviderInput, type ProviderView, type ProviderTarget, type ProviderEnv } from "./providers.ts";
 export { ToolRegistry, toolError, toolSpecTokens, type Tool, type ToolCallContext, type ToolSource } from "./tools.ts";
 export { STAGES, StageError, runHook, type StageName, type Participant, type Hooks, type StopReason, type TurnInfo } from "./stages.ts";
-export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound } from "./turn.ts";
+export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound, type ImagePart } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
 export { pluginEventInbox } from "./plugin-events.ts";

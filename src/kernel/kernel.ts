@@ -16,7 +16,7 @@ import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.t
 import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
-import { runTurn, type PausedRound, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
+import { runTurn, type ImagePart, type PausedRound, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
@@ -76,6 +76,8 @@ export class NoProviderError extends HomedError {
 export type TurnRequest = {
   session: Session;
   input: string;
+  /** Images sent with the input (runTurn's `images`). */
+  images?: ImagePart[];
   signal?: AbortSignal;
   onEvent?: (e: TurnEvent) => void;
   /** The provider to ask (an id from `providers.list()`); the active one when absent. */
@@ -224,7 +226,7 @@ export class Kernel {
     return { paused, results: paused.pending.map((c) => ({ role: "tool", tool_call_id: c.id, content: byId.get(c.id)! })) };
   }
 
-  private async runWith({ session, input, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
+  private async runWith({ session, input, images, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
     // A new message leaves a paused round behind (the client moved on): it is never stored.
@@ -248,7 +250,7 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
-      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, signal, onEvent, params, clientTools, resume, history, instructions },
+      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, images, signal, onEvent, params, clientTools, resume, history, instructions },
     );
     if (result.paused) this.paused.set(session.id, result.paused);
     await this.sessions.touch(session.id);

@@ -7,11 +7,14 @@
  * sequence: an interrupted round is closed with synthetic "interrupted" results.
  */
 import { randomUUID } from "node:crypto";
-import { contentText, messageTokens, type ContextEngine, type ContextEvent } from "../context/index.ts";
+import { contentText, messageTokens, type Content, type ContextEngine, type ContextEvent } from "../context/index.ts";
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type ToolSpec, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
+
+/** An image as a message part (OpenAI's `image_url` part). */
+export type ImagePart = Extract<Exclude<Content, string>[number], { type: "image_url" }>;
 
 export type TurnEvent =
   | StreamDelta
@@ -35,6 +38,8 @@ export type TurnOptions = {
 export type TurnInput = TurnInfo & {
   conversation: string;
   input: string;
+  /** Images sent with the input (a client's image_url parts): stored with it and shown to the model. */
+  images?: ImagePart[];
   signal?: AbortSignal;
   onEvent?: (e: TurnEvent) => void;
   /**
@@ -89,6 +94,8 @@ export type TurnResult = {
   reason?: string;
   /** Tokens over every model call of the turn, when the provider reported them. */
   usage?: Usage;
+  /** The provider's finish_reason for the turn's last model call ("length": cut at max_tokens). */
+  finishReason?: string;
   /** Set when `stopReason` is `client_tools`: what a `resume` continues. */
   paused?: PausedRound;
 };
@@ -139,6 +146,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   let usage: Usage | undefined = prepared.usage;
   const toolsUsed = new Set<string>();
   let lastText = "";
+  let finishReason: string | undefined;
   /** What the model has streamed in the current iteration: kept if the turn is cancelled. */
   let partial = "";
   const onDelta = (delta: StreamDelta) => {
@@ -160,6 +168,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
         { signal: turn.signal, onDelta },
       );
       usage = addUsage(usage, result.usage);
+      finishReason = result.finishReason ?? undefined;
       let message = result.message;
       for (const p of participants) {
         const decision = await runHook(p, "post_action", { ...info, message, iteration: iterations }, log);
@@ -214,7 +223,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   if (final) await persist([{ ...final, content: text }]);
   const ms = performance.now() - started;
   for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
-  return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}) };
+  return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
 }
 
 type Persist = (messages: ProviderMessage[]) => Promise<unknown>;
@@ -243,6 +252,8 @@ async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, pe
 /** A new turn's start: on_input, the input stored, pruning, pre_action's memory in the system message. */
 async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, persist: Persist, emit: (e: TurnEvent) => void): Promise<Prepared | TurnResult> {
   const { participants, log, engine } = options;
+  // Images go with the text as parts, as the store keeps them (an image block each).
+  const userMessage = (text: string): Content => (turn.images?.length ? [...(text ? [{ type: "text" as const, text }] : []), ...turn.images] : text);
   // on_input: block, short-circuit or rewrite, before anything is stored.
   let input = turn.input;
   for (const p of participants) {
@@ -250,14 +261,14 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
     if (!decision) continue;
     if ("block" in decision) return { text: "", stopReason: "blocked", iterations: 0, toolCalls: 0, reason: decision.block };
     if ("reply" in decision) {
-      await persist([{ role: "user", content: input }]);
+      await persist([{ role: "user", content: userMessage(input) }]);
       await persist([{ role: "assistant", content: decision.reply }]);
       return { text: decision.reply, stopReason: "short_circuit", iterations: 0, toolCalls: 0 };
     }
     input = decision.input;
   }
 
-  await persist([{ role: "user", content: input }]);
+  await persist([{ role: "user", content: userMessage(input) }]);
   await engine.prune(turn.sessionId, input, options.budget);
 
   const injections: string[] = [];

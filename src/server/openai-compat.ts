@@ -20,13 +20,21 @@ import type { AppKey } from "./app-keys.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
-import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
+import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 
 export { HOMED_MODEL_ID } from "./openai-models.ts";
 
-/** OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does. */
-const finishReason = (result: TurnResult) => (result.paused ? "tool_calls" : result.stopReason === "blocked" ? "content_filter" : "stop");
+/**
+ * OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does; a
+ * last answer the model cut short (max_tokens reached, its own filter) says so, so a client can
+ * tell a truncated answer from a whole one.
+ */
+function finishReason(result: TurnResult): "tool_calls" | "content_filter" | "length" | "stop" {
+  if (result.paused) return "tool_calls";
+  if (result.stopReason === "blocked" || result.finishReason === "content_filter") return "content_filter";
+  return result.finishReason === "length" ? "length" : "stop";
+}
 
 /** The client's calls a paused turn waits for, as OpenAI's `tool_calls` (homed's own never leave homed). */
 const toolCallsOf = (result: TurnResult) =>
@@ -53,13 +61,14 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
     const toolResults = trailingToolResults(body);
     const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
     const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
-    if (!toolResults && !input) throw new HomedError("invalid_request", "messages: the request has no user message with text", { param: "messages" });
+    const images = toolResults ? [] : inputImages(body);
+    if (!toolResults && !input && !images.length) throw new HomedError("invalid_request", "messages: the request has no user message with text or an image", { param: "messages" });
     const headerSession = c.req.header("x-homed-session");
     const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", partnerOf(body.user, c.get("appKey")));
     if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
     // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
     const conversation = headerSession ? {} : clientConversation(body);
-    const turn = { session, input, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults, ...conversation };
+    const turn = { session, input, images, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults, ...conversation };
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);

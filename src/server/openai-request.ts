@@ -6,9 +6,9 @@
  * client's function tools go to the model beside homed's (a call to one pauses the turn).
  */
 import { z } from "zod";
-import { contentText } from "../context/index.ts";
+import { contentText, type Content } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
-import type { ToolResult } from "../kernel/index.ts";
+import type { ImagePart, ToolResult } from "../kernel/index.ts";
 import type { ProviderMessage, ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -113,6 +113,40 @@ export function trailingToolResults(body: CompletionRequest): ToolResult[] | und
   return results.length ? results : undefined;
 }
 
+const ImagePartSchema = z.object({
+  type: z.literal("image_url"),
+  image_url: z.object({ url: z.string().min(1, "an image's url is a data: URL or an http(s) URL"), detail: z.enum(["auto", "low", "high"]).optional() }),
+});
+
+/**
+ * A user message's content as the model gets it: text, or text and images in order. Only when
+ * it has images is it kept as parts (a text-only array becomes its text, as homed stores text).
+ * Other parts (audio, files) are refused: dropping them would answer a question not asked.
+ */
+export function userContent(content: unknown, at: number): Content {
+  if (!Array.isArray(content)) return contentText(content as never);
+  const parts = content.map((raw, j): Exclude<Content, string>[number] => {
+    const part = raw as { type: string; text?: unknown };
+    if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
+    if (part.type !== "image_url") throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text and image_url parts to the model`);
+    const image = ImagePartSchema.safeParse(part);
+    if (!image.success) {
+      const issue = image.error.issues[0]!;
+      throw new HomedError("invalid_request", `messages.${at}.content.${j}.${issue.path.join(".")}: ${issue.message}`, { param: `messages.${at}.content.${j}` });
+    }
+    return { type: "image_url", image_url: { url: image.data.image_url.url, ...(image.data.image_url.detail ? { detail: image.data.image_url.detail } : {}) } };
+  });
+  return parts.some((p) => p.type === "image_url") ? parts : contentText(parts);
+}
+
+/** The images of the newest user message: they go to the model and are stored with the turn's input. */
+export function inputImages(body: CompletionRequest): ImagePart[] {
+  const at = body.messages.findLastIndex((m) => m.role === "user");
+  if (at < 0) return [];
+  const content = userContent(body.messages[at]!.content, at);
+  return typeof content === "string" ? [] : content.filter((p): p is ImagePart => p.type === "image_url");
+}
+
 /** The honoured fields the client set, as they go to the provider. */
 export function forwardedParams(body: CompletionRequest): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -134,7 +168,7 @@ export function clientConversation(body: CompletionRequest): { history: Provider
   const text = (m: (typeof messages)[number]) => contentText(m.content as never);
   const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map(text).filter(Boolean).join("\n\n");
   const history = messages.slice(0, Math.max(0, lastUser - 1)).flatMap((m, i): ProviderMessage[] => {
-    if (m.role === "user") return [{ role: "user", content: text(m) }];
+    if (m.role === "user") return [{ role: "user", content: userContent(m.content, i) }];
     if (m.role === "tool") return typeof m.tool_call_id === "string" ? [{ role: "tool", tool_call_id: m.tool_call_id, content: text(m) }] : [];
     if (m.role !== "assistant") return [];
     const calls = m.tool_calls == null ? undefined : ToolCallsSchema.safeParse(m.tool_calls);

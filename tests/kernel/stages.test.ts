@@ -40,7 +40,7 @@ describe("the seven stages", () => {
       "before_output:done",
       "after_output:no_tool_calls/2/1",
     ]);
-    assert.deepEqual(result, { text: "done", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 } });
+    assert.deepEqual(result, { text: "done", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }, finishReason: "stop" });
   });
 
   test("before_toolcall can deny a call: the tool does not run and the model reads the denial", async () => {

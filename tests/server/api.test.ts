@@ -56,7 +56,7 @@ describe("/api/sessions", () => {
     assert.ok(kinds.includes("tool_result"));
     assert.equal(events.filter((e) => e.event === "content").map((e) => e.data.text).join(""), "Here is the answer.");
     const usage = { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 };
-    assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage } });
+    assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage, finishReason: "stop" } });
 
     const dump = await app.request(`/api/sessions/${session.id}/context`, { headers: auth });
     const events2 = parseContextDump(await dump.text(), "the API's dump");

@@ -10,12 +10,19 @@ import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
-const lastUser = (r: ReceivedRequest) => String([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "");
+/** A message's text: a string, or its text parts joined (image parts left out). */
+const textOf = (content: unknown): string =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.filter((p) => p.type === "text").map((p) => p.text).join("\n") : "";
+const lastUser = (r: ReceivedRequest) => textOf([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content);
+
+/** Two tiny PNGs (1×1, red and blue) as data URLs: what a vision client pastes. */
+const RED_DOT = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const BLUE_DOT = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPj/HwADBwIAMCbHYQAAAABJRU5ErkJggg==";
 
 /**
  * Answers "<provider>: <input>". First, until they are answered: "TOOL…" calls homed's
  * memory_stats, "WEATHER…" the client's get_weather, "MIXED…" both in one round; the answer then
- * quotes the client tool's result.
+ * quotes the client tool's result. "LONG…" is cut at max_tokens (finish_reason "length").
  */
 const script = (name: string) => (r: ReceivedRequest): Step => {
   const input = lastUser(r);
@@ -25,6 +32,8 @@ const script = (name: string) => (r: ReceivedRequest): Step => {
   if (input.startsWith("MIXED") && !answer("call-c")) {
     return { toolCalls: [{ id: "call-m", name: "memory_stats", arguments: "{}" }, { id: "call-c", name: "get_weather", arguments: '{"city":"Bergen"}' }] };
   }
+  // "LONG…": the model stops at max_tokens, mid-sentence.
+  if (input.startsWith("LONG")) return { content: `${name}: the answer was cut sh`, finishReason: "length" };
   const quoted = answer("call-w") ?? answer("call-c");
   return { content: `${name}: ${input}${quoted ? ` (${quoted})` : ""}` };
 };
@@ -142,6 +151,46 @@ describe("the openai SDK against homed's /v1", () => {
     const without = await read(false, "stream me again");
     assert.equal(without.some((c) => c.usage), false);
     assert.equal(without.at(-1)!.choices[0]!.finish_reason, "stop");
+  });
+
+  test("an answer the model cut at max_tokens ends with finish_reason length, plain and streamed", async () => {
+    const plain = await client.chat.completions.create({ model: "homed", max_tokens: 5, messages: [{ role: "user", content: "LONG story" }] });
+    assert.deepEqual([plain.choices[0]!.message.content, plain.choices[0]!.finish_reason], ["first: the answer was cut sh", "length"]);
+    const stream = await client.chat.completions.create({ model: "homed", max_tokens: 5, stream: true, messages: [{ role: "user", content: "LONG streamed story" }] });
+    const finishes = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.finish_reason) finishes.push(chunk.choices[0].finish_reason);
+    assert.deepEqual(finishes, ["length"]);
+  });
+
+  test("images in the client's messages reach the model as image parts and are stored with the turn's input", async () => {
+    const answer = await client.chat.completions.create({
+      model: "homed",
+      user: "vision",
+      messages: [
+        { role: "user", content: [{ type: "text", text: "what colour is this?" }, { type: "image_url", image_url: { url: RED_DOT } }] },
+        { role: "assistant", content: "red" },
+        { role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] },
+      ],
+    });
+    assert.equal(answer.choices[0]!.message.content, "first: and this one?");
+    const sent = requestsFor(first, "and this one?")[0]!.body.messages.slice(1);
+    assert.deepEqual(sent, [
+      { role: "user", content: [{ type: "text", text: "what colour is this?" }, { type: "image_url", image_url: { url: RED_DOT } }] },
+      { role: "assistant", content: "red" },
+      { role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] },
+    ]);
+    const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
+    const id = sessions.sessions.find((s) => s.partner === "vision")!.id;
+    const events = JSON.parse(await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text());
+    const stored = events.flatMap((e: { messages: { role: string }[] }) => e.messages).filter((m: { role: string }) => m.role === "user");
+    assert.deepEqual(stored, [{ role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] }], "the new image stored once, the history's not again");
+
+    const audio = await client.chat.completions
+      .create({ model: "homed", messages: [{ role: "user", content: [{ type: "text", text: "hear" }, { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }] })
+      .catch((e) => e);
+    assert.ok(audio instanceof OpenAI.BadRequestError);
+    assert.equal(audio.param, "messages.0.content.1.type");
+    assert.match(audio.message, /^400 Content parts of type 'input_audio' are not supported/);
   });
 
   test("client tools: runTools gets the call, homed resumes with its result; the model saw both toolsets", async () => {

@@ -18,6 +18,8 @@ export type Step =
       delayMs?: number;
       /** How tool-call indexes appear in the stream: as OpenAI sends them, all 0, or missing. */
       indexes?: "normal" | "repeat-zero" | "omit";
+      /** The answer's finish_reason (default: "tool_calls" with tool calls, else "stop"), e.g. "length". */
+      finishReason?: string;
     }
   | { status: number; body?: string; retryAfter?: number }
   | { hang: true }
@@ -78,7 +80,7 @@ function completion(step: Extract<Step, { content?: string }>) {
       {
         index: 0,
         message: { role: "assistant", content: step.content ?? null, ...(step.reasoning ? { reasoning_content: step.reasoning } : {}), ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
-        finish_reason: toolCalls?.length ? "tool_calls" : "stop",
+        finish_reason: step.finishReason ?? (toolCalls?.length ? "tool_calls" : "stop"),
       },
     ],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
@@ -106,7 +108,7 @@ function streamChunks(step: Extract<Step, { content?: string }>): object[] {
       chunks.push(chunk({ tool_calls: [{ ...index, function: { arguments: p } }] }));
     }
   });
-  chunks.push(chunk({}, step.toolCalls?.length ? "tool_calls" : "stop"));
+  chunks.push(chunk({}, step.finishReason ?? (step.toolCalls?.length ? "tool_calls" : "stop")));
   chunks.push({ id: "cmpl-scripted", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
   return chunks;
 }

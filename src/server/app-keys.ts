@@ -26,8 +26,17 @@ export const KeyInputSchema = z.object({
 });
 export type KeyInput = z.infer<typeof KeyInputSchema>;
 
-/** A key as every listing shows it: never the key, never its hash. */
-export type AppKey = { name: string; partner: string | null; scopes: KeyScope[]; createdAt: number };
+/** A key as every listing shows it: never the key, never its hash. `lastUsedAt`: null when never used. */
+export type AppKey = { name: string; partner: string | null; scopes: KeyScope[]; createdAt: number; lastUsedAt: number | null };
+
+/**
+ * How stale a key's last-used time may get: a request writes it only when it is older than this,
+ * so a busy app costs one write a minute, not one per request (a write waits its turn behind
+ * every other write of the store).
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+const COLUMNS = "name, partner, scopes, created_at, last_used_at";
 
 const hashOf = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -36,6 +45,7 @@ const fromRow = (r: Record<string, unknown>): AppKey => ({
   partner: r.partner == null ? null : String(r.partner),
   scopes: String(r.scopes).split(",").filter((s): s is KeyScope => (KEY_SCOPES as readonly string[]).includes(s)),
   createdAt: Number(r.created_at),
+  lastUsedAt: r.last_used_at == null ? null : Number(r.last_used_at),
 });
 
 export class AppKeys {
@@ -51,11 +61,11 @@ export class AppKeys {
       args: [input.name, hashOf(key), input.partner ?? null, scopes.join(","), createdAt],
     });
     if (done.rowsAffected === 0) throw new HomedError("key_exists", `Cannot create the key '${input.name}': a key with that name exists (revoke it first)`, { param: "name" });
-    return { key, view: { name: input.name, partner: input.partner ?? null, scopes, createdAt } };
+    return { key, view: { name: input.name, partner: input.partner ?? null, scopes, createdAt, lastUsedAt: null } };
   }
 
   async list(): Promise<AppKey[]> {
-    return (await this.client.execute("SELECT name, partner, scopes, created_at FROM app_keys ORDER BY name")).rows.map(fromRow);
+    return (await this.client.execute(`SELECT ${COLUMNS} FROM app_keys ORDER BY name`)).rows.map(fromRow);
   }
 
   async revoke(name: string): Promise<void> {
@@ -63,10 +73,16 @@ export class AppKeys {
     if (done.rowsAffected === 0) throw new HomedError("key_not_found", `No key named '${name}' (homed key list shows them)`);
   }
 
-  /** The key's listing when `key` is a live app key, else undefined. */
-  async verify(key: string): Promise<AppKey | undefined> {
+  /** The key's listing when `key` is a live app key, else undefined; notes the use (to a minute). */
+  async verify(key: string, now = Date.now()): Promise<AppKey | undefined> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 100) return undefined;
-    const row = await this.client.execute({ sql: "SELECT name, partner, scopes, created_at FROM app_keys WHERE key_hash = ?", args: [hashOf(key)] });
-    return row.rows[0] ? fromRow(row.rows[0]) : undefined;
+    const row = await this.client.execute({ sql: `SELECT ${COLUMNS} FROM app_keys WHERE key_hash = ?`, args: [hashOf(key)] });
+    if (!row.rows[0]) return undefined;
+    const found = fromRow(row.rows[0]);
+    if (found.lastUsedAt === null || now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      await this.client.execute({ sql: "UPDATE app_keys SET last_used_at = ? WHERE key_hash = ?", args: [now, hashOf(key)] });
+      found.lastUsedAt = now;
+    }
+    return found;
   }
 }

@@ -44,7 +44,7 @@ export async function runKeyCommand(
     if (action === "list") {
       const all = await keys.list();
       if (all.length === 0) io.stderr("homed: no app keys (homed key create NAME makes one)\n");
-      for (const k of all) io.stdout(`${k.name}\tpartner=${k.partner ?? k.name}\tscopes=${k.scopes.join(",")}\tcreated=${date(k.createdAt)}\n`);
+      for (const k of all) io.stdout(`${k.name}\tpartner=${k.partner ?? k.name}\tscopes=${k.scopes.join(",")}\tcreated=${date(k.createdAt)}\tlast-used=${k.lastUsedAt === null ? "never" : date(k.lastUsedAt)}\n`);
       return 0;
     }
     const audit = createLogger({ level: "info", dir: join(settings.dataDir, "logs"), stderr: () => {} });

@@ -242,6 +242,8 @@ export const appKeys = sqliteTable("app_keys", {
   partner: text("partner"),
   scopes: text("scopes").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** When a request last came with the key (ms), to a minute: what tells a key in use from a forgotten one. */
+  lastUsedAt: integer("last_used_at"),
 });
 
 /**

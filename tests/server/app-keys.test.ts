@@ -6,6 +6,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
+import { join } from "node:path";
+import { AppKeys, LAST_USED_RESOLUTION_MS } from "../../src/server/app-keys.ts";
+import { openStore } from "../../src/store/index.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider } from "../support/scripted-provider.ts";
@@ -48,7 +51,7 @@ describe("app keys", () => {
 
     const listed = await homedKey("list");
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^webui\tpartner=alice\tscopes=v1\tcreated=\d{4}-/);
+    assert.match(listed.stdout, /^webui\tpartner=alice\tscopes=v1\tcreated=\d{4}-\d\d-\d\d \d\d:\d\d\tlast-used=\d{4}-/);
     assert.equal(listed.stdout.includes(key), false);
 
     const revoked = await homedKey("revoke", "webui");
@@ -94,6 +97,32 @@ describe("app keys", () => {
     assert.equal((await admin("/api/keys/librechat", { method: "DELETE" })).status, 204);
     assert.equal((await admin("/api/keys/librechat", { method: "DELETE" })).status, 404);
     assert.equal((await sdk(view.key).models.list().catch((e) => e)).status, 401);
+  });
+
+  test("last used: null until a request comes with the key, then its time; written at most once a minute", async () => {
+    const created = (await (await admin("/api/keys", { method: "POST", body: JSON.stringify({ name: "used-later" }) })).json()) as { key: string; lastUsedAt: number | null };
+    assert.equal(created.lastUsedAt, null);
+    const listed = async () => ((await (await admin("/api/keys")).json()) as { keys: { name: string; lastUsedAt: number | null }[] }).keys.find((k) => k.name === "used-later")!;
+    assert.equal((await listed()).lastUsedAt, null);
+    const before = Date.now();
+    await sdk(created.key).models.list();
+    const used = (await listed()).lastUsedAt!;
+    assert.ok(used >= before && used <= Date.now(), `last used ${used}`);
+
+    // The throttle, on a store of its own: a use within the minute writes nothing.
+    const store = await openStore({ url: `file:${join(dir.path, "throttle.db")}` });
+    try {
+      const keys = new AppKeys(store.client);
+      const { key } = await keys.create({ name: "busy" });
+      const t0 = 1_800_000_000_000;
+      assert.equal((await keys.verify(key, t0))!.lastUsedAt, t0);
+      assert.equal((await keys.verify(key, t0 + LAST_USED_RESOLUTION_MS - 1))!.lastUsedAt, t0);
+      assert.equal((await keys.list())[0]!.lastUsedAt, t0, "the second use within the minute was not written");
+      assert.equal((await keys.verify(key, t0 + LAST_USED_RESOLUTION_MS))!.lastUsedAt, t0 + LAST_USED_RESOLUTION_MS);
+      assert.equal((await keys.list())[0]!.lastUsedAt, t0 + LAST_USED_RESOLUTION_MS);
+    } finally {
+      store.close();
+    }
   });
 
   test("two apps without `user` never see each other's turns; `user` still names the partner", async () => {

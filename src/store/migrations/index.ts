@@ -14,6 +14,7 @@ import m11 from "./0011_import_staging.sql" with { type: "text" };
 import m12 from "./0012_private_to.sql" with { type: "text" };
 import m13 from "./0013_app_keys.sql" with { type: "text" };
 import m14 from "./0014_job_leases.sql" with { type: "text" };
+import m15 from "./0015_app_key_last_used.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 12, tag: "0012_private_to", sql: m12 },
   { idx: 13, tag: "0013_app_keys", sql: m13 },
   { idx: 14, tag: "0014_job_leases", sql: m14 },
+  { idx: 15, tag: "0015_app_key_last_used", sql: m15 },
 ];

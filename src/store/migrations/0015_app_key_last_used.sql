@@ -1,0 +1,1 @@
+ALTER TABLE `app_keys` ADD `last_used_at` integer;

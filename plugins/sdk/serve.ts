@@ -16,6 +16,8 @@ import {
   StreamTransport,
   type HookAnswer,
   type Stage,
+  type StageAnswers,
+  type StagePayloads,
 } from "../../src/plugins/index.ts";
 import { PluginShared } from "./shared.ts";
 import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
@@ -31,12 +33,24 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
   /** Kernel stages this plugin takes part in, built once the settings are known. */
-  hooks?: (config: z.infer<C>) => Partial<Record<Stage, HookHandler>>;
+  hooks?: (config: z.infer<C>) => StageHooks | Partial<Record<Stage, HookHandler>>;
+  /** How long the kernel waits for each hook answer (its default, 2 s, when absent; at most 10 s). */
+  hookDeadlineMs?: number;
+  /** `fail`: a failed or late answer fails the turn instead of being skipped (an audit that must see every call). */
+  hookFailure?: "continue" | "fail";
   /** Builds the tools once the settings are known; `onClose` registers clean-up for shutdown. */
   tools: (config: z.infer<C>, lifecycle: Lifecycle) => ToolDefinition[] | Promise<ToolDefinition[]>;
 };
 
+/** A hook for any stage, its payload untyped (a plugin that treats stages alike). */
 export type HookHandler = (payload: unknown, context: { signal: AbortSignal }) => HookAnswer | Promise<HookAnswer>;
+
+/**
+ * Hooks by stage, each with its stage's payload and the answers that stage takes: `on_input`
+ * may `reply` (short-circuit, no model call), `pre_action` may `inject` text into the model's
+ * request, `after_output` may `report` statistics; see StageAnswers.
+ */
+export type StageHooks = { [S in Stage]?: (payload: StagePayloads[S], context: { signal: AbortSignal }) => StageAnswers[S] | Promise<StageAnswers[S]> };
 
 /**
  * What a plugin's tools get at start: clean-up for shutdown, and the shared segment (attached
@@ -155,11 +169,13 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     requires: plugin.requires ?? [],
     sharedMemory: plugin.sharedMemory ?? false,
     hooks: Object.keys(hooks),
+    ...(plugin.hookDeadlineMs ? { hookDeadlineMs: plugin.hookDeadlineMs } : {}),
+    ...(plugin.hookFailure ? { hookFailure: plugin.hookFailure } : {}),
   }));
   peer.handle("homed/hook", (params, context) => {
     const parsed = HookParamsSchema.safeParse(params);
     if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot run hook: ${z.prettifyError(parsed.error)}`);
-    const handler = hooks[parsed.data.stage];
+    const handler = hooks[parsed.data.stage] as HookHandler | undefined;
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `${plugin.name} has no ${parsed.data.stage} hook`);
     return handler(parsed.data.payload, context);
   });

@@ -3,7 +3,7 @@
  * run through one kernel participant, so plugins are stage participants like built-in memory.
  */
 import { z } from "zod";
-import { META, type PluginHost, type Stage } from "../plugins/index.ts";
+import { MAX_HOOK_DEADLINE_MS, META, type PluginHost, type Stage } from "../plugins/index.ts";
 import type { AssistantMessage } from "../llm/index.ts";
 import type { Hooks, Participant } from "./stages.ts";
 import { toolError, type Tool, type ToolSource } from "./tools.ts";
@@ -81,9 +81,13 @@ const Replaced = {
 
 /**
  * One participant that passes every stage through the plugins that declared it (in start-up
- * order, each under the host's per-plugin deadline). A plugin may deny where denying means
- * something (on_input blocks the turn, before_toolcall denies the call) and may replace the
- * payload; a replacement of the wrong shape is ignored and logged.
+ * order, each under its own deadline). What each stage takes is the seed's table (hooks.ts):
+ * on_input blocks (deny), short-circuits (reply: stored as the turn's answer, no model call) or
+ * rewrites; pre_action injects text into the system message (so the context budget counts it, and
+ * the inspector's `recall` event names each plugin with its size); before_toolcall denies or
+ * rewrites; post_action, after_toolcall and before_output replace; after_output's statistics
+ * are logged and shown as the turn's `report` event. A replacement of the wrong shape is ignored
+ * and logged. A plugin whose failure policy is `fail` fails the turn when it fails.
  */
 export function pluginParticipant(host: PluginHost, log: (line: string) => void): Participant {
   // Per-turn lines carry the session, so one turn's faults can be told from another's.
@@ -106,11 +110,18 @@ export function pluginParticipant(host: PluginHost, log: (line: string) => void)
     async on_input(p) {
       const o = await through("on_input", p);
       if (o.denied) return { block: `${o.by}: ${o.reason}` };
+      if (o.reply) return { reply: o.reply.text };
       const r = replaced("on_input", o.payload, p);
       return r ? { input: r.input } : undefined;
     },
     async pre_action(p) {
-      await through("pre_action", p);
+      const o = await through("pre_action", p);
+      const injections = o.denied ? [] : (o.injections ?? []);
+      if (injections.length === 0) return undefined;
+      return {
+        inject: injections.map((i) => `From plugin ${i.plugin}:\n${i.text}`).join("\n\n"),
+        report: { plugins: injections.map((i) => ({ plugin: i.plugin, chars: i.text.length, ...i.report })) },
+      };
     },
     async post_action(p) {
       const o = await through("post_action", p);
@@ -134,9 +145,14 @@ export function pluginParticipant(host: PluginHost, log: (line: string) => void)
       return r ? { text: r.text } : undefined;
     },
     async after_output(p) {
-      await through("after_output", p);
+      const o = await through("after_output", p);
+      const reports = o.denied ? [] : (o.reports ?? []);
+      for (const r of reports) inSession(p, `plugin ${r.plugin} reports on turn ${p.turnId}: ${JSON.stringify(r.report)}`);
+      return reports.length ? { report: Object.fromEntries(reports.map((r) => [r.plugin, r.report])) } : undefined;
     },
   };
-  // The host applies each plugin's own deadline; this one only bounds the whole chain.
-  return { name: "plugins", hooks, deadlineMs: 10_000 };
+  // Each plugin is bounded by its own deadline (at most MAX_HOOK_DEADLINE_MS); this one bounds
+  // a whole chain of them. `fail` lets a plugin's own `fail` policy (HookFailedError) end the turn;
+  // every other plugin failure is skipped inside the host and never reaches here.
+  return { name: "plugins", hooks, deadlineMs: 6 * MAX_HOOK_DEADLINE_MS, onFailure: "fail" };
 }

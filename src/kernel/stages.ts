@@ -43,6 +43,9 @@ export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "b
 
 export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; /** Names of the tools called this turn. */ tools: string[]; ms: number };
 
+/** Statistics a participant gathered on the turn, shown with it (a `report` turn event). */
+export type AfterOutputResult = { report?: Record<string, unknown> } | void;
+
 export type Hooks = {
   on_input?: (p: OnInput) => Promise<OnInputDecision> | OnInputDecision;
   pre_action?: (p: PreAction) => Promise<PreActionResult> | PreActionResult;
@@ -50,7 +53,7 @@ export type Hooks = {
   before_toolcall?: (p: BeforeToolCall) => Promise<BeforeToolCallDecision> | BeforeToolCallDecision;
   after_toolcall?: (p: AfterToolCall) => Promise<AfterToolCallDecision> | AfterToolCallDecision;
   before_output?: (p: BeforeOutput) => Promise<BeforeOutputDecision> | BeforeOutputDecision;
-  after_output?: (p: AfterOutput) => Promise<void> | void;
+  after_output?: (p: AfterOutput) => Promise<AfterOutputResult> | AfterOutputResult;
 };
 
 export type Participant = {

@@ -19,6 +19,8 @@ export type ImagePart = Extract<Exclude<Content, string>[number], { type: "image
 export type TurnEvent =
   | StreamDelta
   | { type: "recall"; participant: string; report: Record<string, unknown> }
+  /** A participant's statistics on the finished turn (after_output). */
+  | { type: "report"; participant: string; report: Record<string, unknown> }
   | { type: "tool_result"; id: string; name: string; result: string; denied: boolean }
   | { type: "iteration"; n: number };
 
@@ -222,7 +224,10 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   }
   if (final) await persist([{ ...final, content: text }]);
   const ms = performance.now() - started;
-  for (const p of participants) await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
+  for (const p of participants) {
+    const result = await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
+    if (result?.report) emit({ type: "report", participant: p.name, report: result.report });
+  }
   return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
 }
 

@@ -1,45 +1,133 @@
 /**
  * Stage hooks: plugins that declare a kernel stage in their manifest are asked, in start-up
- * order, what to do with that stage's payload — continue, replace it, or deny. Each answer
- * has a deadline: a plugin that misses it (or fails) is skipped with a logged reason and the
- * payload goes on unchanged, so a slow plugin delays a turn by at most its deadline.
+ * order, what to do with that stage's payload. Each stage has its own answers (the seed's
+ * table): `on_input` may deny (blocklist, rate limit), rewrite or reply without the model;
+ * `pre_action` may inject external data; `post_action`, `after_toolcall` and `before_output`
+ * may replace their payload; `before_toolcall` may deny or rewrite; `after_output` may report
+ * statistics. Each answer has a deadline: a plugin that misses it (or fails, or answers what its
+ * stage does not take) is skipped with a logged reason and the payload goes on unchanged — unless
+ * the plugin declared `hookFailure: "fail"` (an audit that must see every call): then the stage
+ * fails, and with it the turn.
  */
 import { z } from "zod";
 
 export const STAGES = ["on_input", "pre_action", "post_action", "before_toolcall", "after_toolcall", "before_output", "after_output"] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** A hook's deadline may be set by the plugin up to this: a hook is on the path of every turn. */
+export const MAX_HOOK_DEADLINE_MS = 10_000;
+/** Injected text per plugin and turn; the rest is cut with a note (it fills the model's window). */
+export const MAX_INJECT_CHARS = 8000;
+
 export const HookAnswerSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("continue") }),
   z.object({ action: z.literal("replace"), payload: z.unknown() }),
   z.object({ action: z.literal("deny"), reason: z.string().default("denied") }),
+  z.object({ action: z.literal("reply"), text: z.string() }),
+  z.object({ action: z.literal("inject"), text: z.string(), report: z.record(z.string(), z.unknown()).optional() }),
+  z.object({ action: z.literal("report"), report: z.record(z.string(), z.unknown()) }),
 ]);
 export type HookAnswer = z.infer<typeof HookAnswerSchema>;
+type Action = HookAnswer["action"];
 
+/** What each stage takes: any other answer is skipped (and logged), never half-applied. */
+const ANSWERS: Record<Stage, readonly Action[]> = {
+  on_input: ["continue", "deny", "replace", "reply"],
+  pre_action: ["continue", "inject"],
+  post_action: ["continue", "replace"],
+  before_toolcall: ["continue", "deny", "replace"],
+  after_toolcall: ["continue", "replace"],
+  before_output: ["continue", "replace"],
+  after_output: ["continue", "report"],
+};
+
+// The payloads as a plugin receives them (JSON), typed for the SDK.
+type Turn = { sessionId: string; channel: string; partner: string; turnId: string };
+export type WireToolCall = { id: string; type?: "function"; function: { name: string; arguments: string } };
+export type WireAssistantMessage = { role: "assistant"; content: string | null | unknown[]; tool_calls?: WireToolCall[]; [key: string]: unknown };
+export type StagePayloads = {
+  on_input: Turn & { input: string };
+  pre_action: Turn & { input: string };
+  post_action: Turn & { message: WireAssistantMessage; iteration: number };
+  before_toolcall: Turn & { call: WireToolCall };
+  after_toolcall: Turn & { call: WireToolCall; result: string };
+  before_output: Turn & { text: string };
+  after_output: Turn & { text: string; stopReason: string; iterations: number; toolCalls: number; tools: string[]; ms: number };
+};
+type Answer<A extends Action> = Extract<HookAnswer, { action: A }>;
+type Replace<S extends Stage> = { action: "replace"; payload: StagePayloads[S] };
+/** The answers each stage takes, typed for the SDK. */
+export type StageAnswers = {
+  on_input: Answer<"continue"> | { action: "deny"; reason?: string } | Replace<"on_input"> | Answer<"reply">;
+  pre_action: Answer<"continue"> | { action: "inject"; text: string; report?: Record<string, unknown> };
+  post_action: Answer<"continue"> | Replace<"post_action">;
+  before_toolcall: Answer<"continue"> | { action: "deny"; reason?: string } | Replace<"before_toolcall">;
+  after_toolcall: Answer<"continue"> | Replace<"after_toolcall">;
+  before_output: Answer<"continue"> | Replace<"before_output">;
+  after_output: Answer<"continue"> | Answer<"report">;
+};
+
+export type Skipped = { plugin: string; reason: string };
+export type Injection = { plugin: string; text: string; report?: Record<string, unknown> };
+/**
+ * A stage's result. `reply` (on_input) ends the chain like a deny; injections (pre_action) and
+ * reports (after_output) are gathered from every plugin. The optional fields are present only
+ * when some plugin gave one.
+ */
 export type HookOutcome =
-  | { denied: false; payload: unknown; skipped: { plugin: string; reason: string }[] }
-  | { denied: true; by: string; reason: string; skipped: { plugin: string; reason: string }[] };
+  | { denied: false; payload: unknown; skipped: Skipped[]; reply?: { by: string; text: string }; injections?: Injection[]; reports?: { plugin: string; report: Record<string, unknown> }[] }
+  | { denied: true; by: string; reason: string; skipped: Skipped[] };
 
-export type HookTarget = { plugin: string; ask: (stage: Stage, payload: unknown, deadlineMs: number) => Promise<unknown>; note: (line: string) => void };
+export type HookTarget = {
+  plugin: string;
+  ask: (stage: Stage, payload: unknown, deadlineMs: number) => Promise<unknown>;
+  note: (line: string) => void;
+  /** The plugin's own deadline (its manifest's `hookDeadlineMs`), else the stage's. */
+  deadlineMs?: number;
+  /** `fail`: this plugin's failure fails the stage (HookFailedError) instead of skipping it. */
+  onFailure?: "continue" | "fail";
+};
 
-/** Runs one stage through every target in order; never throws for a plugin's failure. */
+/** A plugin whose hooks must not be skipped failed: the turn must not go on without it. */
+export class HookFailedError extends Error {
+  constructor(
+    readonly plugin: string,
+    readonly stage: Stage,
+    reason: string,
+  ) {
+    super(`plugin ${plugin} failed at ${stage} and its failure policy is fail: ${reason}`);
+    this.name = "HookFailedError";
+  }
+}
+
+/** Runs one stage through every target in order; throws only for a plugin whose policy is `fail`. */
 export async function runStage(targets: readonly HookTarget[], stage: Stage, payload: unknown, deadlineMs: number): Promise<HookOutcome> {
-  const skipped: { plugin: string; reason: string }[] = [];
+  const skipped: Skipped[] = [];
+  const injections: Injection[] = [];
+  const reports: { plugin: string; report: Record<string, unknown> }[] = [];
+  const gathered = () => ({ ...(injections.length ? { injections } : {}), ...(reports.length ? { reports } : {}) });
   let current = payload;
   for (const target of targets) {
     let answer: HookAnswer;
     try {
-      const parsed = HookAnswerSchema.safeParse(await target.ask(stage, current, deadlineMs));
-      if (!parsed.success) throw new Error(`answer is not continue/replace/deny: ${parsed.error.issues[0]?.message}`);
+      const parsed = HookAnswerSchema.safeParse(await target.ask(stage, current, target.deadlineMs ?? deadlineMs));
+      if (!parsed.success) throw new Error(`answer is not one of continue/replace/deny/reply/inject/report: ${parsed.error.issues[0]?.message}`);
+      if (!ANSWERS[stage].includes(parsed.data.action)) throw new Error(`${stage} takes ${ANSWERS[stage].join("/")}, not ${parsed.data.action}`);
       answer = parsed.data;
     } catch (error) {
       const reason = (error as Error).message;
       target.note(`hook ${stage} skipped: ${reason}`);
+      if (target.onFailure === "fail") throw new HookFailedError(target.plugin, stage, reason);
       skipped.push({ plugin: target.plugin, reason });
       continue;
     }
     if (answer.action === "deny") return { denied: true, by: target.plugin, reason: answer.reason, skipped };
+    if (answer.action === "reply") return { denied: false, payload: current, skipped, reply: { by: target.plugin, text: answer.text }, ...gathered() };
     if (answer.action === "replace") current = answer.payload;
+    if (answer.action === "inject") injections.push({ plugin: target.plugin, text: cut(answer.text), ...(answer.report ? { report: answer.report } : {}) });
+    if (answer.action === "report") reports.push({ plugin: target.plugin, report: answer.report });
   }
-  return { denied: false, payload: current, skipped };
+  return { denied: false, payload: current, skipped, ...gathered() };
 }
+
+const cut = (text: string) => (text.length > MAX_INJECT_CHARS ? `${text.slice(0, MAX_INJECT_CHARS)}… (${text.length - MAX_INJECT_CHARS} more chars cut)` : text);

@@ -44,7 +44,8 @@ export interface PluginHost {
   shared(plugin: string): SharedAccess | undefined;
   /**
    * Passes a stage's payload through every running plugin that declared the stage, in
-   * start-up order, each within `deadlineMs`.
+   * start-up order, each within its own deadline (manifest) or `deadlineMs`. Rejects with
+   * HookFailedError only when a plugin whose failure policy is `fail` failed.
    */
   runHook(stage: Stage, payload: unknown, options?: { deadlineMs?: number }): Promise<HookOutcome>;
   /** Events pushed by any plugin through its segment's ring. */
@@ -136,14 +137,20 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     },
     shared: (plugin) => get(plugin).sharedAccess,
     runHook(stage, payload, hookOptions = {}) {
-      const targets = hookOrder
-        .map(get)
-        .filter((s) => s.running && s.status(0).manifest?.hooks.includes(stage))
-        .map((s) => ({
-          plugin: s.spec.name,
-          ask: (st: Stage, p: unknown, deadlineMs: number) => s.running!.client.call("homed/hook", { stage: st, payload: p }, deadlineMs),
-          note: (line: string) => s.log.note(line),
-        }));
+      const targets = hookOrder.flatMap((name) => {
+        const s = get(name);
+        const manifest = s.running ? s.status(0).manifest : null;
+        if (!manifest?.hooks.includes(stage)) return [];
+        return [
+          {
+            plugin: name,
+            ...(manifest.hookDeadlineMs ? { deadlineMs: manifest.hookDeadlineMs } : {}),
+            onFailure: manifest.hookFailure,
+            ask: (st: Stage, p: unknown, deadlineMs: number) => s.running!.client.call("homed/hook", { stage: st, payload: p }, deadlineMs),
+            note: (line: string) => s.log.note(line),
+          },
+        ];
+      });
       return runStage(targets, stage, payload, hookOptions.deadlineMs ?? DEFAULT_HOOK_DEADLINE_MS);
     },
     onEvent(listener) {

@@ -28,4 +28,17 @@ export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, type PluginHos
 export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";
-export { STAGES, runStage, HookAnswerSchema, type Stage, type HookAnswer, type HookOutcome } from "./hooks.ts";
+export {
+  STAGES,
+  runStage,
+  HookAnswerSchema,
+  HookFailedError,
+  MAX_HOOK_DEADLINE_MS,
+  MAX_INJECT_CHARS,
+  type Stage,
+  type HookAnswer,
+  type HookOutcome,
+  type StagePayloads,
+  type StageAnswers,
+  type Injection,
+} from "./hooks.ts";

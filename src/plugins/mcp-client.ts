@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
-import { STAGES } from "./hooks.ts";
+import { MAX_HOOK_DEADLINE_MS, STAGES } from "./hooks.ts";
 import type { Peer } from "./peer.ts";
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -61,6 +61,10 @@ export const ManifestSchema = z.object({
   sharedMemory: z.boolean().default(false),
   /** Kernel stages the plugin wants to take part in (answered through `homed/hook`). */
   hooks: z.array(z.enum(STAGES)).default([]),
+  /** The plugin's own deadline per hook answer (the host's default when absent). */
+  hookDeadlineMs: z.number().int().positive().max(MAX_HOOK_DEADLINE_MS).optional(),
+  /** `fail`: a failed or late hook answer fails the turn instead of being skipped (audits). */
+  hookFailure: z.enum(["continue", "fail"]).default("continue"),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
+import { createPluginHost, PluginSpecSchema, runStage, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "./support.ts";
 
 describe("stage hooks", () => {
@@ -53,5 +53,37 @@ describe("stage hooks", () => {
 
   test("a stage nobody declared passes the payload through untouched", async () => {
     assert.deepEqual(await host.runHook("after_output", { n: 1 }), { denied: false, payload: { n: 1 }, skipped: [] });
+  });
+});
+
+describe("what each stage takes", () => {
+  const target = (plugin: string, answer: unknown, notes: string[] = []) => ({ plugin, ask: async () => answer, note: (line: string) => notes.push(line) });
+
+  test("an answer its stage does not take is skipped with the reason, never applied", async () => {
+    const notes: string[] = [];
+    const outcome = await runStage([target("a", { action: "reply", text: "hi" }, notes), target("b", { action: "inject", text: "data" })], "pre_action", { input: "x" }, 100);
+    assert.deepEqual(outcome, {
+      denied: false,
+      payload: { input: "x" },
+      skipped: [{ plugin: "a", reason: "pre_action takes continue/inject, not reply" }],
+      injections: [{ plugin: "b", text: "data" }],
+    });
+    assert.deepEqual(notes, ["hook pre_action skipped: pre_action takes continue/inject, not reply"]);
+  });
+
+  test("a reply ends on_input; injections and reports are gathered from every plugin", async () => {
+    const replied = await runStage([target("a", { action: "reply", text: "pong" }), target("b", { action: "deny", reason: "never asked" })], "on_input", { input: "/ping" }, 100);
+    assert.deepEqual(replied, { denied: false, payload: { input: "/ping" }, skipped: [], reply: { by: "a", text: "pong" } });
+    const reports = await runStage([target("a", { action: "report", report: { n: 1 } }), target("b", { action: "report", report: { n: 2 } })], "after_output", {}, 100);
+    assert.deepEqual(reports.denied === false && reports.reports, [
+      { plugin: "a", report: { n: 1 } },
+      { plugin: "b", report: { n: 2 } },
+    ]);
+  });
+
+  test("an injection longer than the cap is cut with a note", async () => {
+    const outcome = await runStage([target("a", { action: "inject", text: "x".repeat(9000) })], "pre_action", {}, 100);
+    const text = outcome.denied === false ? outcome.injections![0]!.text : "";
+    assert.equal(text, `${"x".repeat(8000)}… (1000 more chars cut)`);
   });
 });

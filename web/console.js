@@ -10,6 +10,7 @@ import { renderAudit } from "/assets/page-audit.js";
 import { renderScenes } from "/assets/page-scenes.js";
 import { renderDoctor } from "/assets/page-doctor.js";
 import { renderPlugins } from "/assets/page-plugins.js";
+import { renderKeys } from "/assets/page-keys.js";
 
 const PAGES = {
   chat: renderChat,
@@ -20,6 +21,7 @@ const PAGES = {
   scenes: renderScenes,
   doctor: renderDoctor,
   plugins: renderPlugins,
+  keys: renderKeys,
 };
 
 const view = document.getElementById("view");

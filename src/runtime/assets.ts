@@ -25,6 +25,7 @@ import webPageAuditJsPath from "../../web/page-audit.js" with { type: "file" };
 import webPageScenesJsPath from "../../web/page-scenes.js" with { type: "file" };
 import webPageDoctorJsPath from "../../web/page-doctor.js" with { type: "file" };
 import webPagePluginsJsPath from "../../web/page-plugins.js" with { type: "file" };
+import webPageKeysJsPath from "../../web/page-keys.js" with { type: "file" };
 import uplotJsPath from "../../node_modules/uplot/dist/uPlot.esm.js" with { type: "file" };
 import uplotCssPath from "../../node_modules/uplot/dist/uPlot.min.css" with { type: "file" };
 
@@ -48,6 +49,7 @@ export const WEB_ASSETS = [
   "page-scenes.js",
   "page-doctor.js",
   "page-plugins.js",
+  "page-keys.js",
   "uplot.js",
   "uplot.css",
 ] as const;
@@ -76,6 +78,7 @@ const ASSET_PATHS: Record<AssetName, string> = {
   "page-scenes.js": webPageScenesJsPath,
   "page-doctor.js": webPageDoctorJsPath,
   "page-plugins.js": webPagePluginsJsPath,
+  "page-keys.js": webPageKeysJsPath,
   "uplot.js": uplotJsPath,
   "uplot.css": uplotCssPath,
 };

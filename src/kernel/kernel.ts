@@ -16,7 +16,8 @@ import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.t
 import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
-import { runTurn, type ImagePart, type PausedRound, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
+import { PausedTurns } from "./paused-turns.ts";
+import { runTurn, type ImagePart, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
@@ -111,6 +112,7 @@ export class Kernel {
     const recallEmbedder = options.vectorRecall ? embedder : undefined;
     this.recallEmbedder = recallEmbedder;
     this.sessions = new Sessions(options.client);
+    this.pausedTurns = new PausedTurns(options.client);
     this.providers = new ProviderStore(options.client, options.secrets, options.env);
     this.engine = createContextEngine({ client: options.client, embedder, logger: options.log });
     this.participants.push(
@@ -205,24 +207,21 @@ export class Kernel {
     }
   }
 
-  /**
-   * Turns waiting for their caller's tool results, by session. In memory only: after a restart
-   * the results are refused (the paused round was never stored, so history stays valid).
-   */
-  private readonly paused = new Map<string, PausedRound>();
+  /** Turns waiting for their caller's tool results, by session, kept across restarts (paused-turns.ts). */
+  private readonly pausedTurns: PausedTurns;
 
   /** The paused round these results answer, with them in its calls' order; throws when they answer none. */
-  private resumeOf(sessionId: string, given: ToolResult[]): NonNullable<TurnInput["resume"]> {
-    const paused = this.paused.get(sessionId);
+  private async resumeOf(sessionId: string, given: ToolResult[]): Promise<NonNullable<TurnInput["resume"]>> {
+    const paused = await this.pausedTurns.get(sessionId);
     if (!paused) {
-      throw new HomedError("invalid_request", "No turn of this session is waiting for tool results: they answer the tool_calls of homed's last answer, in the same daemon run", { param: "messages" });
+      throw new HomedError("invalid_request", "No turn of this session is waiting for tool results: they answer the tool_calls of homed's last answer in this conversation", { param: "messages" });
     }
     const byId = new Map(given.map((r) => [r.tool_call_id, r.content]));
     const waited = paused.pending.map((c) => c.id);
     if (waited.some((id) => !byId.has(id)) || byId.size !== waited.length) {
       throw new HomedError("invalid_request", `The tool results answer ${[...byId.keys()].join(", ")}, but the paused turn waits for ${waited.join(", ")}`, { param: "messages" });
     }
-    this.paused.delete(sessionId);
+    await this.pausedTurns.drop(sessionId);
     return { paused, results: paused.pending.map((c) => ({ role: "tool", tool_call_id: c.id, content: byId.get(c.id)! })) };
   }
 
@@ -230,7 +229,7 @@ export class Kernel {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
     // A new message leaves a paused round behind (the client moved on): it is never stored.
-    const resume = toolResults ? this.resumeOf(session.id, toolResults) : (this.paused.delete(session.id), undefined);
+    const resume = toolResults ? await this.resumeOf(session.id, toolResults) : (await this.pausedTurns.leave(session.id), undefined);
     const client = this.chatModel({
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey,
@@ -252,7 +251,7 @@ export class Kernel {
       },
       { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, images, signal, onEvent, params, clientTools, resume, history, instructions },
     );
-    if (result.paused) this.paused.set(session.id, result.paused);
+    if (result.paused) await this.pausedTurns.put(session.id, result.paused);
     await this.sessions.touch(session.id);
     return result;
   }

@@ -232,6 +232,19 @@ export const consoleSessions = sqliteTable(
 );
 
 /**
+ * Turns waiting for their caller's tool results (an OpenAI client's tool_calls), one per session:
+ * the paused round as JSON (src/kernel/paused-turns.ts), so a daemon restart between the answer
+ * and the results loses nothing. The row goes when the results come or the session moves on.
+ */
+export const pausedTurns = sqliteTable("paused_turns", {
+  sessionId: text("session_id")
+    .primaryKey()
+    .references(() => sessions.id),
+  round: text("round").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
  * Per-app API keys (`homed key create`, `/api/keys`): each lets one app reach `/v1` (and `/mcp`)
  * and nothing else. Only the key's SHA-256 is stored: a key is 256 random bits, so no slow hash
  * is needed, and a copy of the database lets no one in. `scopes`: comma-separated (`v1,mcp`).

@@ -15,6 +15,7 @@ import m12 from "./0012_private_to.sql" with { type: "text" };
 import m13 from "./0013_app_keys.sql" with { type: "text" };
 import m14 from "./0014_job_leases.sql" with { type: "text" };
 import m15 from "./0015_app_key_last_used.sql" with { type: "text" };
+import m16 from "./0016_paused_turns.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 13, tag: "0013_app_keys", sql: m13 },
   { idx: 14, tag: "0014_job_leases", sql: m14 },
   { idx: 15, tag: "0015_app_key_last_used", sql: m15 },
+  { idx: 16, tag: "0016_paused_turns", sql: m16 },
 ];

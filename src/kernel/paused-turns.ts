@@ -1,0 +1,64 @@
+/**
+ * Turns waiting for their caller's tool results, kept in the store (`paused_turns`, one per
+ * session) so an OpenAI client whose tool call outlives a daemon restart (an update, a crash)
+ * still gets its turn finished. Nothing of the paused round is in the session's history until the
+ * results come, so a round never answered leaves history valid; the row goes when the results
+ * come or when the session's next message leaves the round behind.
+ *
+ * The row holds what the client was already sent (the round's calls) and the turn's system
+ * message (homed's prompt and the memory injected for it, masked as memory is); it is never
+ * recalled, searched or shown, and lives only until the turn goes on.
+ */
+import type { Client } from "@libsql/client";
+import { z } from "zod";
+import { ChatMessageSchema, ToolCallSchema } from "../context/index.ts";
+import type { PausedRound } from "./turn.ts";
+
+const UsageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
+
+/** A stored round, checked as it is read back: a row from another version is refused, not trusted. */
+const PausedRoundSchema = z.object({
+  message: z.looseObject({ role: z.literal("assistant"), content: z.unknown(), tool_calls: z.array(ToolCallSchema) }),
+  results: z.array(ChatMessageSchema),
+  pending: z.array(ToolCallSchema).min(1),
+  systemMessage: ChatMessageSchema,
+  turnMessages: z.array(ChatMessageSchema),
+  iterations: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  usage: UsageSchema.optional(),
+});
+
+export class PausedTurns {
+  constructor(private readonly client: Client) {}
+
+  async put(sessionId: string, round: PausedRound): Promise<void> {
+    await this.client.execute({
+      sql: "INSERT INTO paused_turns (session_id, round, created_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET round = excluded.round, created_at = excluded.created_at",
+      args: [sessionId, JSON.stringify(round), Date.now()],
+    });
+  }
+
+  /** The session's paused round, or undefined when none waits (or the stored one does not parse). */
+  async get(sessionId: string): Promise<PausedRound | undefined> {
+    const row = (await this.client.execute({ sql: "SELECT round FROM paused_turns WHERE session_id = ?", args: [sessionId] })).rows[0];
+    if (!row) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(String(row.round));
+    } catch {
+      return undefined;
+    }
+    const parsed = PausedRoundSchema.safeParse(json);
+    return parsed.success ? (parsed.data as PausedRound) : undefined;
+  }
+
+  async drop(sessionId: string): Promise<void> {
+    await this.client.execute({ sql: "DELETE FROM paused_turns WHERE session_id = ?", args: [sessionId] });
+  }
+
+  /** Drops the session's paused round if it has one: a read first, so a turn with none costs no write. */
+  async leave(sessionId: string): Promise<void> {
+    const row = await this.client.execute({ sql: "SELECT 1 FROM paused_turns WHERE session_id = ?", args: [sessionId] });
+    if (row.rows.length > 0) await this.drop(sessionId);
+  }
+}

@@ -16,9 +16,9 @@ export type FlagSpec = {
 };
 
 /**
- * The flags every command shares (settings: where the data is, the database, the embedder...),
- * and, until those commands move to src/cli/commands/, the flags of import and recall. A command's
- * own flags are in its file there; main.ts parses with both.
+ * The flags every command shares (settings: where the data is, the database, the embedder...)
+ * and -json, which two commands read.
+ * A command's own flags are in its file in src/cli/commands/; main.ts parses with both.
  */
 export const FLAGS: readonly FlagSpec[] = [
   { name: "data", value: "DIR", env: "HOMED_DATA", default: "$XDG_DATA_HOME/homed (~/.local/share/homed)", help: "data folder: database, logs, admin token, models (created if missing)" },
@@ -26,16 +26,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "db", value: "URL", env: "HOMED_DB", default: "file:<data>/homed.db", help: "database: an embedded libSQL file, or a libSQL server: libsql:// (TLS, Turso), http:// or libsql://…?tls=0 (no TLS, e.g. sqld on loopback)" },
   { name: "sync-url", value: "URL", env: "HOMED_DB_SYNC_URL", default: "", help: "with -db file:PATH: keep that file an embedded replica of this libSQL server (reads local, writes go to the server)" },
   { name: "log-level", value: "LEVEL", env: "HOMED_LOG_LEVEL", default: "info", help: "debug, info, warn or error" },
-  { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
-  { name: "scope", value: "SCOPE", default: "user", help: "`homed import`: who may recall the imported history: user (every chat), partner:NAME or project:NAME (only that partner's or project's chats)" },
-  { name: "conversation", value: "C", default: "", help: "`homed recall`: search only conversation C and user-wide memories (default: all; a chat searches all and ranks its own conversation first)" },
-  { name: "k", value: "N", default: "10", help: "`homed recall`: number of results" },
-  { name: "channels", value: "LIST", default: "words,grams (plus vector when an embedding model is installed)", help: "`homed recall`: ranked channels to fuse, comma-separated: words, grams, vector" },
-  { name: "since", value: "TIME", default: "", help: "`homed recall`: only memories at or after this ISO 8601 date/time" },
-  { name: "until", value: "TIME", default: "", help: "`homed recall`: only memories at or before this ISO 8601 date/time" },
-  { name: "explain", default: "", help: "`homed recall`: show each channel's rank, score and RRF contribution" },
   { name: "json", default: "", help: "`homed recall`, `homed embed`: print JSON instead of text" },
-  { name: "queries", value: "FILE", default: "", help: "`homed recall`: batch mode, one {\"id\",\"query\",\"conversation\"?} per line in, one JSON line per query out" },
   { name: "models", value: "DIR", env: "HOMED_MODELS", default: "<data>/models", help: "model folder: Chinese-CLIP's ONNX export in DIR/chinese-clip-vit-b16-onnx/ (or in DIR itself)" },
   { name: "embed-threads", value: "N", env: "HOMED_EMBED_THREADS", default: "1", help: "ONNX Runtime threads for the in-process embedder (only 1 works under Bun today; more is refused)" },
   { name: "embed-url", value: "URL", env: "HOMED_EMBED_URL", default: "", help: "use an OpenAI-compatible /embeddings endpoint instead, e.g. http://127.0.0.1:11434/v1 (needs -embed-model)" },

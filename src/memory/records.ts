@@ -4,16 +4,17 @@
  * fetches the source event; a source that is gone is reported as unavailable, never guessed.
  */
 import type { Client, Transaction } from "@libsql/client";
+import { HomedError } from "../errors/index.ts";
 import { removeFromSearch } from "../store/index.ts";
 import { sha256 } from "./stable-facts.ts";
 
-export class RecordError extends Error {
+/** No record, or several, answer to an id or suffix (codes in src/errors/table.ts: 404, 409). */
+export class RecordError extends HomedError {
   constructor(
-    readonly code: "not_found" | "ambiguous",
+    override readonly code: "not_found" | "ambiguous",
     message: string,
   ) {
-    super(message);
-    this.name = "RecordError";
+    super(code, message);
   }
 }
 

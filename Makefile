@@ -2,7 +2,7 @@
 BUN := node_modules/.bin/bun
 DATA ?= ./data
 
-.PHONY: install run test test-fast build dist test-dist bench migrations typecheck clean
+.PHONY: install run test test-fast build dist test-dist bench migrations typecheck fmt lint clean
 
 # Installs the locked dependencies when package-lock.json is newer than the last install.
 node_modules/.install-stamp: package.json package-lock.json
@@ -41,6 +41,14 @@ bench: install
 
 typecheck: install
 	node_modules/.bin/tsc -p .
+
+# Biome (biome.json): `fmt` rewrites the tree in the house style; `lint` changes nothing and
+# fails on a file fmt would change or on a lint finding (warnings too).
+fmt: install
+	node_modules/.bin/biome format --write .
+
+lint: install
+	node_modules/.bin/biome check --error-on-warnings .
 
 # After editing src/store/schema.ts: generate the SQL and the embedded index.
 migrations: install

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { z } from "zod";
-import type { SecretBox } from "../store/index.ts";
+import { deleteSecret, deleteSetting, hasSecret, putSecret, readSetting, sealedSecret, writeSetting, type SecretBox } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
 
 /**
@@ -60,32 +60,19 @@ export class ProviderStore {
     private readonly env: ProviderEnv = {},
   ) {}
 
-  private async readSetting(key: string): Promise<unknown> {
-    const row = await this.client.execute({ sql: "SELECT value FROM settings WHERE key = ?", args: [key] });
-    return row.rows[0] ? JSON.parse(String(row.rows[0].value)) : undefined;
-  }
-
-  private async writeSetting(key: string, value: unknown): Promise<void> {
-    await this.client.execute({
-      sql: "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-      args: [key, JSON.stringify(value), Date.now()],
-    });
-  }
-
   private async stored(): Promise<Stored> {
-    return StoredSchema.parse((await this.readSetting("providers")) ?? []);
+    return StoredSchema.parse((await readSetting(this.client, "providers")) ?? []);
   }
 
-  private async hasKey(id: string): Promise<boolean> {
-    const row = await this.client.execute({ sql: "SELECT 1 FROM secrets WHERE name = ?", args: [keyName(id)] });
-    return row.rows.length > 0;
+  private hasKey(id: string): Promise<boolean> {
+    return hasSecret(this.client, keyName(id));
   }
 
   /** The key, opened; throws SecretUnreadable when another secrets.key sealed it. */
   private async key(id: string): Promise<string | undefined> {
     const name = keyName(id);
-    const row = await this.client.execute({ sql: "SELECT value FROM secrets WHERE name = ?", args: [name] });
-    return row.rows[0] ? this.secrets.open(name, String(row.rows[0].value)) : undefined;
+    const sealed = await sealedSecret(this.client, name);
+    return sealed === undefined ? undefined : this.secrets.open(name, sealed);
   }
 
   private envProvider(): ProviderTarget | undefined {
@@ -113,31 +100,27 @@ export class ProviderStore {
     if (id && at === -1) throw new ProviderNotFound(id);
     if (at === -1) all.push({ ...fields, id: providerId });
     else all[at] = { ...fields, id: providerId };
-    await this.writeSetting("providers", all);
+    await writeSetting(this.client, "providers", all);
     if (apiKey !== undefined) {
       const name = keyName(providerId);
-      if (apiKey === "") await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [name] });
-      else
-        await this.client.execute({
-          sql: "INSERT INTO secrets (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-          args: [name, this.secrets.seal(name, apiKey), Date.now()],
-        });
+      if (apiKey === "") await deleteSecret(this.client, name);
+      else await putSecret(this.client, name, this.secrets.seal(name, apiKey));
     }
-    if ((await this.readSetting("activeProvider")) === undefined) await this.writeSetting("activeProvider", providerId);
+    if ((await readSetting(this.client, "activeProvider")) === undefined) await writeSetting(this.client, "activeProvider", providerId);
     return (await this.list()).find((p) => p.id === providerId)!;
   }
 
   async activate(id: string): Promise<void> {
     if (id !== "env" && !(await this.stored()).some((p) => p.id === id)) throw new ProviderNotFound(id);
-    await this.writeSetting("activeProvider", id);
+    await writeSetting(this.client, "activeProvider", id);
   }
 
   async remove(id: string): Promise<void> {
     const all = await this.stored();
     if (!all.some((p) => p.id === id)) throw new ProviderNotFound(id);
-    await this.writeSetting("providers", all.filter((p) => p.id !== id));
-    await this.client.execute({ sql: "DELETE FROM secrets WHERE name = ?", args: [keyName(id)] });
-    if ((await this.readSetting("activeProvider")) === id) await this.client.execute("DELETE FROM settings WHERE key = 'activeProvider'");
+    await writeSetting(this.client, "providers", all.filter((p) => p.id !== id));
+    await deleteSecret(this.client, keyName(id));
+    if ((await readSetting(this.client, "activeProvider")) === id) await deleteSetting(this.client, "activeProvider");
   }
 
   /** The provider for one id, with its key (internal). */
@@ -149,7 +132,7 @@ export class ProviderStore {
 
   /** The id of the provider turns use, found without opening any key (listing must not need them). */
   private async activeId(): Promise<string | undefined> {
-    const id = await this.readSetting("activeProvider");
+    const id = await readSetting(this.client, "activeProvider");
     if (typeof id === "string" && (id === "env" ? this.envProvider() !== undefined : (await this.stored()).some((p) => p.id === id))) return id;
     return this.envProvider()?.id;
   }

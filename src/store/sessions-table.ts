@@ -1,10 +1,37 @@
-/** Queries on `sessions` that the routes need (the kernel's Sessions keeps its own for now). */
-import type { Client } from "@libsql/client";
-import { eq } from "drizzle-orm";
-import { queryDb } from "./query-db.ts";
+/** The `sessions` table: one conversation per (channel, partner). */
+import { randomUUID } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import { queryDb, type Executor } from "./query-db.ts";
 import { sessions } from "./schema.ts";
 
-export async function sessionExists(client: Client, id: string): Promise<boolean> {
+export type SessionRow = typeof sessions.$inferSelect;
+
+export async function sessionExists(client: Executor, id: string): Promise<boolean> {
   const found = await queryDb(client).select({ id: sessions.id }).from(sessions).where(eq(sessions.id, id)).limit(1);
   return found.length > 0;
+}
+
+/** The session of this channel and partner, created if there is none. */
+export async function openSession(client: Executor, channel: string, partner: string, title?: string, now = Date.now()): Promise<SessionRow> {
+  const db = queryDb(client);
+  await db
+    .insert(sessions)
+    .values({ id: randomUUID(), channel, partner, title: title ?? null, createdAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: [sessions.channel, sessions.partner] });
+  const [row] = await db.select().from(sessions).where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
+  return row!;
+}
+
+export async function sessionById(client: Executor, id: string): Promise<SessionRow | undefined> {
+  const [row] = await queryDb(client).select().from(sessions).where(eq(sessions.id, id));
+  return row;
+}
+
+/** Every session, the most recently used first. */
+export function listSessions(client: Executor): Promise<SessionRow[]> {
+  return queryDb(client).select().from(sessions).orderBy(desc(sessions.updatedAt));
+}
+
+export async function touchSession(client: Executor, id: string, now = Date.now()): Promise<void> {
+  await queryDb(client).update(sessions).set({ updatedAt: now }).where(eq(sessions.id, id));
 }

@@ -8,6 +8,7 @@ import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import type { Embedder } from "../embed/index.ts";
 import { coldcontextQuery, listInjections } from "../memory/index.ts";
+import { recentAuditQueries } from "../store/index.ts";
 
 export const AUDIT_SHOWN = 1000;
 /** Queries replayed per measurement: enough for a p95, few enough to answer in about a second. */
@@ -19,15 +20,10 @@ export function auditRoutes(client: Client, embedder: Embedder | undefined): Hon
   app.get("/", async (c) => c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN }) }));
 
   app.post("/replay", async (c) => {
-    const rows = await client.execute({
-      sql: `SELECT a.query, s.partner FROM injection_audit a LEFT JOIN sessions s ON s.id = a.session_id ORDER BY a.id DESC LIMIT ?`,
-      args: [REPLAY_QUERIES],
-    });
     const samples = [];
-    for (const r of rows.rows) {
-      const query = String(r.query);
+    for (const { query, partner } of await recentAuditQueries(client, REPLAY_QUERIES)) {
       const started = performance.now();
-      const found = await coldcontextQuery(client, query, { k: 10, conversation: r.partner == null ? undefined : String(r.partner), embedder });
+      const found = await coldcontextQuery(client, query, { k: 10, conversation: partner ?? undefined, embedder });
       samples.push({ query, ms: performance.now() - started, found: found.length });
     }
     return c.json({ embedder: embedder?.modelId ?? "none (words + grams)", samples });

@@ -10,7 +10,7 @@ import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
-import { databaseBytes, eventsByIds, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
+import { databaseBytes, eventsByIds, setEventPrivateTo, setFactPrivateTo, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -186,8 +186,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     const body = z.object({ scope: MemoryScopeSchema }).safeParse(await c.req.json().catch(() => undefined));
     if (!body.success) throw new HomedError("invalid_request", `scope: ${body.error.issues[0]!.message}`);
     const before = await exactRecord(c.req.param("id"));
-    const table = before.kind === "event" ? "events" : "triples";
-    await client.execute({ sql: `UPDATE ${table} SET private_to = ? WHERE id = ?`, args: [privateToOf(body.data.scope), before.id] });
+    await (before.kind === "event" ? setEventPrivateTo : setFactPrivateTo)(client, before.id, privateToOf(body.data.scope));
     log.info(`audit: console set memory ${before.id} to scope ${body.data.scope}`);
     return c.json({ id: before.id, scope: body.data.scope });
   });

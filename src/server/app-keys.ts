@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { HomedError } from "../errors/index.ts";
+import { appKeyByHash, deleteAppKey, insertAppKey, listAppKeys, markAppKeyUsed, type AppKeyRow } from "../store/index.ts";
 
 export const KEY_SCOPES = ["v1", "mcp"] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -36,16 +37,11 @@ export type AppKey = { name: string; partner: string | null; scopes: KeyScope[];
  */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-const COLUMNS = "name, partner, scopes, created_at, last_used_at";
-
 const hashOf = (key: string) => createHash("sha256").update(key).digest("hex");
 
-const fromRow = (r: Record<string, unknown>): AppKey => ({
-  name: String(r.name),
-  partner: r.partner == null ? null : String(r.partner),
-  scopes: String(r.scopes).split(",").filter((s): s is KeyScope => (KEY_SCOPES as readonly string[]).includes(s)),
-  createdAt: Number(r.created_at),
-  lastUsedAt: r.last_used_at == null ? null : Number(r.last_used_at),
+const fromRow = (r: AppKeyRow): AppKey => ({
+  ...r,
+  scopes: r.scopes.split(",").filter((s): s is KeyScope => (KEY_SCOPES as readonly string[]).includes(s)),
 });
 
 export class AppKeys {
@@ -56,31 +52,27 @@ export class AppKeys {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const scopes = [...new Set(input.scopes ?? KEY_SCOPES)];
     const createdAt = Date.now();
-    const done = await this.client.execute({
-      sql: "INSERT INTO app_keys (name, key_hash, partner, scopes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
-      args: [input.name, hashOf(key), input.partner ?? null, scopes.join(","), createdAt],
-    });
-    if (done.rowsAffected === 0) throw new HomedError("key_exists", `Cannot create the key '${input.name}': a key with that name exists (revoke it first)`, { param: "name" });
+    const added = await insertAppKey(this.client, { name: input.name, keyHash: hashOf(key), partner: input.partner ?? null, scopes: scopes.join(","), createdAt });
+    if (!added) throw new HomedError("key_exists", `Cannot create the key '${input.name}': a key with that name exists (revoke it first)`, { param: "name" });
     return { key, view: { name: input.name, partner: input.partner ?? null, scopes, createdAt, lastUsedAt: null } };
   }
 
   async list(): Promise<AppKey[]> {
-    return (await this.client.execute(`SELECT ${COLUMNS} FROM app_keys ORDER BY name`)).rows.map(fromRow);
+    return (await listAppKeys(this.client)).map(fromRow);
   }
 
   async revoke(name: string): Promise<void> {
-    const done = await this.client.execute({ sql: "DELETE FROM app_keys WHERE name = ?", args: [name] });
-    if (done.rowsAffected === 0) throw new HomedError("key_not_found", `No key named '${name}' (homed key list shows them)`);
+    if (!(await deleteAppKey(this.client, name))) throw new HomedError("key_not_found", `No key named '${name}' (homed key list shows them)`);
   }
 
   /** The key's listing when `key` is a live app key, else undefined; notes the use (to a minute). */
   async verify(key: string, now = Date.now()): Promise<AppKey | undefined> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 100) return undefined;
-    const row = await this.client.execute({ sql: `SELECT ${COLUMNS} FROM app_keys WHERE key_hash = ?`, args: [hashOf(key)] });
-    if (!row.rows[0]) return undefined;
-    const found = fromRow(row.rows[0]);
+    const row = await appKeyByHash(this.client, hashOf(key));
+    if (!row) return undefined;
+    const found = fromRow(row);
     if (found.lastUsedAt === null || now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await this.client.execute({ sql: "UPDATE app_keys SET last_used_at = ? WHERE key_hash = ?", args: [now, hashOf(key)] });
+      await markAppKeyUsed(this.client, hashOf(key), now);
       found.lastUsedAt = now;
     }
     return found;

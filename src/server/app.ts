@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { toolSpecTokens, type Kernel } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
-import type { Store } from "../store/index.ts";
+import { pingDatabase, type Store } from "../store/index.ts";
 import { providerRoutes } from "./api-providers.ts";
 import { sessionRoutes } from "./api-sessions.ts";
 import { doctorRoutes } from "./api-doctor.ts";
@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get("/healthz", async (c) => {
     // Healthy means the store answers, not merely that the process is up.
-    await deps.store.client.execute("SELECT 1");
+    await pingDatabase(deps.store.client);
     return c.json({ ok: true, version: deps.version });
   });
 

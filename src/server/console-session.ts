@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Client } from "@libsql/client";
+import { addConsoleLogin, consoleLoginExpiry, deleteAllConsoleLogins, deleteConsoleLogin, renewConsoleLogin } from "../store/index.ts";
 
 export const SESSION_COOKIE = "homed_session";
 /** How long a console login lasts without use. */
@@ -37,13 +38,7 @@ export class ConsoleSessions {
     const id = randomBytes(32).toString("base64url");
     const now = this.now();
     // Expired logins are cleared when a new one is made: the table holds the live ones only.
-    await this.client.batch(
-      [
-        { sql: "DELETE FROM console_sessions WHERE expires_at < ?", args: [now] },
-        { sql: "INSERT INTO console_sessions (token_hash, created_at, expires_at) VALUES (?, ?, ?)", args: [this.hash(id), now, now + SESSION_TTL_MS] },
-      ],
-      "write",
-    );
+    await addConsoleLogin(this.client, this.hash(id), now, now + SESSION_TTL_MS);
     return id;
   }
 
@@ -52,25 +47,22 @@ export class ConsoleSessions {
     if (!id || id.length > MAX_ID_CHARS) return false;
     const hash = this.hash(id);
     const now = this.now();
-    const row = (await this.client.execute({ sql: "SELECT expires_at FROM console_sessions WHERE token_hash = ?", args: [hash] })).rows[0];
-    if (!row) return false;
-    const expires = Number(row.expires_at);
+    const expires = await consoleLoginExpiry(this.client, hash);
+    if (expires === undefined) return false;
     if (expires < now) {
-      await this.client.execute({ sql: "DELETE FROM console_sessions WHERE token_hash = ?", args: [hash] });
+      await deleteConsoleLogin(this.client, hash);
       return false;
     }
-    if (expires - now < SESSION_TTL_MS - SESSION_RENEW_MS) {
-      await this.client.execute({ sql: "UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", args: [now + SESSION_TTL_MS, hash] });
-    }
+    if (expires - now < SESSION_TTL_MS - SESSION_RENEW_MS) await renewConsoleLogin(this.client, hash, now + SESSION_TTL_MS);
     return true;
   }
 
   async revoke(id: string | undefined): Promise<void> {
-    if (id && id.length <= MAX_ID_CHARS) await this.client.execute({ sql: "DELETE FROM console_sessions WHERE token_hash = ?", args: [this.hash(id)] });
+    if (id && id.length <= MAX_ID_CHARS) await deleteConsoleLogin(this.client, this.hash(id));
   }
 }
 
 /** Ends every console login: the admin token was reset, so whoever held it is out. */
-export async function revokeAllConsoleSessions(client: Client): Promise<number> {
-  return (await client.execute("DELETE FROM console_sessions")).rowsAffected;
+export function revokeAllConsoleSessions(client: Client): Promise<number> {
+  return deleteAllConsoleLogins(client);
 }

@@ -4,7 +4,7 @@
  */
 import type { Client } from "@libsql/client";
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { queryDb } from "./query-db.ts";
+import { queryDb, type Executor } from "./query-db.ts";
 import { events } from "./schema.ts";
 
 /** What the context inspector shows of each event of a session, in the session's order. */
@@ -35,6 +35,11 @@ export async function fileLiveEventsInScene(client: Client, sessionId: string, s
     // `+layer`: by the layer index SQLite walked every live event of every session (20k live
     // events: 12 ms a turn, vs 0.04 ms through the session's own index).
     .where(and(eq(events.sessionId, sessionId), sql`+${events.layer} = 'L1'`, isNull(events.sceneId)));
+}
+
+/** Who alone may recall the event (`partner:NAME` / `project:NAME`), or null: the user's. */
+export async function setEventPrivateTo(client: Executor, id: string, privateTo: string | null): Promise<void> {
+  await queryDb(client).update(events).set({ privateTo }).where(eq(events.id, id));
 }
 
 /** An event as the console's memory browser shows it. */

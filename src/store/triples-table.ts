@@ -2,7 +2,7 @@
 import type { Client } from "@libsql/client";
 import { and, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { queryDb } from "./query-db.ts";
+import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, triples } from "./schema.ts";
 
 export type FactRow = {
@@ -64,6 +64,11 @@ export async function listFacts(client: Client, f: FactFilter): Promise<FactRow[
     .innerJoin(object, eq(object.id, triples.objectBlockId))
     .where(and(...where));
   return f.limit === undefined ? query : query.orderBy(desc(triples.updatedAt)).limit(f.limit);
+}
+
+/** As setEventPrivateTo, for a fact. */
+export async function setFactPrivateTo(client: Executor, id: string, privateTo: string | null): Promise<void> {
+  await queryDb(client).update(triples).set({ privateTo }).where(eq(triples.id, id));
 }
 
 export async function tripleCount(client: Client): Promise<number> {

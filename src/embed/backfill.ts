@@ -14,10 +14,10 @@
  * the daemon does not reach out to arbitrary hosts on its own. Triples are left to the L3
  * writer, which alone knows the text a fact is embedded from.
  */
-import type { Client, InStatement } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import { dataUrlImageBytes } from "./data-url.ts";
 import type { Embedder } from "./embedder.ts";
-import { releaseLease, takeLease } from "../store/index.ts";
+import { countStaleRecords, releaseLease, saveVectors, staleRecords, takeLease, type StaleRecord } from "../store/index.ts";
 
 export type BackfillTable = "events" | "blocks";
 export type BackfillProgress = { table: BackfillTable; done: number; skipped: number; total: number; model: string };
@@ -31,28 +31,11 @@ export type BackfillOptions = {
 };
 export type BackfillReport = Record<BackfillTable, { done: number; skipped: number; total: number }> & { stopped: boolean };
 
-type Row = { rowid: number; id: string; text: string | null; kind: string; bytes: Uint8Array | null };
-
-const STALE = "(embed_model IS NULL OR embed_model != ?)";
-
-const SELECTS: Record<BackfillTable, { count: string; page: string }> = {
-  events: {
-    count: `SELECT count(*) AS n FROM events WHERE ${STALE}`,
-    page: `SELECT rowid, id, text, 'text' AS kind, NULL AS bytes FROM events WHERE ${STALE} AND rowid > ? ORDER BY rowid LIMIT ?`,
-  },
-  blocks: {
-    count: `SELECT count(*) AS n FROM blocks WHERE ${STALE} AND kind IN ('text', 'image')`,
-    page: `SELECT b.rowid AS rowid, b.id AS id, b.content AS text, b.kind AS kind, d.bytes AS bytes
-           FROM blocks b LEFT JOIN block_data d ON d.block_id = b.id
-           WHERE ${STALE.replaceAll("embed_model", "b.embed_model")} AND b.kind IN ('text', 'image') AND b.rowid > ?
-           ORDER BY b.rowid LIMIT ?`,
-  },
-};
+type Row = StaleRecord;
 
 /** Counts records not yet embedded by `modelId`, per table. */
 export async function countStale(client: Client, modelId: string): Promise<Record<BackfillTable, number>> {
-  const count = async (table: BackfillTable) => Number((await client.execute({ sql: SELECTS[table].count, args: [modelId] })).rows[0]?.n ?? 0);
-  return { events: await count("events"), blocks: await count("blocks") };
+  return { events: await countStaleRecords(client, "events", modelId), blocks: await countStaleRecords(client, "blocks", modelId) };
 }
 
 /** The image bytes of a block: its stored payload, or an inline data: URL. */
@@ -66,7 +49,7 @@ async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array
   const out: (Float32Array | undefined)[] = new Array(rows.length).fill(undefined);
   const texts = rows.flatMap((r, i) => (r.kind === "text" && r.text ? [{ i, text: r.text }] : []));
   const vectors = await embedder.embedTexts(texts.map((t) => t.text), { purpose: "write" });
-  texts.forEach((t, k) => (out[t.i] = vectors[k]));
+  for (const [k, t] of texts.entries()) out[t.i] = vectors[k];
   if (embedder.embedImages) {
     for (const [i, r] of rows.entries()) {
       const bytes = r.kind === "image" ? imageBytes(r) : undefined;
@@ -99,30 +82,17 @@ export async function backfillEmbeddings(client: Client, embedder: Embedder, opt
         report.stopped = true;
         return report;
       }
-      const page = await client.execute({ sql: SELECTS[table].page, args: [model, cursor, batchSize] });
-      if (page.rows.length === 0) break;
-      const rows = page.rows.map((r) => ({
-        rowid: Number(r.rowid),
-        id: String(r.id),
-        text: r.text === null ? null : String(r.text),
-        kind: String(r.kind),
-        bytes: r.bytes === null ? null : new Uint8Array(r.bytes as ArrayBuffer),
-      }));
+      const rows = await staleRecords(client, table, model, cursor, batchSize);
+      if (rows.length === 0) break;
       cursor = rows[rows.length - 1]!.rowid;
       const vectors = await embedPage(embedder, rows);
-      const updates: InStatement[] = [];
+      const updates: { id: string; vector: Float32Array }[] = [];
       for (const [i, vector] of vectors.entries()) {
-        if (!vector) {
-          tally.skipped++;
-          continue;
-        }
-        updates.push({
-          // The model check keeps a concurrent writer's fresh vector from being overwritten.
-          sql: `UPDATE ${table} SET embedding = ?, embed_model = ? WHERE id = ? AND ${STALE}`,
-          args: [new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), model, rows[i]!.id, model],
-        });
+        if (vector) updates.push({ id: rows[i]!.id, vector });
+        else tally.skipped++;
       }
-      if (updates.length) await client.batch(updates, "write");
+      // The stale check in the UPDATE keeps a concurrent writer's fresh vector from being overwritten.
+      await saveVectors(client, table, model, updates);
       tally.done += updates.length;
       options.onProgress?.({ table, done: tally.done, skipped: tally.skipped, total: tally.total, model });
     }

@@ -6,7 +6,7 @@
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
 import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
-import { bm25Of, conversationScopeKey, migrationStatus, openStore, redactDbUrl, scopedMatch, VECTOR_DIM, type Store } from "../store/index.ts";
+import { fullTextProbe, integrityCheck, migrationStatus, openStore, redactDbUrl, vectorTopOneProbe, VECTOR_DIM, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 import { pluginDependencyChecks } from "./plugin-deps.ts";
 
@@ -27,19 +27,12 @@ async function probeInRollback<T>(client: Client, probe: (tx: Transaction) => Pr
   }
 }
 
-function unitVector(hot: number): string {
-  const v = new Array<number>(VECTOR_DIM).fill(0);
-  v[hot] = 1;
-  return JSON.stringify(v);
-}
-
 function storeChecks(store: () => Store): Check[] {
   return [
     {
       name: "database integrity",
       run: async () => {
-        const rows = await store().client.execute("PRAGMA integrity_check");
-        const verdict = String(rows.rows[0]?.[0]);
+        const verdict = await integrityCheck(store().client);
         if (verdict !== "ok") throw new Error(`integrity_check says: ${verdict}`);
         return "PRAGMA integrity_check ok";
       },
@@ -56,19 +49,7 @@ function storeChecks(store: () => Store): Check[] {
       name: "vector search",
       run: () =>
         probeInRollback(store().client, async (tx) => {
-          const now = Date.now();
-          for (const [id, hot] of [["doctor-a", 1], ["doctor-b", 2]] as const) {
-            await tx.execute({
-              sql: `INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embedding)
-                    VALUES (?, 'doctor', 'doctor', 'L2', 0, ?, '[]', '', 0, ?, vector32(?))`,
-              args: [id, now, now, unitVector(hot)],
-            });
-          }
-          const rows = await tx.execute({
-            sql: "SELECT e.id FROM vector_top_k('events_embedding_idx', vector32(?), 1) AS k JOIN events e ON e.rowid = k.id",
-            args: [unitVector(2)],
-          });
-          const top = rows.rows[0]?.id;
+          const top = await vectorTopOneProbe(tx, Date.now());
           if (top !== "doctor-b") throw new Error(`top-1 should be doctor-b, got ${String(top)}`);
           return `top-k over events_embedding_idx (F32_BLOB(${VECTOR_DIM})) found the nearest`;
         }),
@@ -77,13 +58,9 @@ function storeChecks(store: () => Store): Check[] {
       name: "full-text search",
       run: () =>
         probeInRollback(store().client, async (tx) => {
-          const key = conversationScopeKey("doctor");
-          await tx.execute({ sql: "INSERT INTO memory_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'event', ?, '天安门 广场 flag ceremony')", args: [key] });
-          await tx.execute({ sql: "INSERT INTO memory_grams (doc_id, kind, scope_key, text) VALUES ('doctor', 'event', ?, '北京天安门广场')", args: [key] });
-          const words = await tx.execute({ sql: `SELECT doc_id, ${bm25Of("memory_words")} AS score FROM memory_words WHERE memory_words MATCH ?`, args: [scopedMatch("memory_words", ["广场"], "doctor")] });
-          const grams = await tx.execute({ sql: "SELECT doc_id FROM memory_grams WHERE memory_grams MATCH ?", args: [scopedMatch("memory_grams", ["安门广"], "doctor")] });
-          if (words.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 word search found nothing");
-          if (grams.rows[0]?.doc_id !== "doctor") throw new Error("FTS5 trigram search found nothing");
+          const found = await fullTextProbe(tx);
+          if (found.words !== "doctor") throw new Error("FTS5 word search found nothing");
+          if (found.grams !== "doctor") throw new Error("FTS5 trigram search found nothing");
           return "FTS5 BM25 (words) and trigram answer";
         }),
     },

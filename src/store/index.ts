@@ -15,6 +15,7 @@ export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-tabl
 export type { Executor } from "./query-db.ts";
 export { recentAuditQueries } from "./injection-audit-table.ts";
 export { pingDatabase } from "./ping.ts";
+export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";
 export { countStaleRecords, staleRecords, saveVectors, type StaleRecord, type EmbeddedTable } from "./stale-embeddings.ts";
 export { addConsoleLogin, consoleLoginExpiry, renewConsoleLogin, deleteConsoleLogin, deleteAllConsoleLogins } from "./console-sessions-table.ts";
 export { insertAppKey, listAppKeys, deleteAppKey, appKeyByHash, markAppKeyUsed, type AppKeyRow } from "./app-keys-table.ts";

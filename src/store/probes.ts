@@ -1,0 +1,47 @@
+/**
+ * `homed doctor`'s probes of the database: each does the thing it vouches for (an integrity check,
+ * a vector top-k, a full-text match). The writing ones take a transaction the caller rolls back.
+ */
+import { sql } from "drizzle-orm";
+import { queryDb, type Executor } from "./query-db.ts";
+import { bm25Of, conversationScopeKey, scopedMatch } from "./search-index.ts";
+import { VECTOR_DIM } from "./vector.ts";
+
+/** SQLite's verdict on the file: "ok", or the first problem it found. */
+export async function integrityCheck(client: Executor): Promise<string> {
+  const rows = await queryDb(client).values<[string]>(sql`PRAGMA integrity_check`);
+  return String(rows[0]?.[0]);
+}
+
+function unitVector(hot: number): string {
+  const v = new Array<number>(VECTOR_DIM).fill(0);
+  v[hot] = 1;
+  return JSON.stringify(v);
+}
+
+/**
+ * Writes two events with orthogonal unit vectors and asks the vector index for the one nearest
+ * to the second: resolves with the id it found (`doctor-b` when the index works).
+ */
+export async function vectorTopOneProbe(tx: Executor, now: number): Promise<string | undefined> {
+  const db = queryDb(tx);
+  for (const [id, hot] of [["doctor-a", 1], ["doctor-b", 2]] as const) {
+    await db.run(sql`INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embedding)
+                     VALUES (${id}, 'doctor', 'doctor', 'L2', 0, ${now}, '[]', '', 0, ${now}, vector32(${unitVector(hot)}))`);
+  }
+  const [top] = await db.all<{ id: string }>(sql`SELECT e.id FROM vector_top_k('events_embedding_idx', vector32(${unitVector(2)}), 1) AS k JOIN events e ON e.rowid = k.id`);
+  return top?.id;
+}
+
+/** Indexes one Chinese text for search and matches a word and a trigram of it: the doc ids each found. */
+export async function fullTextProbe(tx: Executor): Promise<{ words: string | undefined; grams: string | undefined }> {
+  const db = queryDb(tx);
+  const key = conversationScopeKey("doctor");
+  await db.run(sql`INSERT INTO memory_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'event', ${key}, '天安门 广场 flag ceremony')`);
+  await db.run(sql`INSERT INTO memory_grams (doc_id, kind, scope_key, text) VALUES ('doctor', 'event', ${key}, '北京天安门广场')`);
+  const [words] = await db.all<{ doc_id: string }>(
+    sql`SELECT doc_id, ${sql.raw(bm25Of("memory_words"))} AS score FROM memory_words WHERE memory_words MATCH ${scopedMatch("memory_words", ["广场"], "doctor")}`,
+  );
+  const [grams] = await db.all<{ doc_id: string }>(sql`SELECT doc_id FROM memory_grams WHERE memory_grams MATCH ${scopedMatch("memory_grams", ["安门广"], "doctor")}`);
+  return { words: words?.doc_id, grams: grams?.doc_id };
+}

@@ -247,6 +247,7 @@ export class Kernel {
         systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         budget: this.budget,
         maxIterations: this.options.maxIterations ?? 8,
+        vision: provider.vision !== false,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
       },
       { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, images, signal, onEvent, params, clientTools, resume, history, instructions },

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { MAX_HOOK_DEADLINE_MS, META, type PluginHost, type Stage } from "../plugins/index.ts";
 import type { AssistantMessage } from "../llm/index.ts";
 import type { Hooks, Participant } from "./stages.ts";
-import { toolError, type Tool, type ToolSource } from "./tools.ts";
+import { toolError, type ImagePart, type Tool, type ToolSource } from "./tools.ts";
 
 /**
  * The running plugins' tools, as the model sees them. A tool name two or more plugins offer is
@@ -37,17 +37,38 @@ export function pluginTools(host: PluginHost, warn: (line: string) => void = () 
         async run(args, _signal, context) {
           if (typeof args !== "object" || args === null || Array.isArray(args)) return toolError("bad_arguments", "Tool arguments must be a JSON object");
           const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>, { meta: { [META.session]: context.sessionId } });
+          const images = result.content.flatMap(imagePart);
           const text = result.content.map(partText).join("\n") || JSON.stringify(result.structuredContent ?? {});
-          return result.isError ? asFailure(text) : text;
+          if (result.isError) return asFailure(text);
+          return images.length ? { text, images } : text;
         },
       }),
     );
   };
 }
 
+/** Image types every vision API takes; a larger image than the cap is named, not sent (OpenAI's limit is 20 MB). */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+export const MAX_TOOL_IMAGE_BYTES = 8 * 1024 * 1024;
+const ImageContentSchema = z.looseObject({ type: z.literal("image"), data: z.base64(), mimeType: z.string() });
+
+/** An MCP image block as an image part for the model (a data: URL), when it is one it can read. */
+function imagePart(part: { type: string }): ImagePart[] {
+  const image = ImageContentSchema.safeParse(part);
+  if (!image.success || !IMAGE_TYPES.has(image.data.mimeType) || imageBytes(image.data.data) > MAX_TOOL_IMAGE_BYTES) return [];
+  return [{ type: "image_url", image_url: { url: `data:${image.data.mimeType};base64,${image.data.data}` } }];
+}
+
+const imageBytes = (base64: string) => Math.floor((base64.length * 3) / 4);
+
 /** A content part as the model reads it: a resource by its name and URI, so it can be asked for. */
 function partText(part: { type: string; [key: string]: unknown }): string {
   if (part.type === "text") return String(part.text ?? "");
+  if (part.type === "image") {
+    const shown = imagePart(part).length > 0;
+    const size = typeof part.data === "string" ? `, ${imageBytes(part.data)} bytes` : "";
+    return `[image ${String(part.mimeType ?? "")}${size}${shown ? ": shown after the tool results" : `: not shown (${IMAGE_TYPES.has(String(part.mimeType)) ? `over ${MAX_TOOL_IMAGE_BYTES / 1024 / 1024} MiB` : "not a PNG, JPEG, WebP or GIF"})`}]`;
+  }
   if (part.type === "resource_link") return `[resource ${String(part.name ?? "")}: ${String(part.uri ?? "")}${part.mimeType ? ` (${String(part.mimeType)})` : ""}]`;
   const resource = part.resource as { uri?: unknown; text?: unknown } | undefined;
   if (part.type === "resource" && resource) return typeof resource.text === "string" ? `[resource ${String(resource.uri)}]\n${resource.text}` : `[resource ${String(resource.uri)}]`;

@@ -36,14 +36,16 @@ export const ProviderInputSchema = z.object({
   model: z.string().min(1).max(200),
   /** Write-only: stored in secrets, never returned. Empty string clears it. */
   apiKey: ApiKeySchema.optional(),
+  /** false: the model reads text only, and images (a user's, a tool's) reach it as `[image]`. */
+  vision: z.boolean().optional(),
 });
 export type ProviderInput = z.infer<typeof ProviderInputSchema>;
 
 /** A provider as every read path shows it: whether a key is set, never the key. */
-export type ProviderView = { id: string; name: string; preset?: string; baseUrl: string; model: string; hasKey: boolean; active: boolean; source: "stored" | "environment" };
+export type ProviderView = { id: string; name: string; preset?: string; baseUrl: string; model: string; vision?: boolean; hasKey: boolean; active: boolean; source: "stored" | "environment" };
 
 /** What a model call needs, key included: internal use only. */
-export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKey?: string };
+export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKey?: string; vision?: boolean };
 
 const StoredSchema = z.array(ProviderInputSchema.omit({ apiKey: true }).extend({ id: z.string() }));
 type Stored = z.infer<typeof StoredSchema>;
@@ -127,7 +129,7 @@ export class ProviderStore {
   async target(id: string): Promise<ProviderTarget | undefined> {
     if (id === "env") return this.envProvider();
     const p = (await this.stored()).find((s) => s.id === id);
-    return p && { id: p.id, baseUrl: p.baseUrl, model: p.model, apiKey: await this.key(p.id) };
+    return p && { id: p.id, baseUrl: p.baseUrl, model: p.model, apiKey: await this.key(p.id), ...(p.vision === false ? { vision: false } : {}) };
   }
 
   /** The id of the provider turns use, found without opening any key (listing must not need them). */

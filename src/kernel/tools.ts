@@ -2,18 +2,25 @@
  * Tools the model may call. Built-in tools and plugin tools register here; a tool's failure is
  * returned to the model as data (`{"error", "message"}`), never thrown through the loop.
  */
+import type { Content } from "../context/index.ts";
 import type { ToolSpec } from "../llm/index.ts";
 import { countTokens } from "../text/index.ts";
 
 /** Who is calling: tools that work within a scope (memory) read it from here. */
 export type ToolCallContext = { sessionId: string; partner: string };
 
+/** An image as a message part (OpenAI's `image_url` part, a data: URL for a tool's image). */
+export type ImagePart = Extract<Exclude<Content, string>[number], { type: "image_url" }>;
+
+/** A result with images (a screenshot): the text goes in the tool message, the images beside it. */
+export type ToolResult = { text: string; images: ImagePart[] };
+
 export type Tool = {
   name: string;
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
-  run(args: unknown, signal: AbortSignal, context: ToolCallContext): Promise<string>;
+  run(args: unknown, signal: AbortSignal, context: ToolCallContext): Promise<string | ToolResult>;
 };
 
 /** Tools that come and go (a plugin's, while it runs): asked for its current list each time. */
@@ -52,20 +59,27 @@ export class ToolRegistry {
     return this.all().map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
 
-  /** Runs a call; every failure becomes a JSON error result the model can read. */
+  /** Runs a call for its text; every failure becomes a JSON error result the model can read. */
   async call(name: string, rawArguments: string, signal: AbortSignal, context: ToolCallContext): Promise<string> {
+    return (await this.run(name, rawArguments, signal, context)).text;
+  }
+
+  /** Runs a call for its text and images; every failure becomes a JSON error result. */
+  async run(name: string, rawArguments: string, signal: AbortSignal, context: ToolCallContext): Promise<ToolResult> {
+    const failed = (error: string, message: string): ToolResult => ({ text: toolError(error, message), images: [] });
     const tool = this.tools.get(name) ?? this.all().find((t) => t.name === name);
-    if (!tool) return toolError("unknown_tool", `No tool named ${name}`);
+    if (!tool) return failed("unknown_tool", `No tool named ${name}`);
     let args: unknown;
     try {
       args = rawArguments.trim() === "" ? {} : JSON.parse(rawArguments);
     } catch {
-      return toolError("bad_arguments", `The arguments are not valid JSON: ${rawArguments.slice(0, 200)}`);
+      return failed("bad_arguments", `The arguments are not valid JSON: ${rawArguments.slice(0, 200)}`);
     }
     try {
-      return await tool.run(args, signal, context);
+      const result = await tool.run(args, signal, context);
+      return typeof result === "string" ? { text: result, images: [] } : result;
     } catch (error) {
-      return toolError("tool_failed", (error as Error).message);
+      return failed("tool_failed", (error as Error).message);
     }
   }
 }

@@ -11,17 +11,17 @@ import { contentText, messageTokens, type Content, type ContextEngine, type Cont
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type ToolSpec, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
-import { toolError, toolSpecTokens, type ToolRegistry } from "./tools.ts";
+import { toolImagesMessage, withoutImages } from "./tool-images.ts";
+import { toolError, toolSpecTokens, type ImagePart, type ToolRegistry } from "./tools.ts";
 
-/** An image as a message part (OpenAI's `image_url` part). */
-export type ImagePart = Extract<Exclude<Content, string>[number], { type: "image_url" }>;
+export type { ImagePart };
 
 export type TurnEvent =
   | StreamDelta
   | { type: "recall"; participant: string; report: Record<string, unknown> }
   /** A participant's statistics on the finished turn (after_output). */
   | { type: "report"; participant: string; report: Record<string, unknown> }
-  | { type: "tool_result"; id: string; name: string; result: string; denied: boolean }
+  | { type: "tool_result"; id: string; name: string; result: string; denied: boolean; /** Images the tool returned, shown to the model after the round's results. */ images?: number }
   | { type: "iteration"; n: number };
 
 export type TurnOptions = {
@@ -35,6 +35,8 @@ export type TurnOptions = {
   budget: number;
   maxIterations: number;
   log: StageLog;
+  /** False for a model that reads text only: images reach it as `[image]` (default true). */
+  vision?: boolean;
 };
 
 export type TurnInput = TurnInfo & {
@@ -78,6 +80,8 @@ export type PausedRound = {
   message: AssistantMessage;
   /** Results of homed's own calls of the round, already run. */
   results: ProviderMessage[];
+  /** The images those calls returned, stored after the caller's results (toolImagesMessage). */
+  images?: ProviderMessage[];
   /** The caller's calls, to be answered in order. */
   pending: ToolCall[];
   systemMessage: ProviderMessage;
@@ -166,7 +170,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
       const rendered = turn.history ? fitHistory(turn.history, turnMessages, historyBudget) : ((await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[]);
       const result = await options.client.stream(
-        { model: options.model, messages: [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
+        { model: options.model, messages: options.vision === false ? withoutImages([systemMessage, ...rendered]) : [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
         { signal: turn.signal, onDelta },
       );
       usage = addUsage(usage, result.usage);
@@ -187,19 +191,19 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       for (const c of calls) toolsUsed.add(c.function.name);
       const pending = calls.filter((c) => clientNames.has(c.function.name));
       const own = calls.filter((c) => !clientNames.has(c.function.name));
-      const { ran, results, denied } = await runToolRound(options, info, own, turn.signal, emit);
+      const { ran, results, denied, images } = await runToolRound(options, info, own, turn.signal, emit);
       if (turn.signal?.aborted) {
-        if (pending.length === 0) await persist([{ ...message, tool_calls: ran }, ...results]);
+        if (pending.length === 0) await persist([{ ...message, tool_calls: ran }, ...results, ...images]);
         throw turn.signal.reason;
       }
       if (pending.length > 0) {
         const asRun = new Map(ran.map((c) => [c.id, c]));
         const all = calls.map((c) => asRun.get(c.id) ?? c);
-        paused = { message: { ...message, tool_calls: all }, results, pending, systemMessage, turnMessages: [...turnMessages], iterations, toolCalls, ...(usage ? { usage } : {}) };
+        paused = { message: { ...message, tool_calls: all }, results, ...(images.length ? { images } : {}), pending, systemMessage, turnMessages: [...turnMessages], iterations, toolCalls, ...(usage ? { usage } : {}) };
         stopReason = "client_tools";
         break;
       }
-      await persist([{ ...message, tool_calls: ran }, ...results]);
+      await persist([{ ...message, tool_calls: ran }, ...results, ...images]);
       if (denied === calls.length) {
         stopReason = "all_denied";
         break;
@@ -250,7 +254,7 @@ type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls:
 
 /** A paused turn's round, stored whole now that the caller's results are in; the loop goes on. */
 async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, persist: Persist): Promise<Prepared> {
-  await persist([paused.message, ...paused.results, ...results]);
+  await persist([paused.message, ...paused.results, ...results, ...(paused.images ?? [])]);
   return { systemMessage: paused.systemMessage, iterations: paused.iterations, toolCalls: paused.toolCalls, ...(paused.usage ? { usage: paused.usage } : {}) };
 }
 
@@ -294,6 +298,7 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
 async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCall[], signal: AbortSignal | undefined, emit: (e: TurnEvent) => void) {
   const ran: ToolCall[] = [];
   const results: ProviderMessage[] = [];
+  const shown: { call: ToolCall; images: ImagePart[] }[] = [];
   let denied = 0;
   const neverAborted = new AbortController().signal;
   for (const original of calls) {
@@ -314,11 +319,12 @@ async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCal
       call = { ...call, function: { ...call.function, arguments: decision.arguments } };
     }
     let result: string;
+    let images: ImagePart[] = [];
     if (denial !== undefined) {
       denied++;
       result = toolError("denied", denial);
     } else {
-      result = await options.tools.call(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner });
+      ({ text: result, images } = await options.tools.run(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner }));
       for (const p of options.participants) {
         const decision = await runHook(p, "after_toolcall", { ...info, call, result }, options.log);
         if (decision) result = decision.result;
@@ -326,7 +332,8 @@ async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCal
     }
     ran.push(call);
     results.push({ role: "tool", tool_call_id: call.id, content: result });
-    emit({ type: "tool_result", id: call.id, name: call.function.name, result, denied: denial !== undefined });
+    shown.push({ call, images });
+    emit({ type: "tool_result", id: call.id, name: call.function.name, result, denied: denial !== undefined, ...(images.length ? { images: images.length } : {}) });
   }
-  return { ran, results, denied };
+  return { ran, results, denied, images: toolImagesMessage(shown) };
 }

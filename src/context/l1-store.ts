@@ -7,9 +7,9 @@
  * halfway. The event was indexed for search when it was written, so it is searchable in L2 the
  * moment it sinks.
  */
-import type { Client, InArgs, Transaction } from "@libsql/client";
+import type { Client, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
-import { conversationScopeKey, indexForSearch, VECTOR_DIM } from "../store/index.ts";
+import { conversationScopeKey, eventTextAt, indexForSearch, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents, VECTOR_DIM } from "../store/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import { maskEventSecrets } from "./mask-event.ts";
@@ -67,15 +67,9 @@ export type WriteL1Input = {
   now?: number;
 };
 
-function asBlob(vector: Float32Array): Uint8Array {
-  return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
 async function sessionTfidfCorpus(tx: Transaction, sessionId: string): Promise<TfidfCorpus> {
-  // `+layer`: by the layer index SQLite walked every live event of every session (20k live
-  // events: 14 ms on each append, vs 0.02 ms through the session's own index).
-  const rows = await tx.execute({ sql: "SELECT tfidf FROM events WHERE session_id = ? AND +layer = 'L1' AND tfidf IS NOT NULL", args: [sessionId] });
-  return TfidfCorpus.fromDocuments(rows.rows.map((r) => Object.keys(JSON.parse(String(r.tfidf)) as SparseVector)));
+  const vectors = await liveTfidfJson(tx, sessionId);
+  return TfidfCorpus.fromDocuments(vectors.map((json) => Object.keys(JSON.parse(json) as SparseVector)));
 }
 
 /**
@@ -103,28 +97,31 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   const tx = await client.transaction("write");
   try {
     const tfidf = (await sessionTfidfCorpus(tx, input.sessionId)).vector(words);
-    const next = await tx.execute({ sql: "SELECT COALESCE(MAX(seq), -1) + 1 AS seq FROM events WHERE session_id = ?", args: [input.sessionId] });
-    const seq = Number(next.rows[0]!.seq);
-    await tx.execute({
-      sql: `INSERT INTO events (id, session_id, conversation, layer, seq, time, role, messages, text, tokens, embed_model, embedding, tfidf, created_at)
-            VALUES (?, ?, ?, 'L1', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [
-        event.id, input.sessionId, input.conversation, seq, Date.parse(event.time), event.messages[0]!.role,
-        JSON.stringify(event.messages), text, tokens, embedder.modelId, asBlob(dense), JSON.stringify(tfidf), now,
-      ],
+    const seq = await nextSeq(tx, input.sessionId);
+    await insertEvent(tx, {
+      id: event.id,
+      sessionId: input.sessionId,
+      conversation: input.conversation,
+      layer: "L1",
+      seq,
+      time: Date.parse(event.time),
+      role: event.messages[0]!.role,
+      messages: JSON.stringify(event.messages),
+      text,
+      tokens,
+      embedModel: embedder.modelId,
+      embedding: dense,
+      tfidf: JSON.stringify(tfidf),
+      createdAt: now,
     });
     for (const block of blocks) {
       const vector = imageVectors.get(block.id);
-      await tx.execute({
-        sql: "INSERT INTO blocks (id, event_id, kind, holder, content, embed_model, embedding, created_at) VALUES (?, ?, ?, 'L1', ?, ?, ?, ?)",
-        args: [block.id, event.id, block.kind, block.content, vector ? embedder.modelId : null, vector ? asBlob(vector) : null, now],
-      });
+      await insertBlock(tx, { id: block.id, eventId: event.id, kind: block.kind, holder: "L1", content: block.content, embedModel: vector ? embedder.modelId : null, embedding: vector ?? null, createdAt: now });
     }
     // Indexed with the turn before it: an answer rarely repeats its question's words, so once it
     // sinks it must still be findable by them (the same idea as imported history's neighbours;
     // measured there: LoCoMo R@5 .506 → .611 with one neighbour each side).
-    const previous = await tx.execute({ sql: "SELECT text FROM events WHERE session_id = ? AND seq = ?", args: [input.sessionId, seq - 1] });
-    const context = previous.rows[0] ? String(previous.rows[0].text) : "";
+    const context = (await eventTextAt(tx, input.sessionId, seq - 1)) ?? "";
     await indexForSearch(tx, "event", event.id, { own: text, context }, conversationScopeKey(input.conversation), { isNew: true });
     await yieldIfLong();
     await tx.commit();
@@ -136,37 +133,25 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
 
 /** A session's L1 as the context dump `homed context render` reads (the inverse of parseContextDump). */
 export async function exportContextDump(client: Client, sessionId: string): Promise<ContextEvent[]> {
-  const rows = await client.execute({
-    sql: "SELECT id, time, messages FROM events WHERE session_id = ? AND layer = 'L1' ORDER BY seq",
-    args: [sessionId],
-  });
-  return rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), messages: JSON.parse(String(r.messages)) }));
+  const rows = await liveEvents(client, sessionId);
+  return rows.map((r) => ({ id: r.id, time: new Date(r.time).toISOString(), messages: JSON.parse(r.messages) }));
 }
 
 export type L1Row = PrunableEvent & { seq: number; messages: ChatMessage[] };
 
 /** A session's live events, chronological, with what pruning and rendering need. */
 export async function loadL1Events(client: Client, sessionId: string): Promise<L1Row[]> {
-  const result = await client.execute({
-    sql: "SELECT id, seq, tokens, messages, embed_model, embedding, tfidf FROM events WHERE session_id = ? AND layer = 'L1' ORDER BY seq",
-    args: [sessionId],
-  });
-  return result.rows.map((row) => {
-    const bytes = row.embedding as ArrayBuffer | null;
-    return {
-      id: String(row.id),
-      seq: Number(row.seq),
-      tokens: Number(row.tokens),
-      // Stored by this module from parsed, closed groups: trusted, not re-validated.
-      messages: JSON.parse(String(row.messages)) as ChatMessage[],
-      dense: bytes && row.embed_model ? { model: String(row.embed_model), vector: new Float32Array(bytes.slice(0)) } : undefined,
-      tfidf: row.tfidf ? (JSON.parse(String(row.tfidf)) as SparseVector) : undefined,
-    };
-  });
+  const rows = await liveEvents(client, sessionId);
+  return rows.map((row) => ({
+    id: row.id,
+    seq: row.seq,
+    tokens: row.tokens,
+    // Stored by this module from parsed, closed groups: trusted, not re-validated.
+    messages: JSON.parse(row.messages) as ChatMessage[],
+    dense: row.embedding && row.embedModel ? { model: row.embedModel, vector: row.embedding } : undefined,
+    tfidf: row.tfidf ? (JSON.parse(row.tfidf) as SparseVector) : undefined,
+  }));
 }
-
-/** SQLite's bound-parameter limit is far above this; chunks keep each statement small. */
-const CHUNK = 500;
 
 /**
  * Moves events and their blocks from L1 to L2 in one transaction. Every id must be an L1
@@ -177,16 +162,7 @@ export async function sinkToL2(client: Client, ids: readonly string[], now: numb
   if (eventIds.length === 0) return;
   const tx = await client.transaction("write");
   try {
-    let moved = 0;
-    for (let i = 0; i < eventIds.length; i += CHUNK) {
-      const ids = eventIds.slice(i, i + CHUNK) as InArgs & string[];
-      const marks = ids.map(() => "?").join(", ");
-      // `+layer`/`+holder`: by ids, not through the layer/holder index, which walks every live
-      // event (and block) of every session.
-      const events = await tx.execute({ sql: `UPDATE events SET layer = 'L2', sunk_at = ? WHERE +layer = 'L1' AND id IN (${marks})`, args: [now, ...ids] });
-      moved += events.rowsAffected;
-      await tx.execute({ sql: `UPDATE blocks SET holder = 'L2' WHERE +holder = 'L1' AND event_id IN (${marks})`, args: ids });
-    }
+    const moved = await sinkEvents(tx, eventIds, now);
     if (moved !== eventIds.length) {
       throw new Error(`Cannot sink to L2: ${eventIds.length - moved} of ${eventIds.length} events are not in L1`);
     }

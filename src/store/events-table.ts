@@ -3,9 +3,9 @@
  * (full-text, vectors) live with recall in src/memory; these are the plain ones.
  */
 import type { Client } from "@libsql/client";
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
-import { events } from "./schema.ts";
+import { blocks, events } from "./schema.ts";
 
 /** What the context inspector shows of each event of a session, in the session's order. */
 export type TimelineRow = {
@@ -129,4 +129,89 @@ export function writtenPerDay(client: Client): Promise<{ layer: "L1" | "L2" | "L
     .from(events)
     .groupBy(events.layer, day)
     .orderBy(day);
+}
+
+/**
+ * The TF-IDF vectors (JSON) of a session's live events: what a new event's vector is weighted by.
+ * `+layer`: by the layer index SQLite walked every live event of every session (20k live
+ * events: 14 ms on each append, vs 0.02 ms through the session's own index).
+ */
+export async function liveTfidfJson(client: Executor, sessionId: string): Promise<string[]> {
+  const rows = await queryDb(client)
+    .select({ tfidf: events.tfidf })
+    .from(events)
+    .where(and(eq(events.sessionId, sessionId), sql`+${events.layer} = 'L1'`, isNotNull(events.tfidf)));
+  return rows.map((r) => r.tfidf!);
+}
+
+/** The seq the session's next event takes (0 for its first). */
+export async function nextSeq(client: Executor, sessionId: string): Promise<number> {
+  const [row] = await queryDb(client)
+    .select({ seq: sql<number>`COALESCE(MAX(${events.seq}), -1) + 1` })
+    .from(events)
+    .where(eq(events.sessionId, sessionId));
+  return Number(row!.seq);
+}
+
+/** The text of the session's event at `seq`, if there is one. */
+export async function eventTextAt(client: Executor, sessionId: string, seq: number): Promise<string | undefined> {
+  const [row] = await queryDb(client)
+    .select({ text: events.text })
+    .from(events)
+    .where(and(eq(events.sessionId, sessionId), eq(events.seq, seq)));
+  return row?.text;
+}
+
+export type NewEventRow = typeof events.$inferInsert;
+
+export async function insertEvent(client: Executor, row: NewEventRow): Promise<void> {
+  await queryDb(client).insert(events).values(row);
+}
+
+/** A session's live event with what pruning and rendering need. */
+export type LiveEventRow = { id: string; seq: number; time: number; tokens: number; messages: string; embedModel: string | null; embedding: Float32Array | null; tfidf: string | null };
+
+/** A session's live (L1) events, in the session's order. */
+export function liveEvents(client: Executor, sessionId: string): Promise<LiveEventRow[]> {
+  return queryDb(client)
+    .select({
+      id: events.id,
+      seq: events.seq,
+      time: events.time,
+      tokens: events.tokens,
+      messages: events.messages,
+      embedModel: events.embedModel,
+      embedding: events.embedding,
+      tfidf: events.tfidf,
+    })
+    .from(events)
+    .where(and(eq(events.sessionId, sessionId), eq(events.layer, "L1")))
+    .orderBy(asc(events.seq));
+}
+
+/** SQLite's bound-parameter limit is far above this; chunks keep each statement small. */
+const SINK_CHUNK = 500;
+
+/**
+ * Moves L1 events and their blocks to L2, inside the caller's transaction: resolves with how many
+ * of `ids` were L1 events (the caller rolls back when that is not all of them).
+ */
+export async function sinkEvents(tx: Executor, ids: readonly string[], now: number): Promise<number> {
+  const db = queryDb(tx);
+  let moved = 0;
+  for (let i = 0; i < ids.length; i += SINK_CHUNK) {
+    const chunk = ids.slice(i, i + SINK_CHUNK);
+    // `+layer`/`+holder`: by ids, not through the layer/holder index, which walks every live
+    // event (and block) of every session.
+    const done = await db
+      .update(events)
+      .set({ layer: "L2", sunkAt: now })
+      .where(and(sql`+${events.layer} = 'L1'`, inArray(events.id, chunk)));
+    moved += done.rowsAffected;
+    await db
+      .update(blocks)
+      .set({ holder: "L2" })
+      .where(and(sql`+${blocks.holder} = 'L1'`, inArray(blocks.eventId, chunk)));
+  }
+  return moved;
 }

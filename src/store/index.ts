@@ -6,6 +6,8 @@ export { migrate, migrationStatus, SchemaMismatchError, type Migration, type Mig
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
+export { insertBlock, type NewBlockRow } from "./blocks-table.ts";
+export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
 export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { databaseBytes } from "./database-size.ts";

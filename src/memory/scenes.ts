@@ -16,6 +16,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
+import { allSceneRows, dropStaleSceneCandidates, insertScene, insertSceneCandidate, sceneByKey, sceneRowsSeen, updateScene, type SceneRow } from "../store/index.ts";
 
 export const SCENE_WEIGHTS = { channel: 1.0, partner: 1.0, tools: 0.8, topic: 0.4, timeOfDay: 0.2 } as const;
 const WEIGHT_SUM = Object.values(SCENE_WEIGHTS).reduce((a, b) => a + b, 0);
@@ -64,18 +65,18 @@ export function declaredFeatures(key: string): Fingerprint {
 export const decayedStrength = (scene: Pick<Scene, "strength" | "lastSeen">, now: number, halfLifeMs: number) =>
   scene.strength * 0.5 ** (Math.max(0, now - scene.lastSeen) / halfLifeMs);
 
-const fromRow = (r: Record<string, unknown>): Scene => ({
-  id: String(r.id),
-  key: String(r.key),
-  declared: Boolean(r.declared),
-  features: JSON.parse(String(r.features)),
-  occurrences: Number(r.occurrences),
-  strength: Number(r.strength),
-  lastSeen: Number(r.last_seen),
+const fromRow = (r: SceneRow): Scene => ({
+  id: r.id,
+  key: r.key,
+  declared: r.declared,
+  features: JSON.parse(r.features),
+  occurrences: r.occurrences,
+  strength: r.strength,
+  lastSeen: r.lastSeen,
 });
 
 async function allRows(client: Client): Promise<Scene[]> {
-  return (await client.execute("SELECT * FROM scenes")).rows.map(fromRow);
+  return (await allSceneRows(client)).map(fromRow);
 }
 
 /**
@@ -84,16 +85,13 @@ async function allRows(client: Client): Promise<Scene[]> {
  * candidates and 30 scenes: 38 ms a turn when all were read and parsed.
  */
 async function sceneRows(client: Client, config: SceneConfig): Promise<Scene[]> {
-  return (await client.execute({ sql: "SELECT * FROM scenes WHERE declared = 1 OR occurrences >= ?", args: [config.minEvidence] })).rows.map(fromRow);
+  return (await sceneRowsSeen(client, config.minEvidence)).map(fromRow);
 }
 
 /** Declares a scene by key (idempotent). Declared scenes need no second occurrence. */
 export async function declareScene(client: Client, key: string, now = Date.now()): Promise<Scene> {
-  await client.execute({
-    sql: "INSERT INTO scenes (id, key, declared, features, occurrences, strength, last_seen, created_at) VALUES (?, ?, 1, ?, 0, 0, ?, ?) ON CONFLICT (key) DO NOTHING",
-    args: [`scene_${randomUUID()}`, key, JSON.stringify(declaredFeatures(key)), now, now],
-  });
-  return fromRow((await client.execute({ sql: "SELECT * FROM scenes WHERE key = ?", args: [key] })).rows[0]!);
+  await insertScene(client, { id: `scene_${randomUUID()}`, key, declared: true, features: JSON.stringify(declaredFeatures(key)), occurrences: 0, strength: 0, lastSeen: now, createdAt: now });
+  return fromRow((await sceneByKey(client, key))!);
 }
 
 /** Scenes (never candidates), strongest first, with strength decayed to `now`. */
@@ -140,18 +138,12 @@ export async function observeScene(client: Client, fp: Fingerprint, now = Date.n
     const occurrences = s.occurrences + 1;
     // Undeclared scenes follow their situation's drift: the newest fingerprint becomes theirs.
     const features = s.declared ? s.features : fp;
-    await client.execute({
-      sql: "UPDATE scenes SET occurrences = ?, strength = ?, last_seen = ?, features = ? WHERE id = ?",
-      args: [occurrences, strength, now, JSON.stringify(features), s.id],
-    });
+    await updateScene(client, s.id, { occurrences, strength, lastSeen: now, features: JSON.stringify(features) });
     const isScene = s.declared || occurrences >= config.minEvidence;
     return { sceneId: isScene ? s.id : undefined, outcome: isScene && !s.declared && occurrences === config.minEvidence ? "created" : isScene ? "joined" : "candidate" };
   }
   // Candidates that never recurred within the window are forgotten, so one-offs do not pile up.
-  await client.execute({ sql: "DELETE FROM scenes WHERE declared = 0 AND occurrences < ? AND last_seen < ?", args: [config.minEvidence, now - CANDIDATE_TTL_MS] });
-  await client.execute({
-    sql: "INSERT INTO scenes (id, key, declared, features, occurrences, strength, last_seen, created_at) VALUES (?, ?, 0, ?, 1, 1, ?, ?)",
-    args: [`scene_${randomUUID()}`, `fp:${randomUUID()}`, JSON.stringify(fp), now, now],
-  });
+  await dropStaleSceneCandidates(client, config.minEvidence, now - CANDIDATE_TTL_MS);
+  await insertSceneCandidate(client, { id: `scene_${randomUUID()}`, key: `fp:${randomUUID()}`, declared: false, features: JSON.stringify(fp), occurrences: 1, strength: 1, lastSeen: now, createdAt: now });
   return { outcome: "candidate" };
 }

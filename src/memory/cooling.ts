@@ -15,7 +15,7 @@ import type { PrivateScope } from "./scope.ts";
 import type { Embedder } from "../embed/index.ts";
 import { factText, maskFactSecrets, writeFact } from "./stable-facts.ts";
 import { describeMasked } from "../text/index.ts";
-import { releaseLease, takeLease } from "../store/index.ts";
+import { coolingCandidateRows, moveEventToL3, releaseLease, takeLease } from "../store/index.ts";
 
 export const CoolingConfigSchema = z.object({
   /** At most this many accesses. Prevents: distilling (and losing the verbatim turn of) a memory still in use. */
@@ -46,22 +46,9 @@ export type CoolingOptions = Partial<Omit<CoolingConfig, "intervalMs">> & {
 export type CoolingRun = { distilled: number; facts: number; fallbacks: number; skipped: number };
 
 export async function coolingCandidates(client: Client, config: CoolingConfig, now: number): Promise<ColdEventRow[]> {
-  const rows = await client.execute({
-    sql: `SELECT id, session_id, seq, conversation, private_to, speaker, text, time FROM events
-          WHERE layer = 'L2' AND access_count <= ? AND COALESCE(last_access, created_at) <= ?
-          ORDER BY time, seq LIMIT ?`,
-    args: [config.maxAccesses, now - config.idleMs, config.batch],
-  });
-  return rows.rows.map((r) => ({
-    id: String(r.id),
-    sessionId: String(r.session_id),
-    seq: Number(r.seq),
-    conversation: String(r.conversation),
-    privateTo: r.private_to == null ? null : (String(r.private_to) as PrivateScope),
-    speaker: r.speaker == null ? null : String(r.speaker),
-    text: String(r.text),
-    time: Number(r.time),
-  }));
+  const rows = await coolingCandidateRows(client, { maxAccesses: config.maxAccesses, idleBefore: now - config.idleMs, limit: config.batch });
+  // private_to holds only what privateToOf wrote (a PrivateScope) or null.
+  return rows.map((r) => ({ ...r, privateTo: r.privateTo as PrivateScope | null }));
 }
 
 /** One pass over the current candidates. */
@@ -82,17 +69,12 @@ export async function coolOnce(options: CoolingOptions): Promise<CoolingRun> {
     const vectors = options.embedder ? await options.embedder.embedTexts(distillation.facts.map(factText), { purpose: "write" }) : [];
     const tx = await options.client.transaction("write");
     try {
-      const moved = await tx.execute({
-        sql: "UPDATE events SET layer = 'L3' WHERE id = ? AND layer = 'L2' AND access_count <= ?",
-        args: [event.id, config.maxAccesses],
-      });
-      if (moved.rowsAffected !== 1) {
+      if (!(await moveEventToL3(tx, event.id, config.maxAccesses))) {
         // Recalled into L1, touched, or distilled by another worker since it was picked.
         await tx.rollback();
         run.skipped++;
         continue;
       }
-      await tx.execute({ sql: "UPDATE blocks SET holder = 'L3' WHERE event_id = ? AND holder = 'L2'", args: [event.id] });
       const maskLines: string[] = [];
       for (const [i, fact] of distillation.facts.entries()) {
         const vector = vectors[i] && options.embedder ? { modelId: options.embedder.modelId, vector: vectors[i] } : undefined;

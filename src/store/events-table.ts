@@ -3,7 +3,7 @@
  * (full-text, vectors) live with recall in src/memory; these are the plain ones.
  */
 import type { Client } from "@libsql/client";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
 
@@ -214,4 +214,44 @@ export async function sinkEvents(tx: Executor, ids: readonly string[], now: numb
       .where(and(sql`+${blocks.holder} = 'L1'`, inArray(blocks.eventId, chunk)));
   }
   return moved;
+}
+
+/** A cold event as cooling reads it. */
+export type ColdEventRecord = { id: string; sessionId: string; seq: number; conversation: string; privateTo: string | null; speaker: string | null; text: string; time: number };
+
+/** L2 events accessed at most `maxAccesses` times and idle since `idleBefore`, oldest first. */
+export function coolingCandidateRows(client: Executor, f: { maxAccesses: number; idleBefore: number; limit: number }): Promise<ColdEventRecord[]> {
+  return queryDb(client)
+    .select({
+      id: events.id,
+      sessionId: events.sessionId,
+      seq: events.seq,
+      conversation: events.conversation,
+      privateTo: events.privateTo,
+      speaker: events.speaker,
+      text: events.text,
+      time: events.time,
+    })
+    .from(events)
+    .where(and(eq(events.layer, "L2"), lte(events.accessCount, f.maxAccesses), sql`COALESCE(${events.lastAccess}, ${events.createdAt}) <= ${f.idleBefore}`))
+    .orderBy(asc(events.time), asc(events.seq))
+    .limit(f.limit);
+}
+
+/**
+ * Moves one L2 event and its blocks to L3, inside the caller's transaction, unless it has left L2
+ * or been accessed more than `maxAccesses` times since it was picked: false then, and nothing moved.
+ */
+export async function moveEventToL3(tx: Executor, id: string, maxAccesses: number): Promise<boolean> {
+  const db = queryDb(tx);
+  const moved = await db
+    .update(events)
+    .set({ layer: "L3" })
+    .where(and(eq(events.id, id), eq(events.layer, "L2"), lte(events.accessCount, maxAccesses)));
+  if (moved.rowsAffected !== 1) return false;
+  await db
+    .update(blocks)
+    .set({ holder: "L3" })
+    .where(and(eq(blocks.eventId, id), eq(blocks.holder, "L2")));
+  return true;
 }

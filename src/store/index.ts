@@ -8,6 +8,7 @@ export { VECTOR_DIM } from "./vector.ts";
 export { mergeInserts } from "./merge-inserts.ts";
 export { insertBlock, type NewBlockRow } from "./blocks-table.ts";
 export { allSceneRows, sceneRowsSeen, sceneByKey, insertScene, insertSceneCandidate, updateScene, dropStaleSceneCandidates, type SceneRow } from "./scenes-table.ts";
+export { coolingCandidateRows, moveEventToL3, type ColdEventRecord } from "./events-table.ts";
 export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
 export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";

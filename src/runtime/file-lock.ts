@@ -1,11 +1,11 @@
 /**
- * Advisory file locks (Linux `flock`) through Bun's FFI. A lock belongs to the open file, so the
+ * Advisory file locks (Linux `flock`) through the runtime's FFI (libc.ts). A lock belongs to the open file, so the
  * kernel drops it when the process ends in any way — `kill -9` included — and no stale lock is
  * ever left behind. The file is opened with O_CLOEXEC, so child processes (plugins) never
  * inherit it and cannot keep a lock alive after homed is gone.
  */
-import { dlopen, FFIType, read } from "bun:ffi";
 import { HomedError } from "../errors/index.ts";
+import { libc } from "./libc.ts";
 
 const O_RDWR = 0o2;
 const O_CREAT = 0o100;
@@ -16,17 +16,6 @@ const LOCK_NB = 4;
 const LOCK_UN = 8;
 const EINTR = 4;
 const EWOULDBLOCK = 11;
-
-let libc: ReturnType<typeof openLibc> | undefined;
-function openLibc() {
-  return dlopen("libc.so.6", {
-    open: { args: [FFIType.cstring, FFIType.i32, FFIType.u32], returns: FFIType.i32 },
-    flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-    close: { args: [FFIType.i32], returns: FFIType.i32 },
-    __errno_location: { args: [], returns: FFIType.ptr },
-  }).symbols;
-}
-const c = () => (libc ??= openLibc());
 
 export class FileLockError extends HomedError {
   constructor(message: string) {
@@ -46,14 +35,14 @@ export interface LockFile {
 
 /** Opens (creating it, mode 0600) a file to lock. */
 export function openLockFile(path: string): LockFile {
-  const fd = c().open(Buffer.from(`${path}\0`, "utf8"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600);
-  if (fd < 0) throw new FileLockError(`Cannot open lock file ${path}: errno ${errno()}`);
+  const fd = libc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600);
+  if (fd < 0) throw new FileLockError(`Cannot open lock file ${path}: errno ${libc.errno()}`);
   let open = true;
   const flock = (operation: number, what: string): boolean => {
     if (!open) throw new FileLockError(`Cannot ${what} ${path}: the lock file is closed`);
     for (;;) {
-      if (c().flock(fd, operation) === 0) return true;
-      const code = errno();
+      if (libc.flock(fd, operation) === 0) return true;
+      const code = libc.errno();
       if (code === EINTR) continue;
       if (code === EWOULDBLOCK && operation & LOCK_NB) return false;
       throw new FileLockError(`Cannot ${what} ${path}: errno ${code}`);
@@ -66,12 +55,7 @@ export function openLockFile(path: string): LockFile {
     close() {
       if (!open) return;
       open = false;
-      c().close(fd);
+      libc.close(fd);
     },
   };
-}
-
-function errno(): number {
-  const location = c().__errno_location();
-  return location === null ? -1 : read.i32(location, 0);
 }

@@ -1,9 +1,10 @@
-/** The only door to runtime-specific code (Bun today; Deno 2 later). */
+/** The only door to runtime-specific code: Bun or Deno 2, each file picks its side (which.ts). */
 export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./assets.ts";
 export { serve, ListenError, type FetchHandler, type PeerInfo, type RunningServer } from "./serve.ts";
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
-export { selfCommand } from "./self.ts";
+export { selfCommand, scriptCommand, evalCommand } from "./self.ts";
+export { RUNTIME, type RuntimeName } from "./which.ts";
 export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";
 export { collectGarbage } from "./gc.ts";
 export { openLockFile, FileLockError, type LockFile } from "./file-lock.ts";

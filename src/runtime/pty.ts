@@ -1,8 +1,11 @@
 /**
- * Pseudo-terminals through Bun's FFI (bun-pty ships prebuilt Rust PTY libraries, so nothing is
- * compiled at install). Loaded on first use only: the library is a native file that the
- * kernel itself never needs, only the terminal plugin's process.
+ * Pseudo-terminals through FFI: bun-pty ships prebuilt Rust PTY libraries (nothing is compiled
+ * at install); Bun uses bun-pty itself, Deno the same library through pty-deno.ts. Loaded on
+ * first use only: the library is a native file that the kernel itself never needs, only the
+ * terminal plugin's process.
  */
+import { RUNTIME } from "./which.ts";
+
 export interface Pty {
   readonly pid: number;
   write(data: string): void;
@@ -18,9 +21,9 @@ export interface Pty {
 export type PtyOptions = { cwd: string; env: Record<string, string>; cols: number; rows: number };
 
 export async function spawnPty(command: string, args: readonly string[], options: PtyOptions): Promise<Pty> {
-  const { spawn } = await import("bun-pty");
+  const { spawn } = RUNTIME === "bun" ? await import("bun-pty") : await import("./pty-deno.ts");
   const terminal = spawn(command, [...args], { name: options.env.TERM ?? "xterm-256color", cwd: options.cwd, env: options.env, cols: options.cols, rows: options.rows });
-  // bun-pty starts reading at once and drops output nobody listens to; the caller can listen
+  // The terminal starts reading at once and drops output nobody listens to; the caller can listen
   // only after this resolves, and on a busy machine the program has printed (even exited) by
   // then. So listen from the start and keep what comes early for the first listener.
   const dataListeners: ((text: string) => void)[] = [];
@@ -43,7 +46,7 @@ export async function spawnPty(command: string, args: readonly string[], options
     resize: (cols, rows) => terminal.resize(cols, rows),
     kill: () => {
       if (exitCode !== undefined) return;
-      // bun-pty's kill reports exit code 0 for a killed process; report "no code" instead.
+      // The terminal's kill reports exit code 0 for a killed process; report "no code" instead.
       exit(null);
       // The PTY's program leads its own session and process group: kill the whole group, so
       // that programs which ignore the hang-up (nohup, trap '' HUP) go too.

@@ -1,10 +1,32 @@
 /**
- * The command that runs this homed again — how the kernel launches built-in plugins
- * (`<self> plugin run <name>`). Compiled, that is the binary alone; from source, Bun plus the
- * entry script.
+ * How to run homed (or any of its TypeScript files) again with the runtime running now — how
+ * the kernel launches built-in plugins (`<self> plugin run <name>`) and how tests start a
+ * daemon or a plugin script. Compiled, homed is the binary alone; from source, Bun plus the
+ * script, or Deno with `run`, all permissions (homed reads, writes, spawns, serves and calls
+ * libc) and the project's deno.json (it says to use node_modules, whatever the working folder).
  */
+import { fileURLToPath } from "node:url";
+import { deno } from "./deno-api.ts";
+import { RUNTIME, type RuntimeName } from "./which.ts";
+
+const DENO_CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+/**
+ * The command that runs the TypeScript file `script` (an absolute path): with this runtime by
+ * default, or with `runtime` installed at `executable`.
+ */
+export function scriptCommand(script: string, runtime: RuntimeName = RUNTIME, executable = process.execPath): string[] {
+  return runtime === "bun" ? [executable, script] : [executable, "run", "-A", "--config", DENO_CONFIG, script];
+}
+
+/** The command that runs the module source `source` given on the command line (`bun -e`, `deno eval`). */
+export function evalCommand(source: string): string[] {
+  return RUNTIME === "bun" ? [process.execPath, "-e", source] : [process.execPath, "eval", "--config", DENO_CONFIG, source];
+}
+
 export function selfCommand(): string[] {
+  if (RUNTIME === "deno") return deno().build.standalone ? [process.execPath] : scriptCommand(fileURLToPath(deno().mainModule));
   // Inside a compiled binary the entry script lives in Bun's embedded file system.
   const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main);
-  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+  return compiled ? [process.execPath] : scriptCommand(Bun.main);
 }

@@ -1,5 +1,11 @@
-/** HTTP serving behind one small interface, so the server code never touches `Bun.serve`. */
+/**
+ * HTTP serving behind one small interface, so the server code never touches `Bun.serve` or
+ * `Deno.serve` (serve-bun.ts, serve-deno.ts).
+ */
 import { HomedError } from "../errors/index.ts";
+import { serveWithBun } from "./serve-bun.ts";
+import { serveWithDeno } from "./serve-deno.ts";
+import { RUNTIME } from "./which.ts";
 
 /** What the server knows of the request's peer; an app receives it as its env (Hono's `c.env`). */
 export type PeerInfo = { remoteAddress?: string };
@@ -42,26 +48,13 @@ function describeListenCode(code: string): string {
   }
 }
 
+/** Serves `fetch` on hostname:port (0: any free port) with the runtime's own HTTP server. */
 export function serve(hostname: string, port: number, fetch: FetchHandler): RunningServer {
-  let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({ hostname, port, fetch: (request, bun) => fetch(request, { remoteAddress: bun.requestIP(request)?.address }), idleTimeout: 120 });
+    return RUNTIME === "bun" ? serveWithBun(hostname, port, fetch) : serveWithDeno(hostname, port, fetch);
   } catch (error) {
+    // Both runtimes give a bind failure a Node-style `code` (EADDRINUSE...).
     const code = (error as { code?: string }).code ?? (error as Error).message;
     throw new ListenError(`${hostname}:${port}`, code, { cause: error });
   }
-  return {
-    port: server.port ?? port,
-    hostname,
-    async stop(graceMs: number) {
-      const graceful = server.stop(false);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), graceMs);
-      });
-      const outcome = await Promise.race([graceful.then(() => "done" as const), deadline]);
-      clearTimeout(timer);
-      if (outcome === "timeout") await server.stop(true);
-    },
-  };
 }

@@ -1,36 +1,22 @@
 /**
- * POSIX shared memory (Linux) through Bun's FFI: `shm_open` + `ftruncate` + `mmap`, so a plugin
- * and the kernel can see the same bytes without copying them through a pipe. Everything that
- * touches libc sits in this file; callers get a `Uint8Array` over the mapping.
+ * POSIX shared memory (Linux): `shm_open` + `ftruncate` + `mmap` (libc.ts: Bun's or Deno's FFI),
+ * so a plugin and the kernel can see the same bytes without copying them through a pipe, whichever
+ * runtime each runs under: the segment is plain memory with one layout. Callers get a
+ * `Uint8Array` over the mapping.
  *
  * A mapping's bytes are only valid until `close()`: after that, the memory is unmapped and
  * any view kept from `bytes` must not be touched (the view cannot be detached from here).
  */
-import { dlopen, FFIType, read, toArrayBuffer, type Pointer } from "bun:ffi";
 import { readdirSync } from "node:fs";
 import { HomedError } from "../errors/index.ts";
+import { libc, type Mapping } from "./libc.ts";
 
 const O_RDWR = 0o2;
 const O_CREAT = 0o100;
 const O_EXCL = 0o200;
 const PROT_READ_WRITE = 0x1 | 0x2;
 const MAP_SHARED = 0x1;
-const MAP_FAILED = 2 ** 64 - 1;
 const ERRNO_NAMES: Record<number, string> = { 2: "ENOENT", 12: "ENOMEM", 13: "EACCES", 17: "EEXIST", 22: "EINVAL", 24: "EMFILE", 28: "ENOSPC" };
-
-let libc: ReturnType<typeof openLibc> | undefined;
-function openLibc() {
-  return dlopen("libc.so.6", {
-    shm_open: { args: [FFIType.cstring, FFIType.i32, FFIType.u32], returns: FFIType.i32 },
-    shm_unlink: { args: [FFIType.cstring], returns: FFIType.i32 },
-    ftruncate: { args: [FFIType.i32, FFIType.i64], returns: FFIType.i32 },
-    mmap: { args: [FFIType.ptr, FFIType.u64, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i64], returns: FFIType.ptr },
-    munmap: { args: [FFIType.ptr, FFIType.u64], returns: FFIType.i32 },
-    close: { args: [FFIType.i32], returns: FFIType.i32 },
-    __errno_location: { args: [], returns: FFIType.ptr },
-  }).symbols;
-}
-const c = () => (libc ??= openLibc());
 
 /** `errno` is the C library's reason (ENOENT, EINVAL...), or ECLOSED for a closed segment. */
 export class SharedMemoryError extends HomedError {
@@ -65,7 +51,7 @@ export function openSegment(name: string, size: number): SharedSegment {
 
 /** Removes the name; the memory goes once every process has unmapped it. Missing is fine. */
 export function unlinkSegment(name: string): void {
-  if (c().shm_unlink(cString(checkName(name))) !== 0) {
+  if (libc.shmUnlink(checkName(name)) !== 0) {
     const code = errno();
     if (code !== "ENOENT") throw new SharedMemoryError(code, `Cannot unlink shared memory ${name}: ${code}`);
   }
@@ -80,26 +66,25 @@ export function listSegments(prefix: string): string[] {
 
 function map(name: string, size: number, flags: number, verb: string): SharedSegment {
   if (!Number.isSafeInteger(size) || size <= 0) throw new SharedMemoryError("EINVAL", `Cannot ${verb} shared memory ${name}: size ${size} is not a positive integer`);
-  const lib = c();
-  const fd = lib.shm_open(cString(checkName(name)), flags, 0o600);
+  const fd = libc.shmOpen(checkName(name), flags, 0o600);
   if (fd < 0) throw new SharedMemoryError(errno(), `Cannot ${verb} shared memory ${name}: ${errno()}`);
   try {
-    if (flags & O_CREAT && lib.ftruncate(fd, size) !== 0) {
+    if (flags & O_CREAT && libc.ftruncate(fd, size) !== 0) {
       const code = errno();
-      lib.shm_unlink(cString(name));
+      libc.shmUnlink(name);
       throw new SharedMemoryError(code, `Cannot size shared memory ${name} to ${size} bytes: ${code}`);
     }
-    const address = lib.mmap(null, size, PROT_READ_WRITE, MAP_SHARED, fd, 0);
-    if (address === null || Number(address) === MAP_FAILED) throw new SharedMemoryError(errno(), `Cannot map shared memory ${name}: ${errno()}`);
-    return mapping(name, size, address as Pointer);
+    const mapped = libc.mmap(size, PROT_READ_WRITE, MAP_SHARED, fd);
+    if (!mapped) throw new SharedMemoryError(errno(), `Cannot map shared memory ${name}: ${errno()}`);
+    return segment(name, size, mapped);
   } finally {
     // The mapping keeps the memory; the descriptor is no longer needed.
-    lib.close(fd);
+    libc.close(fd);
   }
 }
 
-function mapping(name: string, size: number, address: Pointer): SharedSegment {
-  let bytes: Uint8Array | undefined = new Uint8Array(toArrayBuffer(address, 0, size));
+function segment(name: string, size: number, mapped: Mapping): SharedSegment {
+  let bytes: Uint8Array | undefined = mapped.bytes;
   return {
     name,
     size,
@@ -110,7 +95,7 @@ function mapping(name: string, size: number, address: Pointer): SharedSegment {
     close() {
       if (!bytes) return;
       bytes = undefined;
-      c().munmap(address, size);
+      mapped.unmap();
     },
   };
 }
@@ -121,10 +106,7 @@ function checkName(name: string): string {
   return name;
 }
 
-const cString = (text: string) => Buffer.from(`${text}\0`, "utf8");
-
 function errno(): string {
-  const location = c().__errno_location();
-  const code = location === null ? -1 : read.i32(location, 0);
+  const code = libc.errno();
   return ERRNO_NAMES[code] ?? `errno ${code}`;
 }

@@ -1,7 +1,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { countTokens, loadTokenizer, sparseCosine, TfidfCorpus } from "../../src/text/index.ts";
-import { ROOT, run } from "../support/process.ts";
+import { evalCommand, ROOT, run } from "../support/process.ts";
 import { eventTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, TOOL_CALL_OVERHEAD, type ChatMessage } from "../../src/context/index.ts";
 
 before(() => loadTokenizer());
@@ -10,7 +10,7 @@ describe("token counts", () => {
   test("counting before the tokenizer is loaded is a loud error, not a wrong number", async () => {
     // A fresh process: this one has loaded the tokenizer already.
     const script = `import { countTokens } from "${ROOT}src/text/index.ts"; countTokens("hello");`;
-    const result = await run([process.execPath, "-e", script]);
+    const result = await run(evalCommand(script));
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /Cannot count tokens: the tokenizer is not loaded yet/);
   });

@@ -11,14 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { TINY_CLIP_DIR } from "../fixtures/make-tiny-clip.ts";
-import { MAIN, startDaemon, until, type Daemon } from "../support/process.ts";
+import { SOURCE_HOMED, startDaemon, until, type Daemon } from "../support/process.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
 
 const KEY = "sk-test-0123456789-PLAINTEXT-MARKER";
 
 /** The daemon from source, started through a shell that sets umask 022 first. */
 async function startUnderUmask022(data: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<Daemon & { headers: Record<string, string> }> {
-  const daemon = await startDaemon(["/bin/sh", "-c", 'umask 022 && exec "$0" "$@"', process.execPath, MAIN, "-data", data, "-addr", "127.0.0.1:0", ...extraArgs], { env });
+  const daemon = await startDaemon(["/bin/sh", "-c", 'umask 022 && exec "$0" "$@"', ...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0", ...extraArgs], { env });
   const token = readFileSync(join(data, "admin.token"), "utf8").trim();
   return { ...daemon, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } };
 }

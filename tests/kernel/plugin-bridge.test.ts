@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "../plugins/support.ts";
 import { call, kernelHarness, type Harness } from "./support.ts";
+import { scriptSpec } from "../support/process.ts";
 
 let h: Harness | undefined;
 let realHost: PluginHost | undefined;
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 /** A real host running the misbehave fixture (an MCP server offering `ping`) once per name. */
 async function fixtureHost(plugins: Record<string, string>): Promise<PluginHost> {
-  const specs = Object.entries(plugins).map(([name, mode]) => PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode] }));
+  const specs = Object.entries(plugins).map(([name, mode]) => PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode) }));
   realHost = createPluginHost(specs, { report: () => {} });
   await realHost.start();
   return realHost;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { hostname } from "node:os";
-import { run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { evalCommand, run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 
 const WORDS = ["tea", "garden", "train", "parking", "车", "停在", "地下", "二层", "会议", "guitar", "laptop", "西湖", "dinner", "report"];
 
@@ -144,7 +144,7 @@ describe("homed import of a large file (child processes)", () => {
     writeFileSync(file, historyLines(3).join("\n"));
     assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, file])).code, 0);
     // What a killed import leaves: its run (its process gone), a staged event and its search row.
-    const gone = (await run([process.execPath, "-e", "console.log(process.pid)"])).stdout.trim();
+    const gone = (await run(evalCommand("console.log(process.pid)"))).stdout.trim();
     const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
       const first = 2 ** 40;

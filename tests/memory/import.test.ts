@@ -79,7 +79,7 @@ describe("history import", () => {
 
   test("cleaning at start removes the runs whose process is gone and keeps a running one's", async () => {
     await using store = await openTempStore();
-    const gone = spawnSync(process.execPath, ["-e", "0"]).pid;
+    const gone = spawnSync(process.execPath, ["--version"]).pid;
     for (const [id, pid] of [[1, gone], [2, process.ppid]] as const) {
       await store.client.execute({ sql: "INSERT INTO import_runs (id, first_rowid, state, pid, host, started_at) VALUES (?, ?, 'staging', ?, ?, 0)", args: [id, id * 2 ** 32, pid, hostname()] });
       await store.client.execute({ sql: "INSERT INTO import_seen (run, id) VALUES (?, 'ev_x')", args: [id] });

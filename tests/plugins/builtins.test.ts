@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_PLUGINS, builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, startupDependencies, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
-import { run, SOURCE_HOMED } from "../support/process.ts";
+import { run, scriptCommand, SOURCE_HOMED } from "../support/process.ts";
 import { gone } from "./support.ts";
 
 const body = (result: CallToolResult) => JSON.parse((result.content[0] as unknown as { text: string }).text);
@@ -153,10 +153,10 @@ describe("built-in plugins", () => {
 });
 
 describe("self command", () => {
-  test("from source, homed runs itself as bun + the entry script", async () => {
+  test("from source, homed runs itself as its runtime + the entry script (bun FILE, deno run ... FILE)", async () => {
     const script = join(import.meta.dirname, "fixtures", "print-self.ts");
-    const { stdout } = await run([process.execPath, script]);
-    assert.deepEqual(JSON.parse(stdout), [process.execPath, script]);
+    const { stdout } = await run(scriptCommand(script));
+    assert.deepEqual(JSON.parse(stdout), scriptCommand(script));
   });
 });
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FIXTURES, gone, isRunning } from "./support.ts";
 import { ErrorCode, LogRing, PluginChild, PluginSpecSchema, type RpcError } from "../../src/plugins/index.ts";
+import { scriptSpec } from "../support/process.ts";
 
 
 
@@ -16,7 +17,7 @@ describe("plugin child process", () => {
   });
   const launch = (script: string, args: string[] = [], options: { timeoutMs?: number; maxFrameBytes?: number } = {}) => {
     const log = new LogRing(100);
-    const spec = PluginSpecSchema.parse({ name: "t", command: process.execPath, args: [join(FIXTURES, script), ...args], timeoutMs: options.timeoutMs ?? 10_000 });
+    const spec = PluginSpecSchema.parse({ name: "t", ...scriptSpec(join(FIXTURES, script), ...args), timeoutMs: options.timeoutMs ?? 10_000 });
     const child = PluginChild.spawn(spec, { log, ...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}) });
     children.push(child);
     return { child, log };
@@ -85,7 +86,7 @@ describe("plugin child process", () => {
 
   test("the child sees only allow-listed variables (common ones and those it names) plus its own, never the kernel's secrets", async () => {
     const log = new LogRing();
-    const spec = PluginSpecSchema.parse({ name: "env", command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), "env"], env: { PLUGIN_OWN: "1" }, inheritEnv: ["GITHUB_TOKEN"] });
+    const spec = PluginSpecSchema.parse({ name: "env", ...scriptSpec(join(FIXTURES, "misbehave.ts"), "env"), env: { PLUGIN_OWN: "1" }, inheritEnv: ["GITHUB_TOKEN"] });
     const child = PluginChild.spawn(spec, { log, parentEnv: { ...process.env, HOMED_ADMIN_TOKEN: "secret", OPENAI_API_KEY: "sk-x", GITHUB_TOKEN: "gh", PATH: process.env.PATH } });
     children.push(child);
     await child.connect();

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPluginHost, loadExternalPlugins, StartupOrderError, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "./support.ts";
+import { scriptSpec } from "../support/process.ts";
 
 describe("external plugins", () => {
   const data = mkdtempSync(join(tmpdir(), "homed-external-"));
@@ -20,8 +21,8 @@ describe("external plugins", () => {
   };
 
   test("valid files become specs (name from the folder, cwd the folder); broken ones are reported and skipped", async () => {
-    plugin("pinger", { command: process.execPath, args: [join(FIXTURES, "misbehave.ts")], env: { PING_MODE: "1" }, provides: ["ping"] });
-    plugin("needs-ping", { name: "needer", command: process.execPath, args: [join(FIXTURES, "misbehave.ts")], requires: ["ping"] });
+    plugin("pinger", { ...scriptSpec(join(FIXTURES, "misbehave.ts")), env: { PING_MODE: "1" }, provides: ["ping"] });
+    plugin("needs-ping", { name: "needer", ...scriptSpec(join(FIXTURES, "misbehave.ts")), requires: ["ping"] });
     plugin("broken-json", "{ not json");
     plugin("no-command", { args: [] });
     plugin("Bad Name", { command: "x" });

@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createPluginHost, PluginSpecSchema, runStage, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "./support.ts";
+import { scriptSpec } from "../support/process.ts";
 
 describe("stage hooks", () => {
   let host: PluginHost;
   before(async () => {
     const hook = (mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
-      PluginSpecSchema.parse({ name: `hook-${mode}`, command: process.execPath, args: [join(FIXTURES, "hook-plugin.ts"), mode], ...facilities });
+      PluginSpecSchema.parse({ name: `hook-${mode}`, ...scriptSpec(join(FIXTURES, "hook-plugin.ts"), mode), ...facilities });
     host = createPluginHost(
       [
         // "append" is listed first but requires what "upper" provides: upper runs first.
@@ -17,7 +18,7 @@ describe("stage hooks", () => {
         hook("upper", { provides: ["upper"] }),
         hook("deny"),
         hook("slow"),
-        PluginSpecSchema.parse({ name: "plain", command: process.execPath, args: [join(FIXTURES, "misbehave.ts")] }),
+        PluginSpecSchema.parse({ name: "plain", ...scriptSpec(join(FIXTURES, "misbehave.ts")) }),
       ],
       { graceMs: 300 },
     );

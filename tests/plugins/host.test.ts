@@ -16,9 +16,10 @@ import {
 import { serve } from "../../src/runtime/index.ts";
 import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
 import { apiErrorHandler } from "../../src/server/errors.ts";
+import { scriptSpec } from "../support/process.ts";
 
 const spec = (name: string, mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
-  PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], ...facilities });
+  PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), ...facilities });
 
 
 describe("startup order", () => {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createSegment, listSegments, openSegment, unlinkSegment } from "../../src/runtime/index.ts";
 import { createPluginHost, DEFAULT_INTAKE_LIMITS, PluginSpecSchema, type IntakeLimits, SegmentChannel, SegmentError, sweepStaleSegments, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "./support.ts";
+import { scriptSpec } from "../support/process.ts";
 
 const unique = () => `/homed-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
 
@@ -95,7 +96,7 @@ describe("shared memory with a real plugin", () => {
     await Promise.all(hosts.map((h) => h.stopAll()));
   });
   const start = async (report?: (level: string, line: string) => void, limits?: IntakeLimits) => {
-    const spec = PluginSpecSchema.parse({ name: "blob", command: process.execPath, args: [join(FIXTURES, "blob-plugin.ts")], sharedMemoryBytes: 8 << 20 });
+    const spec = PluginSpecSchema.parse({ name: "blob", ...scriptSpec(join(FIXTURES, "blob-plugin.ts")), sharedMemoryBytes: 8 << 20 });
     const host = createPluginHost([spec], { graceMs: 500, ...(report ? { report } : {}), ...(limits ? { limits } : {}) });
     hosts.push(host);
     await host.start();

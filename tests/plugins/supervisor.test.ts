@@ -4,9 +4,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FIXTURES, gone, isRunning } from "./support.ts";
 import { ManualClock, PluginSpecSchema, Supervisor, type Report } from "../../src/plugins/index.ts";
+import { scriptSpec } from "../support/process.ts";
 
 const spec = (mode: string, name = `p-${mode}`) =>
-  PluginSpecSchema.parse({ name, command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), mode], timeoutMs: 10_000 });
+  PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), timeoutMs: 10_000 });
 
 
 describe("supervisor", () => {

@@ -11,6 +11,7 @@ import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/p
 import { createApp } from "../../src/server/index.ts";
 import { FIXTURES } from "../plugins/support.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
+import { scriptSpec } from "../support/process.ts";
 
 const TOKEN = "k".repeat(40);
 const HOST = "127.0.0.1:8080";
@@ -73,7 +74,7 @@ describe("audit lines", () => {
 describe("plugin lines", () => {
   test("a restart by hand is an audit line", async () => {
     h = await kernelHarness([]);
-    const spec = PluginSpecSchema.parse({ name: "pinger", command: process.execPath, args: [join(FIXTURES, "misbehave.ts"), "ok"] });
+    const spec = PluginSpecSchema.parse({ name: "pinger", ...scriptSpec(join(FIXTURES, "misbehave.ts"), "ok") });
     const plugins = createPluginHost([spec], { graceMs: 300 });
     try {
       await plugins.start();

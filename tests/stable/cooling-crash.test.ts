@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@libsql/client";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
-import { until } from "../support/process.ts";
+import { scriptCommand, until } from "../support/process.ts";
 import { distilledText, message, storeWith } from "./support.ts";
 
 const WORKER = fileURLToPath(new URL("./fixtures/cooling-worker.ts", import.meta.url));
@@ -24,7 +24,8 @@ describe("cooling crash safety", () => {
     }));
     after(() => provider.close());
 
-    const first = spawn(process.execPath, [WORKER, url, provider.url], { stdio: "ignore" });
+    const [command, ...args] = scriptCommand(WORKER);
+    const first = spawn(command!, [...args, url, provider.url], { stdio: "ignore" });
     const firstExit = new Promise((resolve) => first.on("exit", resolve));
     await until(() => provider.requests.length >= 12, "the first worker to be midway");
     first.kill("SIGKILL");
@@ -34,7 +35,7 @@ describe("cooling crash safety", () => {
     const midway = Number((await client.execute("SELECT count(*) AS n FROM events WHERE layer = 'L3'")).rows[0]!.n);
     assert.ok(midway > 0 && midway < EVENTS, `midway ${midway} of ${EVENTS} distilled`);
 
-    const second = spawn(process.execPath, [WORKER, url, provider.url], { stdio: ["ignore", "pipe", "inherit"] });
+    const second = spawn(command!, [...args, url, provider.url], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     second.stdout!.on("data", (d) => (out += d));
     assert.equal(await new Promise((resolve) => second.on("exit", resolve)), 0);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { openStore } from "../../src/store/index.ts";
 import { isReadOnly } from "../../src/store/serial-writes.ts";
-import { ROOT } from "../support/process.ts";
+import { ROOT, scriptCommand } from "../support/process.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,7 +71,8 @@ describe("the write path", () => {
        await tx.commit();
        store.close();`,
     );
-    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    const [command, ...args] = scriptCommand(script);
+    const child = spawn(command!, args, { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       await new Promise<void>((resolve) => child.stdout.on("data", (d) => String(d).includes("holding") && resolve()));

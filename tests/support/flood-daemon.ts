@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./process.ts";
+import { ROOT, scriptSpec } from "./process.ts";
 
 export const FLOOD_MODES = ["notify", "request", "garbage", "oversized", "stderr"] as const;
 export type FloodMode = (typeof FLOOD_MODES)[number];
@@ -16,7 +16,7 @@ export function floodDataFolder(data: string, modes: readonly FloodMode[]): void
   for (const mode of modes) {
     const folder = join(data, "plugins", `flood-${mode}`);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "plugin.json"), JSON.stringify({ command: process.execPath, args: [join(ROOT, "tests/plugins/fixtures/flood-plugin.ts"), mode] }));
+    writeFileSync(join(folder, "plugin.json"), JSON.stringify(scriptSpec(join(ROOT, "tests/plugins/fixtures/flood-plugin.ts"), mode)));
   }
 }
 

@@ -4,11 +4,20 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { scriptCommand } from "../../src/runtime/self.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const MAIN = `${ROOT}src/main.ts`;
-/** The command that runs homed from source: [bun, src/main.ts]. */
-export const SOURCE_HOMED = [process.execPath, MAIN];
+/** The command that runs homed from source with the runtime running the tests: [bun, src/main.ts] or [deno, run, ...]. */
+export const SOURCE_HOMED = scriptCommand(MAIN);
+
+export { scriptCommand, evalCommand } from "../../src/runtime/self.ts";
+
+/** A plugin's `command` and `args` that run the TypeScript file `script` with the runtime running the tests. */
+export function scriptSpec(script: string, ...args: string[]): { command: string; args: string[] } {
+  const [command, ...leading] = scriptCommand(script);
+  return { command: command!, args: [...leading, ...args] };
+}
 
 /** Daemons started by tests; killed when the test process exits, even after a failed test. */
 const started = new Set<ChildProcess>();
@@ -67,7 +76,9 @@ export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: 
         stderr: () => stderr,
         async stop(signal = "SIGTERM") {
           const started = performance.now();
-          child.kill(signal);
+          // process.kill, not child.kill: after child.kill, Deno's child_process reports the
+          // signal as the exit (code null) even when the process caught it and exited 0 itself.
+          process.kill(child.pid!, signal);
           const code = await exited;
           return { code, ms: performance.now() - started };
         },

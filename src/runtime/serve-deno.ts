@@ -1,0 +1,29 @@
+/**
+ * serve.ts with `Deno.serve`. `shutdown()` lets in-flight requests finish; aborting the signal
+ * given at start closes every connection, which is the forced stop after the grace period (an
+ * SSE stream left open would otherwise hold the daemon's exit forever).
+ */
+import { deno } from "./deno-api.ts";
+import type { FetchHandler, RunningServer } from "./serve.ts";
+
+export function serveWithDeno(hostname: string, port: number, fetch: FetchHandler): RunningServer {
+  const force = new AbortController();
+  // onListen: without it Deno prints "Listening on ..." to stdout, which is the command's output.
+  const server = deno().serve({ hostname, port, signal: force.signal, onListen: () => {} }, (request, info) => fetch(request, { remoteAddress: info.remoteAddr.hostname }));
+  return {
+    port: server.addr.port,
+    hostname,
+    async stop(graceMs: number) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), graceMs);
+      });
+      const outcome = await Promise.race([server.shutdown().then(() => "done" as const), deadline]);
+      clearTimeout(timer);
+      if (outcome === "timeout") {
+        force.abort();
+        await server.finished;
+      }
+    },
+  };
+}

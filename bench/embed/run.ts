@@ -13,6 +13,11 @@
  *   index (ingest) and an exact full scan (top-k), with the index's recall@10 against exact;
  *   clustered vectors by default, BENCH_EMBED_DATA=random for the worst case.
  *
+ * - Per-model vector tables (issue 16): a history import into a real store whose model has its
+ *   own indexed table (filled by triggers), at 512 and 1536 dims; baselines: the old design (one
+ *   DiskANN index on events.embedding, 512 only) and no index at all; file size for each, and
+ *   the time to build a model's table on first use from vectors already stored.
+ *
  * Never fails: a section that cannot run prints why and the rest go on.
  */
 import { createClient } from "@libsql/client";
@@ -30,6 +35,9 @@ import {
 import { TINY_CLIP_DIR, tinyVocab } from "../../tests/fixtures/make-tiny-clip.ts";
 import { jpegFile, pngFile, webpFile } from "../../tests/embed/images.ts";
 import { scratchDir } from "../scratch.ts";
+import { importHistory } from "../../src/memory/index.ts";
+import { ensureVectorSpace, openStore } from "../../src/store/index.ts";
+import { statSync } from "node:fs";
 
 const DATA = "/work/shared/data";
 
@@ -202,4 +210,48 @@ await section(`libSQL vector index (F32_BLOB(512), DiskANN, events index setting
     );
     client.close();
   }
+});
+
+await section("per-model vector tables: import with the model's index (issue 16)", async () => {
+  const size = Number(process.env.BENCH_EMBED_IMPORT ?? 3000);
+  const embedderOf = (dimension: number) => ({
+    modelId: `bench@${dimension}`,
+    dimension,
+    embedTexts: async (texts: readonly string[]) => texts.map((t) => {
+      const next = xorshift(t.length * 7919 + t.charCodeAt(t.length - 1));
+      const v = new Float32Array(dimension).map(() => next());
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    }),
+  });
+  const messages = Array.from({ length: size }, (_, i) => ({
+    conversation: "bench", session: `s${i >> 5}`, time: 1_700_000_000_000 + i * 60_000, speaker: "Ann", role: "user" as const,
+    text: `message ${i}: ${"we talked about the trip and the weather ".slice(0, 10 + (i % 30))}`, sourceId: `m${i}`,
+  }));
+  const run = async (label: string, dimension: number, prepare: (store: Awaited<ReturnType<typeof openStore>>) => Promise<void>) => {
+    const dir = scratchDir("bench-space-");
+    const store = await openStore({ url: `file:${join(dir, "homed.db")}` });
+    const embedder = embedderOf(dimension);
+    await importHistory(store.client, messages.slice(0, 1).map((m) => ({ ...m, sourceId: "seed" })), { embedder });
+    await prepare(store);
+    const started = performance.now();
+    await importHistory(store.client, messages, { embedder });
+    const rate = size / ((performance.now() - started) / 1000);
+    await store.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    const mb = statSync(join(dir, "homed.db")).size / 1e6;
+    let built = "";
+    if (label === "no index yet") {
+      const t = performance.now();
+      await ensureVectorSpace(store.client, embedder.modelId);
+      built = `; building its table afterwards (first use) ${((performance.now() - t) / 1000).toFixed(1)} s`;
+    }
+    console.log(`${label.padEnd(32)} ${dimension}-dim: import ${rate.toFixed(0)} messages/s, file ${mb.toFixed(1)} MB${built}`);
+    store.close();
+  };
+  await run("baseline: old events index", 512, async (store) => {
+    await store.client.execute("CREATE INDEX events_embedding_idx ON events (libsql_vector_idx(embedding, 'metric=cosine', 'compress_neighbors=float8', 'max_neighbors=32'))");
+  });
+  await run("no index yet", 512, async () => {});
+  await run("model's own table (triggers)", 512, async (store) => void (await ensureVectorSpace(store.client, "bench@512")));
+  await run("model's own table (triggers)", 1536, async (store) => void (await ensureVectorSpace(store.client, "bench@1536")));
 });

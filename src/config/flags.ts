@@ -31,7 +31,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "embed-threads", value: "N", env: "HOMED_EMBED_THREADS", default: "1", help: "ONNX Runtime threads for the in-process embedder (only 1 works under Bun today; more is refused)" },
   { name: "embed-url", value: "URL", env: "HOMED_EMBED_URL", default: "", help: "use an OpenAI-compatible /embeddings endpoint instead, e.g. http://127.0.0.1:11434/v1 (needs -embed-model)" },
   { name: "embed-model", value: "NAME", env: "HOMED_EMBED_MODEL", default: "", help: "model name sent to -embed-url" },
-  { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "512", help: "dimension of -embed-model's vectors (must be 512, the stored vector size)" },
+  { name: "embed-dim", value: "N", env: "HOMED_EMBED_DIM", default: "the model's own", help: "ask -embed-model for vectors of N dimensions (OpenAI's `dimensions` parameter; the server must support it); any width is stored" },
   { name: "embed-key-file", value: "FILE", env: "HOMED_EMBED_KEY_FILE", default: "", help: "file holding the API key for -embed-url (else HOMED_EMBED_API_KEY)" },
   { name: "embed-timeout", value: "MS", env: "HOMED_EMBED_TIMEOUT_MS", default: "1200", help: "time budget of a query embedding; after it recall goes on without vectors" },
   { name: "help", default: "", help: "show this help (or, after a command, that command's) and exit" },

@@ -31,7 +31,7 @@ const EmbedSettingsSchema = z.object({
     .object({
       baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL"),
       model: z.string().min(1, "-embed-url needs -embed-model NAME"),
-      dimension: count(1, 65536),
+      dimension: count(1, 65536).optional(),
       apiKey: z.string().optional(),
       keyFile: z.string().optional(),
       queryBudgetMs: count(1, 600_000),
@@ -85,7 +85,7 @@ function embedInput(pick: (flag: string, envName: string) => string | undefined,
       ? {
           baseUrl: url,
           model: model ?? "",
-          dimension: pick("embed-dim", "HOMED_EMBED_DIM") ?? "512",
+          dimension: pick("embed-dim", "HOMED_EMBED_DIM") || undefined,
           apiKey: env.HOMED_EMBED_API_KEY || undefined,
           keyFile: keyFile ? resolve(keyFile) : undefined,
           queryBudgetMs: pick("embed-timeout", "HOMED_EMBED_TIMEOUT_MS") ?? "1200",

@@ -9,7 +9,7 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
-import { conversationScopeKey, eventTextAt, indexForSearch, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents, VECTOR_DIM } from "../store/index.ts";
+import { conversationScopeKey, eventTextAt, indexForSearch, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents } from "../store/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import { maskEventSecrets } from "./mask-event.ts";
@@ -81,9 +81,6 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   const { embedder } = input;
   // Secrets are masked before anything is analysed or stored (`masked`: kinds, for the log).
   const { event, masked } = maskEventSecrets(input.event);
-  if (embedder.dimension !== VECTOR_DIM) {
-    throw new Error(`Cannot write event ${event.id}: embedder ${embedder.modelId} has dimension ${embedder.dimension}, the store holds ${VECTOR_DIM}`);
-  }
   await loadTokenizer();
   const text = eventText(event.messages);
   const tokens = await eventTokensYielding(event.messages);

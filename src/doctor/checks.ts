@@ -6,7 +6,7 @@
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
 import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
-import { fullTextProbe, integrityCheck, migrationStatus, openStore, redactDbUrl, vectorTopOneProbe, VECTOR_DIM, type Store } from "../store/index.ts";
+import { fullTextProbe, integrityCheck, migrationStatus, openStore, redactDbUrl, vectorTopOneProbe, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 import { pluginDependencyChecks } from "./plugin-deps.ts";
 
@@ -49,9 +49,9 @@ function storeChecks(store: () => Store): Check[] {
       name: "vector search",
       run: () =>
         probeInRollback(store().client, async (tx) => {
-          const top = await vectorTopOneProbe(tx, Date.now());
+          const { top, dimension } = await vectorTopOneProbe(tx, Date.now());
           if (top !== "doctor-b") throw new Error(`top-1 should be doctor-b, got ${String(top)}`);
-          return `top-k over events_embedding_idx (F32_BLOB(${VECTOR_DIM})) found the nearest`;
+          return `top-k over a model's own DiskANN table (F32_BLOB(${dimension})) found the nearest`;
         }),
     },
     {

@@ -17,7 +17,7 @@
 import type { Client } from "@libsql/client";
 import { dataUrlImageBytes } from "./data-url.ts";
 import type { Embedder } from "./embedder.ts";
-import { countStaleRecords, releaseLease, saveVectors, staleRecords, takeLease, type StaleRecord } from "../store/index.ts";
+import { countStaleRecords, ensureVectorSpace, INDEX_FROM_VECTORS, releaseLease, saveVectors, staleRecords, takeLease, vectorCoverage, type StaleRecord } from "../store/index.ts";
 
 export type BackfillTable = "events" | "blocks";
 export type BackfillProgress = { table: BackfillTable; done: number; skipped: number; total: number; model: string };
@@ -114,7 +114,11 @@ export async function leasedBackfill(client: Client, embedder: Embedder, holder:
   const hold = () => takeLease(client, job, holder, BACKFILL_LEASE_MS);
   if (!(await hold())) return undefined;
   try {
-    return await backfillEmbeddings(client, embedder, { ...options, keepGoing: hold });
+    const report = await backfillEmbeddings(client, embedder, { ...options, keepGoing: hold });
+    // The model's indexed vector table, once it has enough vectors for scans to be slow (the
+    // vector channel also starts it on first need; a no-op once built).
+    if (!report.stopped && (await vectorCoverage(client, embedder.modelId)).embedded > INDEX_FROM_VECTORS) await ensureVectorSpace(client, embedder.modelId);
+    return report;
   } finally {
     await releaseLease(client, job, holder).catch(() => {});
   }

@@ -16,6 +16,7 @@ export type EmbedOptions = { purpose?: EmbedPurpose };
 export interface Embedder {
   /** Identifies the vector space, e.g. `fallback-hash-v1@512` or `chinese-clip-vit-b16@512`. */
   readonly modelId: string;
+  /** Width of its vectors; 0 until known (an HTTP model of unstated width learns it from its first answer). */
   readonly dimension: number;
   /** L2-normalised vectors, one per input, in input order. */
   embedTexts(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;

@@ -5,6 +5,10 @@
  * user is waiting and recall can do without the vector channel; writes retry with exponential
  * backoff on network errors, timeouts, 429 and 5xx, since a record stored without its vector
  * stays worse until it is re-embedded.
+ *
+ * Any width: without a `dimension` the model's own width is used, learnt from its first answer
+ * (and every later answer must match it). With one, it is sent as OpenAI's `dimensions`
+ * parameter (text-embedding-3-* and other Matryoshka models shorten their vectors) and checked.
  */
 import { z } from "zod";
 import { analysedPart } from "../text/index.ts";
@@ -14,7 +18,8 @@ export type HttpEmbedderOptions = {
   /** Base URL including the version path, e.g. `http://127.0.0.1:11434/v1`. */
   baseUrl: string;
   model: string;
-  dimension: number;
+  /** Vectors of this many dimensions, asked for with `dimensions`; absent: the model's own width. */
+  dimension?: number;
   apiKey?: string;
   /** Budget for a `query` embedding; after it the caller proceeds without vectors. */
   queryBudgetMs?: number;
@@ -36,14 +41,18 @@ const ResponseSchema = z.object({
 class TransientError extends EmbedError {}
 
 export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
-  const { model, dimension } = options;
+  const { model } = options;
+  const asked = options.dimension;
+  /** The width every vector must have: asked for, or learnt from the first answer (0 until then). */
+  let dimension = asked ?? 0;
   const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
   const queryBudgetMs = options.queryBudgetMs ?? 1200;
   const writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
   const writeAttempts = options.writeAttempts ?? 4;
   const backoffMs = options.backoffMs ?? 250;
   const maxBatch = options.maxBatch ?? 64;
-  const modelId = `openai:${model}@${dimension}`;
+  // The width is part of the space's name only when asked for: the same model shortened is another space.
+  const modelId = asked === undefined ? `openai:${model}` : `openai:${model}@${asked}`;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
@@ -53,7 +62,7 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
       response = await fetch(url, {
         method: "POST",
         headers,
-        body: JSON.stringify({ model, input }),
+        body: JSON.stringify(asked === undefined ? { model, input } : { model, input, dimensions: asked }),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -82,8 +91,10 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
     }
     const ordered = parsed.data.map((item, i) => ({ at: item.index ?? i, embedding: item.embedding })).sort((a, b) => a.at - b.at);
     return ordered.map(({ embedding }) => {
+      if (dimension === 0 && embedding.length > 0) dimension = embedding.length;
       if (embedding.length !== dimension) {
-        throw new EmbedError(`Cannot embed with ${url}: model ${model} returned ${embedding.length} dimensions, expected ${dimension}`);
+        const hint = asked === undefined ? "" : " (the server does not shorten vectors with `dimensions`: leave -embed-dim unset to use the model's own width)";
+        throw new EmbedError(`Cannot embed with ${url}: model ${model} returned ${embedding.length} dimensions, expected ${dimension}${hint}`);
       }
       return normalize(Float32Array.from(embedding));
     });
@@ -103,7 +114,9 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder {
 
   return {
     modelId,
-    dimension,
+    get dimension() {
+      return dimension;
+    },
     async embedTexts(texts: readonly string[], embedOptions: EmbedOptions = {}) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += maxBatch) {

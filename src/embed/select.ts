@@ -3,12 +3,10 @@
  * endpoint, when configured, is an explicit choice and wins. Otherwise Chinese-CLIP runs when
  * its folder is present and sound; a missing model means the fallback (the normal state of a
  * fresh install), a broken one means the fallback *and* a `degraded` flag so doctor fails.
- * Configuration that cannot work (a dimension the store cannot hold, an unreadable key file)
- * is refused at start-up: silently falling back would hide a mistake the user just made.
+ * Configuration that cannot work (an unreadable key file) is refused at start-up: silently falling back would hide a mistake the user just made.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { VECTOR_DIM } from "../store/vector.ts";
 import type { Embedder } from "./embedder.ts";
 import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.ts";
 import { createClipEmbedder } from "./clip-onnx.ts";
@@ -19,7 +17,8 @@ import { HomedError } from "../errors/index.ts";
 export type HttpEmbedSettings = {
   baseUrl: string;
   model: string;
-  dimension: number;
+  /** Asked of the model with `dimensions`; absent: its own width (any width is stored). */
+  dimension?: number;
   /** Key given through the environment (HOMED_EMBED_API_KEY). */
   apiKey?: string;
   /** File holding the key; read here, never logged. */
@@ -65,14 +64,7 @@ function readKey(http: HttpEmbedSettings): string | undefined {
   }
 }
 
-function openHttp(http: HttpEmbedSettings, storeDimension: number): ActiveEmbedder {
-  // Stored vectors live in F32_BLOB(512) columns; a different size cannot be indexed there,
-  // and truncating or padding would make cosine scores meaningless.
-  if (http.dimension !== storeDimension) {
-    throw new EmbedConfigError(
-      `Cannot use embedding model ${http.model}: it makes ${http.dimension}-dimensional vectors and homed stores ${storeDimension}; pick a ${storeDimension}-dimension model (or one that can be asked for ${storeDimension} dimensions) and set -embed-dim ${storeDimension}`,
-    );
-  }
+function openHttp(http: HttpEmbedSettings): ActiveEmbedder {
   const embedder = createHttpEmbedder({ ...http, apiKey: readKey(http) });
   return { embedder, kind: "openai", reason: `OpenAI-compatible ${http.baseUrl} model ${http.model} (set by -embed-url)`, degraded: false };
 }
@@ -87,8 +79,8 @@ function openHttp(http: HttpEmbedSettings, storeDimension: number): ActiveEmbedd
 export const vectorEmbedder = (active: ActiveEmbedder): Embedder | undefined => (active.kind === "fallback" ? undefined : active.embedder);
 
 /** Opens the active embedder; only configuration mistakes throw (EmbedConfigError). */
-export async function openEmbedder(settings: EmbedSettings, storeDimension = VECTOR_DIM): Promise<ActiveEmbedder> {
-  if (settings.http) return openHttp(settings.http, storeDimension);
+export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbedder> {
+  if (settings.http) return openHttp(settings.http);
   if (settings.threads > 1) {
     // Measured: ONNX Runtime's threaded WASM starts its workers from blob: URLs through
     // node:worker_threads, which Bun cannot load; the worker error then kills the process.
@@ -96,7 +88,7 @@ export async function openEmbedder(settings: EmbedSettings, storeDimension = VEC
       `Cannot use -embed-threads ${settings.threads}: ONNX Runtime's WASM threads cannot start under this runtime (its workers load from blob: URLs); use 1`,
     );
   }
-  const fallback = createFallbackEmbedder(storeDimension);
+  const fallback = createFallbackEmbedder();
   const dir = findClipFolder(settings.modelsDir);
   if (!dir) {
     const where = join(settings.modelsDir, CLIP_FOLDER_NAME);
@@ -104,10 +96,6 @@ export async function openEmbedder(settings: EmbedSettings, storeDimension = VEC
   }
   try {
     const clip = await createClipEmbedder(readClipFolder(dir), { numThreads: settings.threads });
-    if (clip.dimension !== storeDimension) {
-      await clip.close();
-      throw new Error(`it makes ${clip.dimension}-dimensional vectors and homed stores ${storeDimension}`);
-    }
     return { embedder: clip, kind: "chinese-clip", reason: `Chinese-CLIP ViT-B/16 from ${clip.description}`, degraded: false };
   } catch (error) {
     const why = (error as Error).message.replace(/^Cannot load Chinese-CLIP from [^:]+: /, "");

@@ -7,15 +7,17 @@ import type { Embedder } from "../embed/index.ts";
 import type { Ranked } from "./channels.ts";
 import type { RecallQuery } from "./recall-query.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
+import { ensureVectorSpace, findVectorSpace, INDEX_FROM_VECTORS } from "../store/index.ts";
 
 /**
  * Up to this many events in scope are compared exactly (a scan of their vectors). Beyond it the
- * DiskANN index answers. Why not always the index: `vector_top_k` ranks the whole table before
+ * model's DiskANN index answers (its vector space, src/store/vector-spaces.ts; until that exists
+ * the scan answers and the space is built in the background). Why not always the index: `vector_top_k` ranks the whole table before
  * the scope applies, so a small conversation among a million events would get no neighbours.
  * Why not always the scan: it reads every vector in scope (95 ms for 10k measured, vs ~6 ms
  * through the index).
  */
-export const EXACT_SCAN_LIMIT = 5_000;
+export const EXACT_SCAN_LIMIT = INDEX_FROM_VECTORS;
 /**
  * Index neighbours fetched per wanted result. With a conversation scope the index ranks other
  * conversations' events too, so it is asked for more; without one only other models' and L1
@@ -39,6 +41,22 @@ async function imageNeighbours(client: Client, blob: Uint8Array, modelId: string
   return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
 }
 
+/** Spaces being built by this process, per database, so a burst of queries starts one build, not one each. */
+const building = new WeakMap<Client, Set<string>>();
+
+/** The model's indexed space, or undefined (then its build starts in the background). */
+async function indexedSpace(client: Client, model: string) {
+  const space = await findVectorSpace(client, model);
+  const started = building.get(client) ?? new Set<string>();
+  if (!space && !started.has(model)) {
+    building.set(client, started.add(model));
+    void ensureVectorSpace(client, model)
+      .catch(() => undefined) // the next query that needs the index tries again
+      .finally(() => started.delete(model));
+  }
+  return space;
+}
+
 export async function vectorChannel(
   client: Client,
   embedder: Embedder,
@@ -57,8 +75,9 @@ export async function vectorChannel(
     sql: `SELECT count(*) AS n FROM events e WHERE ${counted.sql} AND e.embed_model = ?`,
     args: [...counted.args, embedder.modelId],
   });
-  const exact = Number(inScope.rows[0]?.n ?? 0) <= exactScanLimit;
-  const from = exact ? "events e" : "vector_top_k('events_embedding_idx', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id";
+  const space = Number(inScope.rows[0]?.n ?? 0) <= exactScanLimit ? undefined : await indexedSpace(client, embedder.modelId);
+  const exact = space === undefined;
+  const from = exact ? "events e" : `vector_top_k('${space.index}', vector32(?), ?) AS k JOIN events e ON e.rowid = k.id`;
   const fromArgs = exact ? [] : [blob, limit * INDEX_OVERFETCH[scope.conversation === undefined ? "unscoped" : "scoped"]];
   const rows = await client.execute({
     sql: `SELECT e.id AS id, vector_distance_cos(e.embedding, vector32(?)) AS distance

@@ -5,6 +5,7 @@ export { takeLease, releaseLease, leaseHolderId } from "./job-lease.ts";
 export { migrate, migrationStatus, SchemaMismatchError, type Migration, type MigrationStatus } from "./migrate.ts";
 export { MIGRATIONS } from "./migrations/index.ts";
 export { VECTOR_DIM } from "./vector.ts";
+export { ensureVectorSpace, findVectorSpace, vectorCoverage, INDEX_FROM_VECTORS, type VectorSpace } from "./vector-spaces.ts";
 export { mergeInserts } from "./merge-inserts.ts";
 export { insertBlock, type NewBlockRow } from "./blocks-table.ts";
 export { allSceneRows, sceneRowsSeen, sceneByKey, insertScene, insertSceneCandidate, updateScene, dropStaleSceneCandidates, type SceneRow } from "./scenes-table.ts";

@@ -5,7 +5,10 @@
 import { sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { bm25Of, conversationScopeKey, scopedMatch } from "./search-index.ts";
-import { VECTOR_DIM } from "./vector.ts";
+import { ensureVectorSpace } from "./vector-spaces.ts";
+
+/** The probe's vectors: an odd width, as any model's may be (the store holds any). */
+const PROBE_DIM = 24;
 
 /** SQLite's verdict on the file: "ok", or the first problem it found. */
 export async function integrityCheck(client: Executor): Promise<string> {
@@ -14,23 +17,26 @@ export async function integrityCheck(client: Executor): Promise<string> {
 }
 
 function unitVector(hot: number): string {
-  const v = new Array<number>(VECTOR_DIM).fill(0);
+  const v = new Array<number>(PROBE_DIM).fill(0);
   v[hot] = 1;
   return JSON.stringify(v);
 }
 
 /**
- * Writes two events with orthogonal unit vectors and asks the vector index for the one nearest
- * to the second: resolves with the id it found (`doctor-b` when the index works).
+ * Writes two events with orthogonal unit vectors of a probe model, builds that model's indexed
+ * vector table as a real model's is built on first use, and asks its index for the one nearest
+ * to the second: resolves with the id it found (`doctor-b` when the index works) and the width.
  */
-export async function vectorTopOneProbe(tx: Executor, now: number): Promise<string | undefined> {
+export async function vectorTopOneProbe(tx: Executor, now: number): Promise<{ top: string | undefined; dimension: number | undefined }> {
   const db = queryDb(tx);
   for (const [id, hot] of [["doctor-a", 1], ["doctor-b", 2]] as const) {
-    await db.run(sql`INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embedding)
-                     VALUES (${id}, 'doctor', 'doctor', 'L2', 0, ${now}, '[]', '', 0, ${now}, vector32(${unitVector(hot)}))`);
+    await db.run(sql`INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embed_model, embedding)
+                     VALUES (${id}, 'doctor', 'doctor', 'L2', 0, ${now}, '[]', '', 0, ${now}, 'doctor-probe', vector32(${unitVector(hot)}))`);
   }
-  const [top] = await db.all<{ id: string }>(sql`SELECT e.id FROM vector_top_k('events_embedding_idx', vector32(${unitVector(2)}), 1) AS k JOIN events e ON e.rowid = k.id`);
-  return top?.id;
+  const space = await ensureVectorSpace(tx, "doctor-probe");
+  if (!space) return { top: undefined, dimension: undefined };
+  const [top] = await db.all<{ id: string }>(sql`SELECT e.id FROM vector_top_k(${space.index}, vector32(${unitVector(2)}), 1) AS k JOIN events e ON e.rowid = k.id`);
+  return { top: top?.id, dimension: space.dimension };
 }
 
 /** Indexes one Chinese text for search and matches a word and a trigram of it: the doc ids each found. */

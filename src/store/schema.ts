@@ -331,3 +331,16 @@ export const jobLeases = sqliteTable("job_leases", {
   holder: text("holder").notNull(),
   expiresAt: integer("expires_at").notNull(),
 });
+
+/**
+ * One row per embedding model whose event vectors have their own ANN table (src/store/vector-spaces.ts):
+ * `vectors` names a table `(rowid = events.rowid, embedding F32_BLOB(dimension))` with a DiskANN
+ * index, kept in step with `events.embedding` by triggers. A DiskANN index holds one width, so
+ * each model gets its own; `events.embedding` itself holds any width.
+ */
+export const vectorSpaces = sqliteTable("vector_spaces", {
+  model: text("model").primaryKey(),
+  dimension: integer("dimension").notNull(),
+  vectors: text("vectors").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

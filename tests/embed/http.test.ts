@@ -25,7 +25,8 @@ describe("OpenAI-compatible embedder", () => {
     const [request] = server.requests;
     assert.equal(request!.path, "/v1/embeddings");
     assert.equal(request!.headers.authorization, "Bearer sk-test");
-    assert.deepEqual(request!.body, { model: "bge-test", input: ["北京", "cats"] });
+    // A stated dimension is asked for with OpenAI's `dimensions` parameter.
+    assert.deepEqual(request!.body, { model: "bge-test", input: ["北京", "cats"], dimensions: 512 });
     assert.ok(cosine(vectors[0]!, hashEmbed("北京")) > 0.9999);
     assert.ok(cosine(vectors[1]!, hashEmbed("cats")) > 0.9999);
     assert.ok(Math.abs(Math.hypot(...vectors[0]!) - 1) < 1e-5);
@@ -89,6 +90,23 @@ describe("OpenAI-compatible embedder", () => {
       return true;
     });
     assert.equal(server.requests.length, 1);
+  });
+
+  test("no stated dimension: nothing asked, the model's own width learnt from its first answer and held to", async () => {
+    const server = await scripted(answer(1024), answer(768));
+    const embedder = embedderFor(server, { dimension: undefined });
+    assert.equal(embedder.modelId, "openai:bge-test");
+    assert.equal(embedder.dimension, 0);
+    const [v] = await embedder.embedTexts(["北京"]);
+    assert.equal(v!.length, 1024);
+    assert.equal(embedder.dimension, 1024);
+    assert.deepEqual(server.requests[0]!.body, { model: "bge-test", input: ["北京"] });
+    await assert.rejects(embedder.embedTexts(["x"]), /returned 768 dimensions, expected 1024$/);
+  });
+
+  test("a server that ignores `dimensions` is refused with what to do", async () => {
+    const server = await scripted(answer(1024));
+    await assert.rejects(embedderFor(server, { dimension: 256 }).embedTexts(["x"]), /returned 1024 dimensions, expected 256 \(the server does not shorten vectors with `dimensions`: leave -embed-dim unset/);
   });
 
   test("an answer that is not an embeddings response, or has the wrong count, is refused", async () => {

@@ -24,6 +24,23 @@ export function answer(dimension = 512, options: { reverse?: boolean; scale?: nu
   };
 }
 
+/**
+ * Answers like a model that knows paraphrases: a text naming a phrase of a group gets that
+ * group's direction (a fixed pseudo-random unit vector of `dimension` numbers), so two texts that
+ * share no word can be neighbours; a text naming none gets its character-gram hash.
+ */
+export function paraphrases(dimension: number, groups: readonly (readonly string[])[]): Step {
+  const directions = groups.map((_, g) => hashEmbed(`paraphrase group ${g}`, dimension));
+  const embed = (text: string) => {
+    const g = groups.findIndex((phrases) => phrases.some((p) => text.toLowerCase().includes(p)));
+    return Array.from(g < 0 ? hashEmbed(text, dimension) : directions[g]!);
+  };
+  return (request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ object: "list", data: request.body.input.map((text, index) => ({ object: "embedding", index, embedding: embed(text) })) }));
+  };
+}
+
 export function status(code: number, text = "scripted failure"): Step {
   return (_request, response) => {
     response.writeHead(code, { "content-type": "application/json" });

@@ -26,7 +26,8 @@ describe("embedder settings", () => {
     assert.deepEqual(s.embed.http, {
       baseUrl: "https://api.example/v1",
       model: "bge-m3",
-      dimension: 512,
+      // Not stated: the model's own width (any is stored).
+      dimension: undefined,
       apiKey: "sk-env",
       keyFile: "/k",
       queryBudgetMs: 1200,

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { coldcontextQuery, coolOnce, importHistory } from "../../src/memory/index.ts";
 import { ConsoleSessions, SESSION_TTL_MS } from "../../src/server/console-session.ts";
-import { MIGRATIONS, migrate, migrationStatus, openStore, releaseLease, takeLease, type Store } from "../../src/store/index.ts";
+import { ensureVectorSpace, MIGRATIONS, migrate, migrationStatus, openStore, releaseLease, takeLease, type Store } from "../../src/store/index.ts";
 import { message, phraseEmbedder } from "../memory/fixture.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { askProvider } from "../stable/support.ts";
@@ -146,7 +146,8 @@ for (const driver of drivers) {
       assert.deepEqual(ids(await coldcontextQuery(client, "researching", { k: 5, channels: ["words"] })), ["adopt"]);
       assert.equal(ids(await coldcontextQuery(client, "acommodation", { k: 5, channels: ["grams"] }))[0], "hotel", "a typo, found by its grams");
       assert.deepEqual(ids(await coldcontextQuery(client, "automobile", { k: 1, channels: ["vector"], embedder })), ["car"]);
-      // Through the DiskANN index (vector_top_k), not the exact scan.
+      // Through the model's DiskANN table (vector_top_k), not the exact scan.
+      assert.ok(await ensureVectorSpace(client, embedder.modelId));
       assert.deepEqual(ids(await coldcontextQuery(client, "automobile", { k: 1, channels: ["vector"], embedder, exactScanLimit: 0 })), ["car"]);
       // Importing the same file again adds nothing.
       assert.deepEqual(await importHistory(client, messages, { embedder }), { added: 0, present: 4 });

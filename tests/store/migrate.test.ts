@@ -23,7 +23,7 @@ describe("migrations", () => {
     assert.equal(await migrate(store.client), 0);
     const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')");
     const names = tables.rows.map((r) => String(r.name));
-    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "memory_words", "memory_grams", "events_embedding_idx"]) {
+    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "memory_words", "memory_grams", "vector_spaces"]) {
       assert.ok(names.includes(expected), `missing ${expected}`);
     }
     store.close();

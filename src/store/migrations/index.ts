@@ -16,6 +16,7 @@ import m13 from "./0013_app_keys.sql" with { type: "text" };
 import m14 from "./0014_job_leases.sql" with { type: "text" };
 import m15 from "./0015_app_key_last_used.sql" with { type: "text" };
 import m16 from "./0016_paused_turns.sql" with { type: "text" };
+import m17 from "./0017_vector_spaces.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 14, tag: "0014_job_leases", sql: m14 },
   { idx: 15, tag: "0015_app_key_last_used", sql: m15 },
   { idx: 16, tag: "0016_paused_turns", sql: m16 },
+  { idx: 17, tag: "0017_vector_spaces", sql: m17 },
 ];

@@ -7,7 +7,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import * as schema from "./schema.ts";
 import { migrate } from "./migrate.ts";
 import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
-import { databasePath, openWriteLock } from "./write-lock.ts";
+import { databasePath, openWriteLock, type WriteLock } from "./write-lock.ts";
 import { explainServerError } from "./server-errors.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -67,7 +67,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   });
   // Every write, migrations included, takes the one write path (see serial-writes.ts).
   const file = databasePath(options.url);
-  let lock;
+  let lock: WriteLock | undefined;
   try {
     lock = file ? openWriteLock(file, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS) : undefined;
   } catch (error) {

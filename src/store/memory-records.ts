@@ -1,0 +1,116 @@
+/**
+ * Records of any layer by id — a fact (`triples`, with its node blocks and revisions) or an event —
+ * for memory/records.ts: resolving an id or its shown suffix, reading one whole, deleting one.
+ */
+import { desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { queryDb, type Executor } from "./query-db.ts";
+import { blockData, blocks, events, tripleRevisions, triples } from "./schema.ts";
+
+export type RecordKind = "fact" | "event";
+
+/** The records whose id is `id` (at most one of each kind, in practice one). */
+export function recordsWithId(client: Executor, id: string): Promise<{ kind: RecordKind; id: string }[]> {
+  const db = queryDb(client);
+  return db
+    .select({ kind: sql<RecordKind>`'fact'`, id: triples.id })
+    .from(triples)
+    .where(eq(triples.id, id))
+    .unionAll(db.select({ kind: sql<RecordKind>`'event'`, id: events.id }).from(events).where(eq(events.id, id)));
+}
+
+/** Ids with their '-' and '_' removed, as injected lines shorten them. */
+const bare = (column: typeof triples.id | typeof events.id) => sql`replace(replace(${column}, '-', ''), '_', '')`;
+
+/** Up to `limit` records whose id (without '-' and '_') ends in `suffix`. */
+export function recordsEndingIn(client: Executor, suffix: string, limit: number): Promise<{ kind: RecordKind; id: string }[]> {
+  const db = queryDb(client);
+  return db
+    .select({ kind: sql<RecordKind>`'fact'`, id: triples.id })
+    .from(triples)
+    .where(sql`${bare(triples.id)} LIKE '%' || ${suffix}`)
+    .unionAll(
+      db
+        .select({ kind: sql<RecordKind>`'event'`, id: events.id })
+        .from(events)
+        .where(sql`${bare(events.id)} LIKE '%' || ${suffix}`),
+    )
+    .limit(limit);
+}
+
+export type EventRecordRow = {
+  layer: string;
+  sessionId: string;
+  conversation: string;
+  speaker: string | null;
+  time: number;
+  text: string;
+  messages: string;
+  sourceId: string | null;
+  accessCount: number;
+};
+
+export async function eventRecordRow(client: Executor, id: string): Promise<EventRecordRow | undefined> {
+  const [row] = await queryDb(client)
+    .select({
+      layer: events.layer,
+      sessionId: events.sessionId,
+      conversation: events.conversation,
+      speaker: events.speaker,
+      time: events.time,
+      text: events.text,
+      messages: events.messages,
+      sourceId: events.sourceId,
+      accessCount: events.accessCount,
+    })
+    .from(events)
+    .where(eq(events.id, id));
+  return row;
+}
+
+/** The text of an event, if the event is there. */
+export async function eventTextById(client: Executor, id: string): Promise<string | undefined> {
+  const [row] = await queryDb(client).select({ text: events.text }).from(events).where(eq(events.id, id));
+  return row?.text;
+}
+
+/** A fact's row with the texts of its subject and object. */
+export type FactRecordRow = Omit<typeof triples.$inferSelect, "embedding"> & { subjectText: string | null; objectText: string | null };
+
+export async function factRecordRow(client: Executor, id: string): Promise<FactRecordRow | undefined> {
+  const subject = alias(blocks, "s");
+  const object = alias(blocks, "o");
+  // Not the vector: 2 KB a fact that no reader of a record shows.
+  const { embedding: _vector, ...columns } = getTableColumns(triples);
+  const [row] = await queryDb(client)
+    .select({ ...columns, subjectText: subject.content, objectText: object.content })
+    .from(triples)
+    .innerJoin(subject, eq(subject.id, triples.subjectBlockId))
+    .innerJoin(object, eq(object.id, triples.objectBlockId))
+    .where(eq(triples.id, id));
+  return row;
+}
+
+/** A fact's old snapshots, newest revision first. */
+export function factRevisions(client: Executor, tripleId: string): Promise<{ revision: number; snapshot: string; createdAt: number }[]> {
+  return queryDb(client)
+    .select({ revision: tripleRevisions.revision, snapshot: tripleRevisions.snapshot, createdAt: tripleRevisions.createdAt })
+    .from(tripleRevisions)
+    .where(eq(tripleRevisions.tripleId, tripleId))
+    .orderBy(desc(tripleRevisions.revision));
+}
+
+/** Deletes a fact and its history (its search rows are the caller's, first). */
+export async function deleteFactRows(tx: Executor, id: string): Promise<void> {
+  const db = queryDb(tx);
+  await db.delete(tripleRevisions).where(eq(tripleRevisions.tripleId, id));
+  await db.delete(triples).where(eq(triples.id, id));
+}
+
+/** Deletes an event with its blocks and their payloads (its search rows are the caller's, first). */
+export async function deleteEventRows(tx: Executor, id: string): Promise<void> {
+  const db = queryDb(tx);
+  await db.delete(blockData).where(inArray(blockData.blockId, db.select({ id: blocks.id }).from(blocks).where(eq(blocks.eventId, id))));
+  await db.delete(blocks).where(eq(blocks.eventId, id));
+  await db.delete(events).where(eq(events.id, id));
+}

@@ -14,8 +14,8 @@
  * snapshots are kept.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { InStatement, Transaction } from "@libsql/client";
-import { removeFromSearch, scopeKeyOf, searchRows } from "../store/index.ts";
+import type { Transaction } from "@libsql/client";
+import { factsOfSubject, indexForSearch, insertBlock, insertTriple, keepRevision, nodeBlockId, reaffirmFact, removeFromSearch, reviseFact, scopeKeyOf, setFactVector } from "../store/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { maskSecrets, mergeMasked, type MaskedSecret } from "../text/index.ts";
 
@@ -92,28 +92,19 @@ export function nearDuplicateObjects(a: string, b: string): boolean {
 
 /** Finds or creates the L3 node block for a subject/object text (one block per distinct text). */
 async function nodeBlock(tx: Transaction, text: string, now: number): Promise<string> {
-  const found = await tx.execute({
-    sql: "SELECT id FROM blocks WHERE holder = 'L3' AND event_id IS NULL AND kind = 'text' AND sha256 = ? LIMIT 1",
-    args: [sha256(normalizeNode(text))],
-  });
-  if (found.rows[0]) return String(found.rows[0].id);
+  const hash = sha256(normalizeNode(text));
+  const found = await nodeBlockId(tx, hash);
+  if (found !== undefined) return found;
   const id = `node_${randomUUID()}`;
-  await tx.execute({
-    sql: "INSERT INTO blocks (id, event_id, kind, holder, content, sha256, created_at) VALUES (?, NULL, 'text', 'L3', ?, ?, ?)",
-    args: [id, text, sha256(normalizeNode(text)), now],
-  });
+  await insertBlock(tx, { id, eventId: null, kind: "text", holder: "L3", content: text, sha256: hash, createdAt: now });
   return id;
 }
 
 type ExistingFact = { id: string; object: string; revision: number; snapshot: Record<string, unknown> };
 
 async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): Promise<ExistingFact | undefined> {
-  const rows = await tx.execute({
-    sql: `SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
-          WHERE t.scope = ? AND t.private_to IS ? AND t.subject_block_id = ? AND lower(t.predicate) = ? ORDER BY t.updated_at DESC`,
-    args: [fact.scope, fact.privateTo ?? null, subjectId, normalizeNode(fact.predicate)],
-  });
-  const candidates = rows.rows.map((r) => ({ id: String(r.id), object: String(r.object_text), revision: Number(r.revision), snapshot: { ...r } as Record<string, unknown> }));
+  const rows = await factsOfSubject(tx, { scope: fact.scope, privateTo: fact.privateTo ?? null, subjectBlockId: subjectId, predicate: normalizeNode(fact.predicate) });
+  const candidates = rows.map((r) => ({ id: r.id, object: r.object_text, revision: Number(r.revision), snapshot: r }));
   if (fact.kind === "correction") return candidates[0];
   return candidates.find((c) => nearDuplicateObjects(c.object, fact.object));
 }
@@ -130,48 +121,60 @@ export async function writeFact(tx: Transaction, given: NewFact, now: number = D
   const subjectId = await nodeBlock(tx, fact.subject, now);
   const objectId = await nodeBlock(tx, fact.object, now);
   const excerpt = fact.source ? excerptOf(fact.source.text) : null;
-  const provenance = [fact.source?.session ?? null, fact.source?.turn ?? null, fact.source?.eventId ?? null, excerpt, excerpt === null ? null : sha256(excerpt)];
+  const provenance = {
+    sourceSession: fact.source?.session ?? null,
+    sourceTurn: fact.source?.turn ?? null,
+    sourceEventId: fact.source?.eventId ?? null,
+    excerpt,
+    excerptHash: excerpt === null ? null : sha256(excerpt),
+  };
   const same = await findSameFact(tx, fact, subjectId);
-  const statements: InStatement[] = [];
   let id: string;
   let revision: number;
   if (same) {
     id = same.id;
     if (normalizeNode(same.object) === normalizeNode(fact.object) && fact.kind !== "correction") {
-      await tx.execute({ sql: "UPDATE triples SET confidence = max(confidence, ?), importance = max(importance, ?), updated_at = ? WHERE id = ?", args: [fact.confidence, fact.importance, now, id] });
+      await reaffirmFact(tx, id, fact.confidence, fact.importance, now);
       return { id, action: "unchanged", revision: same.revision, masked };
     }
     revision = same.revision + 1;
-    statements.push(
-      { sql: "INSERT INTO triple_revisions (triple_id, revision, snapshot, created_at) VALUES (?, ?, ?, ?)", args: [id, same.revision, JSON.stringify({ ...same.snapshot, embedding: undefined }), now] },
-      {
-        sql: `DELETE FROM triple_revisions WHERE triple_id = ? AND revision NOT IN
-                (SELECT revision FROM triple_revisions WHERE triple_id = ? ORDER BY revision DESC LIMIT ${REVISIONS_KEPT})`,
-        args: [id, id],
-      },
-      {
-        sql: `UPDATE triples SET object_block_id = ?, predicate = ?, kind = ?, confidence = ?, importance = ?, evidence = ?, revision = ?,
-                source_session = ?, source_turn = ?, source_event_id = ?, excerpt = ?, excerpt_hash = ?, updated_at = ? WHERE id = ?`,
-        args: [objectId, fact.predicate, fact.kind, fact.confidence, fact.importance, fact.evidence, revision, ...provenance, now, id],
-      },
-    );
+    // The search rows are found through the fact's row: removed before anything else changes.
     await removeFromSearch(tx, "triple", id);
+    await keepRevision(tx, id, same.revision, JSON.stringify({ ...same.snapshot, embedding: undefined }), now, REVISIONS_KEPT);
+    await reviseFact(tx, id, {
+      objectBlockId: objectId,
+      predicate: fact.predicate,
+      kind: fact.kind,
+      confidence: fact.confidence,
+      importance: fact.importance,
+      evidence: fact.evidence,
+      revision,
+      ...provenance,
+      updatedAt: now,
+    });
   } else {
     id = `fact_${randomUUID()}`;
     revision = 1;
-    statements.push({
-      sql: `INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, private_to, confidence, importance, revision, evidence,
-              source_session, source_turn, source_event_id, excerpt, excerpt_hash, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [id, subjectId, fact.predicate, objectId, fact.kind, fact.scope, fact.privateTo ?? null, fact.confidence, fact.importance, fact.evidence, ...provenance, now, now],
+    await insertTriple(tx, {
+      id,
+      subjectBlockId: subjectId,
+      predicate: fact.predicate,
+      objectBlockId: objectId,
+      kind: fact.kind,
+      scope: fact.scope,
+      privateTo: fact.privateTo ?? null,
+      confidence: fact.confidence,
+      importance: fact.importance,
+      revision: 1,
+      evidence: fact.evidence,
+      ...provenance,
+      createdAt: now,
+      updatedAt: now,
     });
   }
-  if (vector) {
-    const bytes = new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength);
-    statements.push({ sql: "UPDATE triples SET embedding = ?, embed_model = ? WHERE id = ?", args: [bytes, vector.modelId, id] });
-  }
+  if (vector) await setFactVector(tx, id, vector.modelId, vector.vector);
   const scopeKey = scopeKeyOf({ conversation: fact.scope, userWide: fact.scope === "user" });
-  statements.push(...(await searchRows("triple", id, { own: factText(fact) }, scopeKey)));
-  for (const statement of statements) await tx.execute(statement);
+  // Rows removed above for an update: only written here.
+  await indexForSearch(tx, "triple", id, { own: factText(fact) }, scopeKey, { isNew: true });
   return { id, action: same ? "updated" : "created", revision, masked };
 }

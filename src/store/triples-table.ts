@@ -3,7 +3,7 @@ import type { Client } from "@libsql/client";
 import { and, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
-import { blocks, triples } from "./schema.ts";
+import { blocks, tripleRevisions, triples } from "./schema.ts";
 
 export type FactRow = {
   id: string;
@@ -74,4 +74,54 @@ export async function setFactPrivateTo(client: Executor, id: string, privateTo: 
 export async function tripleCount(client: Client): Promise<number> {
   const [row] = await queryDb(client).select({ n: sql<number>`COUNT(*)` }).from(triples);
   return Number(row!.n);
+}
+
+/**
+ * The facts of one scope, privacy and subject whose predicate is `predicate` (lowercase), newest
+ * first, each as its raw row (column names as stored: a revision keeps this row as its snapshot)
+ * with its object's text as `object_text`.
+ */
+export function factsOfSubject(
+  tx: Executor,
+  f: { scope: string; privateTo: string | null; subjectBlockId: string; predicate: string },
+): Promise<(Record<string, unknown> & { id: string; revision: number; object_text: string })[]> {
+  return queryDb(tx).all(sql`SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
+    WHERE t.scope = ${f.scope} AND t.private_to IS ${f.privateTo} AND t.subject_block_id = ${f.subjectBlockId} AND lower(t.predicate) = ${f.predicate}
+    ORDER BY t.updated_at DESC`);
+}
+
+export type NewTripleRow = typeof triples.$inferInsert;
+
+export async function insertTriple(tx: Executor, row: NewTripleRow): Promise<void> {
+  await queryDb(tx).insert(triples).values(row);
+}
+
+/** Raises a fact's confidence and importance to at least these (a restatement of it). */
+export async function reaffirmFact(tx: Executor, id: string, confidence: number, importance: number, now: number): Promise<void> {
+  await queryDb(tx)
+    .update(triples)
+    .set({ confidence: sql`max(${triples.confidence}, ${confidence})`, importance: sql`max(${triples.importance}, ${importance})`, updatedAt: now })
+    .where(eq(triples.id, id));
+}
+
+/** Replaces a fact's object and what goes with it. */
+export async function reviseFact(tx: Executor, id: string, set: Partial<NewTripleRow>): Promise<void> {
+  await queryDb(tx).update(triples).set(set).where(eq(triples.id, id));
+}
+
+export async function setFactVector(tx: Executor, id: string, modelId: string, vector: Float32Array): Promise<void> {
+  await queryDb(tx).update(triples).set({ embedding: vector, embedModel: modelId }).where(eq(triples.id, id));
+}
+
+/** Keeps a fact's old row as revision `revision`, then drops all but its newest `kept` revisions. */
+export async function keepRevision(tx: Executor, tripleId: string, revision: number, snapshot: string, now: number, kept: number): Promise<void> {
+  const db = queryDb(tx);
+  await db.insert(tripleRevisions).values({ tripleId, revision, snapshot, createdAt: now });
+  const newest = db
+    .select({ revision: tripleRevisions.revision })
+    .from(tripleRevisions)
+    .where(eq(tripleRevisions.tripleId, tripleId))
+    .orderBy(desc(tripleRevisions.revision))
+    .limit(kept);
+  await db.delete(tripleRevisions).where(and(eq(tripleRevisions.tripleId, tripleId), notInArray(tripleRevisions.revision, newest)));
 }

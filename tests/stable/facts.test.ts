@@ -22,6 +22,13 @@ const fact = (over: Partial<NewFact>): NewFact => ({
   ...over,
 });
 
+/** A revision's snapshot, as stored since revisions began: a frozen format (old rows are read back). */
+const SNAPSHOT_COLUMNS = [
+  "id", "subject_block_id", "predicate", "object_block_id", "kind", "scope", "private_to", "confidence", "importance", "revision", "evidence",
+  "source_session", "source_turn", "source_event_id", "excerpt", "excerpt_hash", "access_count", "cited_count", "last_access", "embed_model",
+  "created_at", "updated_at", "object_text",
+];
+
 async function write(f: NewFact) {
   const tx = await store!.client.transaction("write");
   try {
@@ -44,6 +51,9 @@ describe("L3 facts", () => {
     assert.equal(record.object, "jasmine green tea");
     assert.deepEqual(record.history.map((h) => h.revision), [1]);
     assert.equal(record.history[0]!.snapshot.revision, 1);
+    // The snapshot is the stored row as it was, under the stored column names, without the vector.
+    assert.deepEqual(Object.keys(record.history[0]!.snapshot).sort(), [...SNAPSHOT_COLUMNS].sort());
+    assert.equal(record.history[0]!.snapshot.object_text, "jasmine tea");
   });
 
   test("different objects are different facts; another scope is another fact", async () => {

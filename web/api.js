@@ -1,5 +1,7 @@
 // Talks to the daemon. Every request carries the session cookie (same origin) and the console
 // header that mutating requests need; errors surface as {error, message} from the server.
+import { t } from "/assets/i18n.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.message ?? `HTTP ${status}`);
@@ -18,7 +20,7 @@ async function reach(path, init) {
   try {
     return await fetch(path, init);
   } catch (error) {
-    if (error instanceof TypeError) throw new Error(`homed is not answering at ${location.origin}: is the daemon running?`);
+    if (error instanceof TypeError) throw new Error(t("shell.notAnswering", { origin: location.origin }));
     throw error;
   }
 }

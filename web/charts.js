@@ -1,6 +1,7 @@
 // Small line charts through uPlot (bundled into the binary like every console file).
 import uPlot from "/assets/uplot.js";
 import { h } from "/assets/dom.js";
+import { language } from "/assets/i18n.js";
 
 const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
 
@@ -20,6 +21,13 @@ export function lineChart({ title, x, series, time = false, summary, height = 18
         width,
         height,
         scales: { x: { time, range: [min - pad, max + pad] } },
+        // Dates in the reader's language (uPlot's own names are English); a template with hours keeps the time.
+        fmtDate: (template) => {
+          const format = new Intl.DateTimeFormat(language(), /\{h/.test(template) ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" } : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined });
+          return (date) => format.format(date);
+        },
+        // The legend names each line; uPlot's live values read "--" until the pointer is over the chart.
+        legend: { live: false },
         axes: [
           { stroke: "#555", values: time ? undefined : (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
           { stroke: "#555", size: 64 },

@@ -1,5 +1,7 @@
 // A tiny element builder: h("p", {class: "x", onclick}, "text", child). No templates, no
 // innerHTML with data, so text from memories or models can never become markup.
+import { LANGUAGES, language, num, setLanguage, t, when } from "/assets/i18n.js";
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
@@ -28,13 +30,19 @@ export const clear = (el, ...children) => {
   return el;
 };
 
-export const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+export { when };
+
+/**
+ * Text that is data, not the console's words (a memory, a message, a name): marked
+ * translate="no" so browser translators leave it alone and the language test skips it.
+ */
+export const data = (text, tag = "span", attrs = {}) => h(tag, { ...attrs, translate: "no" }, text);
 
 export function bytes(n) {
   const units = ["B", "KB", "MB", "GB"];
   let i = 0;
   while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
-  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+  return `${num(n, { maximumFractionDigits: i ? 1 : 0, minimumFractionDigits: i ? 1 : 0 })} ${units[i]}`;
 }
 
 /** A status line that announces itself to screen readers. */
@@ -44,4 +52,13 @@ export function notice(text, kind = "info") {
 
 export function page(title, ...children) {
   return [h("h1", {}, title), ...children];
+}
+
+/** The language chooser (each language named in itself); the choice is remembered. */
+export function languageSwitch(id) {
+  return h(
+    "select",
+    { id: `language-${id}`, class: "language", "aria-label": t("shell.language"), onchange: (e) => setLanguage(e.target.value) },
+    LANGUAGES.map((l) => h("option", { value: l.id, lang: l.id, translate: "no", selected: l.id === language() }, l.name)),
+  );
 }

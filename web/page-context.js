@@ -2,18 +2,19 @@
 // tokens, relevance score and pin, and what sank to cold memory.
 import { api } from "/assets/api.js";
 import { lineChart } from "/assets/charts.js";
-import { h, notice, when } from "/assets/dom.js";
+import { data, h, notice, when } from "/assets/dom.js";
+import { num, t } from "/assets/i18n.js";
 
 function budgetBar(c) {
   const pct = (n) => `${Math.min(100, (n / (c.budget * c.threshold)) * 100).toFixed(1)}%`;
   return h(
     "div",
     { class: "budget" },
-    h("p", {}, `${c.usedTokens} of ${c.budget} tokens (${(c.ratio * 100).toFixed(1)}%) — pruning starts above ${c.threshold}× the budget`),
-    h("p", { class: "tool-tokens" }, `Tool definitions take ${c.toolTokens} tokens of every request; history is rendered in what they, the system prompt and injected memory leave.`),
-    h("div", { class: "bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": c.budget, "aria-valuenow": c.usedTokens, "aria-label": "Budget use" },
+    h("p", {}, t("context.used", { used: c.usedTokens, budget: c.budget, pct: num(c.ratio, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }), threshold: c.threshold })),
+    h("p", { class: "tool-tokens" }, t("context.toolTokens", { n: c.toolTokens })),
+    h("div", { class: "bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": c.budget, "aria-valuenow": c.usedTokens, "aria-label": t("context.budgetUse") },
       h("span", { class: "fill", style: `width:${pct(c.usedTokens)}` }),
-      h("span", { class: "mark", style: `left:${pct(c.budget)}`, title: "budget" })),
+      h("span", { class: "mark", style: `left:${pct(c.budget)}`, title: t("context.budget") })),
   );
 }
 
@@ -24,37 +25,37 @@ function tokensChart(c) {
   let total = 0;
   const values = all.map((e) => (total += e.tokens));
   return lineChart({
-    title: "Tokens said so far vs. the budget, per event",
+    title: t("context.chartTitle"),
     x: all.map((_, i) => i + 1),
-    series: [{ label: "tokens said", values }, { label: "budget", values: all.map(() => c.budget), dash: [6, 4] }],
-    summary: `${total} tokens said in ${all.length} events; budget ${c.budget}`,
+    series: [{ label: t("context.said"), values }, { label: t("context.budget"), values: all.map(() => c.budget), dash: [6, 4] }],
+    summary: t("context.chartSummary", { total, n: all.length, budget: c.budget }),
   });
 }
 
 export async function renderContext(view, [sessionId]) {
-  view.append(h("h1", {}, "Context inspector"));
+  view.append(h("h1", {}, t("context.title")));
   const { sessions } = await api("GET", "/api/sessions");
   const id = sessionId ?? sessions[0]?.id;
-  view.append(h("nav", { class: "pills", "aria-label": "Sessions" }, sessions.map((s) => h("a", { href: `#/context/${s.id}`, "aria-current": s.id === id ? "page" : null }, s.title ?? s.partner))));
-  if (!id) return view.append(notice("No sessions yet."));
+  view.append(h("nav", { class: "pills", "aria-label": t("context.sessions") }, sessions.map((s) => h("a", { href: `#/context/${s.id}`, "aria-current": s.id === id ? "page" : null, translate: "no" }, s.title ?? s.partner))));
+  if (!id) return view.append(notice(t("context.none")));
   const c = await api("GET", `/api/inspect/${encodeURIComponent(id)}`);
   const row = (e) =>
     h("tr", { dataset: { id: e.id } },
       h("td", {}, when(e.time)),
-      h("td", {}, e.roles.join(", ")),
+      h("td", { translate: "no" }, e.roles.join(", ")),
       h("td", { class: "num" }, e.tokens),
       h("td", { class: "num" }, e.score.toFixed(3)),
-      h("td", {}, e.pinned ? "pinned" : ""),
-      h("td", { class: "text" }, e.text));
+      h("td", {}, e.pinned ? t("context.pinned") : ""),
+      h("td", { class: "text", translate: "no" }, e.text));
   view.append(
     budgetBar(c),
     tokensChart(c),
-    h("h2", {}, `Live (L1): ${c.live.length} events`),
-    h("p", { class: "muted" }, c.scoredAgainst ? `Scores: relevance to the latest message, “${c.scoredAgainst.slice(0, 120)}”.` : "No user message yet to score against."),
-    h("div", { class: "scroll" }, h("table", { class: "events" }, h("thead", {}, h("tr", {}, ["Time", "Messages", "Tokens", "Score", "Pinned", "Text"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, c.live.map(row)))),
-    h("h2", {}, `Sank: ${c.sunk.length} events`),
+    h("h2", {}, t("context.live", { n: c.live.length })),
+    h("p", { class: "muted" }, c.scoredAgainst ? t("context.scoredAgainst", { text: c.scoredAgainst.slice(0, 120) }) : t("context.noScore")),
+    h("div", { class: "scroll" }, h("table", { class: "events" }, h("thead", {}, h("tr", {}, ["colTime", "colMessages", "colTokens", "colScore", "colPinned", "colText"].map((k) => h("th", { scope: "col" }, t(`context.${k}`))))), h("tbody", {}, c.live.map(row)))),
+    h("h2", {}, t("context.sank", { n: c.sunk.length })),
     c.sunk.length
-      ? h("ul", { class: "records" }, c.sunk.map((e) => h("li", { class: "record", dataset: { id: e.id } }, h("div", { class: "meta" }, h("span", { class: `badge ${e.layer}` }, e.layer), h("code", {}, e.id), ` · said ${when(e.time)}${e.sunkAt ? ` · sank ${when(e.sunkAt)}` : ""} · ${e.tokens} tokens`, e.lastAccess ? ` · last recalled ${when(e.lastAccess)}` : ""), h("p", { class: "text" }, e.text))))
-      : h("p", { class: "muted" }, "Nothing has sunk: the whole conversation still fits."),
+      ? h("ul", { class: "records" }, c.sunk.map((e) => h("li", { class: "record", dataset: { id: e.id } }, h("div", { class: "meta" }, h("span", { class: `badge ${e.layer}` }, e.layer), h("code", {}, e.id), t("context.sankLine", { said: when(e.time) }), e.sunkAt ? t("context.sankAt", { at: when(e.sunkAt) }) : "", t("context.tokens", { n: e.tokens }), e.lastAccess ? t("context.lastRecalled", { at: when(e.lastAccess) }) : ""), data(e.text, "p", { class: "text" }))))
+      : h("p", { class: "muted" }, t("context.nothingSank")),
   );
 }

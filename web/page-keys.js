@@ -2,7 +2,8 @@
 // A new key is shown once, with a copy button; the list shows when each was last used; revoking
 // asks first, and the app holding the key is refused from its next request on.
 import { api } from "/assets/api.js";
-import { clear, h, notice, when } from "/assets/dom.js";
+import { clear, data, h, notice, when } from "/assets/dom.js";
+import { t } from "/assets/i18n.js";
 
 const SCOPES = ["v1", "mcp"];
 
@@ -21,15 +22,15 @@ async function copy(input) {
 function secretCard(made) {
   const field = h("input", { id: "k-secret", readonly: true, value: made.key, spellcheck: "false", autocomplete: "off", class: "ids", style: "width: 100%" });
   const status = h("span", { role: "status", class: "muted" });
-  const onclick = async () => status.replaceChildren((await copy(field)) ? "Copied." : "Select the key and copy it by hand.");
+  const onclick = async () => status.replaceChildren((await copy(field)) ? t("keys.copied") : t("keys.copyByHand"));
   return h(
     "div",
-    { class: "card", role: "region", "aria-label": "New key", style: "max-width: 720px" },
-    h("h2", {}, `Key for ${made.name}`),
-    h("p", { class: "notice ok" }, "Copy it now: it is shown this once. homed keeps only its hash."),
-    h("p", {}, h("label", { for: "k-secret" }, "Key"), field),
-    h("div", { class: "actions" }, h("button", { type: "button", onclick }, "Copy key"), status),
-    h("p", { class: "help" }, "OpenAI clients: base URL ", h("code", {}, `${location.origin}/v1`), ", this key as the API key. MCP clients: ", h("code", {}, `${location.origin}/mcp`), " with the header ", h("code", {}, "Authorization: Bearer <key>"), "."),
+    { class: "card", role: "region", "aria-label": t("keys.newKey"), style: "max-width: 720px" },
+    h("h2", {}, t("keys.keyFor"), data(made.name)),
+    h("p", { class: "notice ok" }, t("keys.copyNow")),
+    h("p", {}, h("label", { for: "k-secret" }, t("keys.key")), field),
+    h("div", { class: "actions" }, h("button", { type: "button", onclick }, t("keys.copy")), status),
+    h("p", { class: "help" }, t("keys.useOpenAI"), h("code", {}, `${location.origin}/v1`), t("keys.useMcp"), h("code", {}, `${location.origin}/mcp`), t("keys.useHeader"), h("code", {}, "Authorization: Bearer <key>"), t("keys.useEnd")),
   );
 }
 
@@ -38,25 +39,25 @@ function keyForm(onMade) {
   const boxes = SCOPES.map((s) => h("label", {}, h("input", { type: "checkbox", name: "scopes", value: s, checked: true }), ` /${s}`));
   const form = h(
     "form",
-    { class: "card grid", "aria-label": "Create a key" },
-    h("h2", {}, "Create a key"),
-    h("label", { for: "k-name" }, "Name"),
-    h("input", { id: "k-name", name: "name", required: true, pattern: "[A-Za-z0-9._\\-]{1,64}", placeholder: "webui", title: "1 to 64 letters, digits, '.', '_' or '-'" }),
-    h("label", { for: "k-partner" }, "Partner"),
-    h("input", { id: "k-partner", name: "partner", placeholder: "the key's name" }),
-    h("span", {}, "Opens"),
-    h("div", { class: "actions", role: "group", "aria-label": "Opens" }, boxes),
-    h("div", { class: "actions" }, h("button", { type: "submit" }, "Create key")),
+    { class: "card grid", "aria-label": t("keys.create") },
+    h("h2", {}, t("keys.create")),
+    h("label", { for: "k-name" }, t("keys.name")),
+    h("input", { id: "k-name", name: "name", required: true, pattern: "[A-Za-z0-9._\\-]{1,64}", placeholder: "webui", title: t("keys.nameRule") }),
+    h("label", { for: "k-partner" }, t("keys.partner")),
+    h("input", { id: "k-partner", name: "partner", placeholder: t("keys.partnerPlaceholder") }),
+    h("span", {}, t("keys.opens")),
+    h("div", { class: "actions", role: "group", "aria-label": t("keys.opens") }, boxes),
+    h("div", { class: "actions" }, h("button", { type: "submit" }, t("keys.createButton"))),
     out,
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const data = new FormData(form);
-    const scopes = data.getAll("scopes");
-    if (scopes.length === 0) return clear(out, notice("Choose what the key opens: /v1, /mcp or both.", "error"));
-    const partner = String(data.get("partner") ?? "").trim();
+    const fields = new FormData(form);
+    const scopes = fields.getAll("scopes");
+    if (scopes.length === 0) return clear(out, notice(t("keys.chooseScope"), "error"));
+    const partner = String(fields.get("partner") ?? "").trim();
     try {
-      const made = await api("POST", "/api/keys", { name: String(data.get("name")), scopes, ...(partner ? { partner } : {}) });
+      const made = await api("POST", "/api/keys", { name: String(fields.get("name")), scopes, ...(partner ? { partner } : {}) });
       form.reset();
       clear(out);
       onMade(made);
@@ -68,9 +69,9 @@ function keyForm(onMade) {
 }
 
 function keyTable(keys, reload) {
-  if (keys.length === 0) return notice("No app keys yet: create one below for each app that should reach homed.");
+  if (keys.length === 0) return notice(t("keys.none"));
   const revoke = async (k) => {
-    if (!confirm(`Revoke the key ${k.name}? The app holding it is refused from its next request on.`)) return;
+    if (!confirm(t("keys.confirmRevoke", { name: k.name }))) return;
     await api("DELETE", `/api/keys/${encodeURIComponent(k.name)}`);
     reload();
   };
@@ -78,15 +79,15 @@ function keyTable(keys, reload) {
     h(
       "tr",
       { dataset: { key: k.name } },
-      h("td", {}, k.name),
-      h("td", {}, k.partner ?? h("span", { class: "muted" }, k.name)),
-      h("td", {}, k.scopes.map((s) => `/${s}`).join(" ")),
+      h("td", { translate: "no" }, k.name),
+      h("td", { translate: "no" }, k.partner ?? h("span", { class: "muted" }, k.name)),
+      h("td", { translate: "no" }, k.scopes.map((s) => `/${s}`).join(" ")),
       h("td", {}, when(k.createdAt)),
-      h("td", {}, k.lastUsedAt ? when(k.lastUsedAt) : h("span", { class: "muted" }, "never")),
-      h("td", { class: "actions" }, h("button", { type: "button", class: "quiet danger", "aria-label": `Revoke ${k.name}`, onclick: () => revoke(k) }, "Revoke")),
+      h("td", {}, k.lastUsedAt ? when(k.lastUsedAt) : h("span", { class: "muted" }, t("keys.never"))),
+      h("td", { class: "actions" }, h("button", { type: "button", class: "quiet danger", "aria-label": t("keys.revokeLabel", { name: k.name }), onclick: () => revoke(k) }, t("keys.revoke"))),
     ),
   );
-  const head = ["Name", "Partner", "Opens", "Created", "Last used", ""].map((t) => h("th", { scope: "col" }, t));
+  const head = [...["colName", "colPartner", "colOpens", "colCreated", "colLastUsed"].map((k) => t(`keys.${k}`)), ""].map((c) => h("th", { scope: "col" }, c));
   return h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, head)), h("tbody", {}, rows)));
 }
 
@@ -101,8 +102,8 @@ export async function renderKeys(view) {
     }
   };
   view.append(
-    h("h1", {}, "App keys"),
-    h("p", { class: "help" }, "A key lets one app reach /v1 (OpenAI clients) and /mcp (MCP clients) as its own partner, and nothing else: never this console or /api. Last used is kept to the minute."),
+    h("h1", {}, t("keys.title")),
+    h("p", { class: "help" }, t("keys.help")),
     secret,
     list,
     keyForm((made) => {

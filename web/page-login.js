@@ -1,6 +1,7 @@
 // First run and login: where the admin token is, and a form that trades it for a session cookie.
 import { api } from "/assets/api.js";
-import { clear, h, notice } from "/assets/dom.js";
+import { clear, h, languageSwitch, notice } from "/assets/dom.js";
+import { t } from "/assets/i18n.js";
 
 export function renderLogin(view, status, onLoggedIn) {
   const input = h("input", { id: "token", name: "token", type: "password", autocomplete: "current-password", required: true, "aria-describedby": "token-help" });
@@ -17,26 +18,28 @@ export function renderLogin(view, status, onLoggedIn) {
           input.value = "";
           onLoggedIn();
         } catch (error) {
-          clear(message, notice(error.message, "error"));
+          const text = error.code === "unauthorized" ? t("login.wrong") : error.code === "rate_limited" ? t("login.tooMany") : error.message;
+          clear(message, notice(text, "error"));
           input.focus();
         }
       },
     },
-    h("label", { for: "token" }, "Admin token"),
+    h("label", { for: "token" }, t("login.tokenLabel")),
     input,
-    h("button", { type: "submit" }, "Log in"),
+    h("button", { type: "submit" }, t("login.submit")),
     message,
   );
   clear(
     view,
-    h("h1", {}, "Log in to homed"),
+    h("div", { class: "login-language" }, languageSwitch("login")),
+    h("h1", {}, t("login.title")),
     h(
       "div",
       { id: "token-help", class: "help" },
-      h("p", {}, "On its first start homed wrote an admin token, readable only by you, to:"),
+      h("p", {}, t("login.where")),
       h("pre", { class: "path" }, status.tokenFile),
-      h("p", {}, "Copy it from there (", h("code", {}, `cat ${status.tokenFile}`), ") and paste it below. The console keeps a session cookie, never the token."),
-      h("p", {}, "Lost it? Run ", h("code", {}, "homed token reset -data DIR"), " and restart the daemon."),
+      h("p", {}, t("login.copyBefore"), h("code", {}, `cat ${status.tokenFile}`), t("login.copyAfter")),
+      h("p", {}, t("login.lostBefore"), h("code", {}, "homed token reset -data DIR"), t("login.lostAfter")),
     ),
     form,
   );

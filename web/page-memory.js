@@ -2,7 +2,8 @@
 // filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
 import { api, streamPost } from "/assets/api.js";
 import { lineChart } from "/assets/charts.js";
-import { bytes, clear, h, notice, when } from "/assets/dom.js";
+import { bytes, clear, data, h, notice, when } from "/assets/dom.js";
+import { t, word } from "/assets/i18n.js";
 
 function growthChart(growth) {
   const days = [...new Set(growth.map((g) => g.day))].sort();
@@ -14,7 +15,7 @@ function growthChart(growth) {
   });
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
   const summary = series.map((s) => `${s.label}: ${s.values.at(-1)}`).join(", ");
-  return lineChart({ title: "Memory growth (events written, by the layer they are in now)", x, series, time: true, summary });
+  return lineChart({ title: t("memory.growth"), x, series, time: true, summary });
 }
 
 /** The fields of a fact a person cares about, from a stored snapshot (a raw row) or the current record. */
@@ -32,32 +33,32 @@ const factFields = (f) => ({
 function factDiff(older, newer) {
   const [a, b] = [factFields(older), factFields(newer)];
   const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  if (!changed.length) return [h("li", { class: "muted" }, "no visible change")];
+  if (!changed.length) return [h("li", { class: "muted" }, t("memory.noChange"))];
   return changed.map((k) => h("li", {}, h("code", {}, k), ": ", h("del", {}, JSON.stringify(a[k])), " → ", h("ins", {}, JSON.stringify(b[k]))));
 }
 
 /** Opens on demand: the evidence check (facts), the source messages, and the revision history. */
 function recordDetails(record) {
-  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const details = h("details", { class: "step" }, h("summary", {}, "evidence and history"), body);
+  const body = h("div", {}, h("p", { class: "muted" }, t("memory.loading")));
+  const details = h("details", { class: "step" }, h("summary", {}, t("memory.details")), body);
   details.addEventListener("toggle", async () => {
     if (!details.open || details.dataset.loaded) return;
     details.dataset.loaded = "1";
     try {
       const r = await api("GET", `/api/memory/records/${encodeURIComponent(record.id)}`);
       if (r.kind === "event") {
-        clear(body, h("p", {}, `source ids: ${r.sources.join(", ") || "none (said here)"}`), h("pre", { class: "verbatim" }, JSON.stringify(r.messages, null, 2)));
+        clear(body, h("p", {}, t("memory.sourceIds", { ids: r.sources.join(", ") || t("memory.saidHere") })), data(JSON.stringify(r.messages, null, 2), "pre", { class: "verbatim" }));
         return;
       }
       // History is newest first: each old revision is compared with the one that replaced it.
       const history = r.history.map((old, i) =>
-        h("li", { dataset: { revision: old.revision } }, `revision ${old.revision} → ${old.revision + 1} · ${when(old.at)}`, h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r))));
+        h("li", { dataset: { revision: old.revision } }, t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) }), h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r))));
       clear(
         body,
-        h("p", { class: "evidence-check" }, `evidence check: ${r.check}`),
-        r.provenance.excerpt ? h("blockquote", {}, r.provenance.excerpt) : null,
-        r.provenance.eventId ? h("p", { class: "muted" }, `from event ${r.provenance.eventId}, session ${r.provenance.session}`) : null,
-        history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, "no earlier revisions"),
+        h("p", { class: "evidence-check" }, t("memory.evidenceCheck", { check: word(r.check) })),
+        r.provenance.excerpt ? data(r.provenance.excerpt, "blockquote") : null,
+        r.provenance.eventId ? h("p", { class: "muted" }, t("memory.fromEventSession", { event: r.provenance.eventId, session: r.provenance.session })) : null,
+        history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, t("memory.noRevisions")),
       );
     } catch (error) {
       clear(body, notice(error.message, "error"));
@@ -69,32 +70,32 @@ function recordDetails(record) {
 function recordView(record, onDeleted) {
   const p = record.provenance;
   const prov = record.kind === "fact"
-    ? [`evidence ${p.evidence}`, `confidence ${p.confidence}`, `revision ${p.revision}`, p.sourceEventId ? `from event ${p.sourceEventId}` : null]
-    : [`session ${p.session}`, p.speaker ? `speaker ${p.speaker}` : null, p.sourceId ? `source message ${p.sourceId}` : null, `${p.tokens} tokens`, `recalled ${p.accessCount}×`];
+    ? [t("memory.evidence", { value: word(p.evidence) }), t("memory.confidence", { value: p.confidence }), t("memory.revisionN", { value: p.revision }), p.sourceEventId ? t("memory.fromEvent", { value: p.sourceEventId }) : null]
+    : [t("memory.session", { value: p.session }), p.speaker ? t("memory.speaker", { value: p.speaker }) : null, p.sourceId ? t("memory.sourceMessage", { value: p.sourceId }) : null, t("memory.tokens", { n: p.tokens }), t("memory.recalledTimes", { n: p.accessCount })];
   const item = h(
     "li",
     { class: "record", dataset: { id: record.id, layer: record.layer } },
-    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, record.layer), h("code", {}, record.id), ` · ${when(record.time)}`, record.conversation ? ` · ${record.conversation}` : "", ` · ${record.scope}`,
-      record.score !== undefined ? h("span", { class: "muted" }, ` · score ${record.score.toFixed(4)} via ${record.channels.join("+")}`) : null),
-    h("p", { class: "text" }, record.text),
-    record.kind === "fact" && p.excerpt ? h("blockquote", {}, p.excerpt) : null,
+    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, record.layer), h("code", {}, record.id), ` · ${when(record.time)}`, record.conversation ? [" · ", data(record.conversation)] : "", " · ", word(record.scope),
+      record.score !== undefined ? h("span", { class: "muted" }, t("memory.score", { score: record.score.toFixed(4), channels: record.channels.join("+") })) : null),
+    data(record.text, "p", { class: "text" }),
+    record.kind === "fact" && p.excerpt ? data(p.excerpt, "blockquote") : null,
     h("p", { class: "muted prov" }, prov.filter(Boolean).join(" · ")),
     recordDetails(record),
     h("button", {
       type: "button",
       class: "quiet danger",
-      "aria-label": `Delete memory ${record.id}`,
+      "aria-label": t("memory.deleteLabel", { id: record.id }),
       async onclick() {
-        if (!confirm(`Delete this memory for good?\n\n${record.text.slice(0, 200)}`)) return;
+        if (!confirm(t("memory.confirmDelete", { text: record.text.slice(0, 200) }))) return;
         try {
           await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
         } catch (error) {
-          return item.append(notice(`Cannot delete ${record.id}: ${error.message}`, "error"));
+          return item.append(notice(t("memory.cannotDelete", { id: record.id, message: error.message }), "error"));
         }
-        item.replaceWith(notice(`Deleted ${record.id}.`, "ok"));
+        item.replaceWith(notice(t("memory.deleted", { id: record.id }), "ok"));
         onDeleted();
       },
-    }, "Delete"),
+    }, t("memory.delete")),
   );
   return item;
 }
@@ -103,15 +104,15 @@ function recordView(record, onDeleted) {
 function importForm(onImported) {
   const file = h("input", { id: "i-file", name: "file", type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson", required: true });
   const skip = h("input", { id: "i-skip", name: "skip", type: "checkbox" });
-  const bar = h("progress", { id: "i-progress", max: 1, value: 0, hidden: true, "aria-label": "Import progress" });
+  const bar = h("progress", { id: "i-progress", max: 1, value: 0, hidden: true, "aria-label": t("memory.importProgress") });
   const out = h("div", { "aria-live": "polite" });
   const form = h(
     "form",
-    { class: "card search", "aria-label": "Import history" },
-    h("label", { for: "i-file" }, "Import history (JSON Lines)"),
+    { class: "card search", "aria-label": t("memory.importForm") },
+    h("label", { for: "i-file" }, t("memory.importLabel")),
     file,
-    h("label", { for: "i-skip" }, skip, " skip invalid lines"),
-    h("button", { type: "submit" }, "Import"),
+    h("label", { for: "i-skip" }, skip, t("memory.skipInvalid")),
+    h("button", { type: "submit" }, t("memory.import")),
     bar,
     out,
   );
@@ -121,12 +122,12 @@ function importForm(onImported) {
     if (!chosen) return;
     bar.hidden = false;
     bar.value = 0;
-    clear(out, notice(`Importing ${chosen.name}…`));
+    clear(out, notice(t("memory.importing", { file: chosen.name })));
     try {
-      await streamPost(`/api/memory/import${skip.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, data) => {
-        if (name === "progress") (bar.max = data.total), (bar.value = data.done), clear(out, notice(`Importing ${chosen.name}: ${data.done} of ${data.total} messages`));
-        else if (name === "done") clear(out, notice(`Imported ${chosen.name}: ${data.added} added, ${data.present} already present, ${data.skipped} invalid skipped.`, "ok")), onImported();
-        else if (name === "error") clear(out, notice(data.message, "error"));
+      await streamPost(`/api/memory/import${skip.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, ev) => {
+        if (name === "progress") (bar.max = ev.total), (bar.value = ev.done), clear(out, notice(t("memory.importingN", { file: chosen.name, done: ev.done, total: ev.total })));
+        else if (name === "done") clear(out, notice(t("memory.imported", { file: chosen.name, added: ev.added, present: ev.present, skipped: ev.skipped }), "ok")), onImported();
+        else if (name === "error") clear(out, notice(ev.message, "error"));
       });
     } catch (error) {
       clear(out, notice(error.message, "error"));
@@ -135,18 +136,21 @@ function importForm(onImported) {
   return form;
 }
 
+/** The totals' cards: data-stat (stable, for tests) → their label in STRINGS.memory. */
+const STAT_LABELS = { "L1 live": "l1", "L2 cold": "l2", "L3 facts": "l3", Embedder: "embedder", Storage: "storage" };
+
 export async function renderMemory(view) {
   const totals = h("div", { class: "cards" });
   const charts = h("div");
   async function loadStats() {
     const s = await api("GET", "/api/memory/stats");
-    const card = (label, value, detail) => h("div", { class: "card stat", dataset: { stat: label } }, h("span", { class: "label" }, label), h("strong", {}, value), detail ? h("small", {}, detail) : null);
+    const card = (stat, value, detail) => h("div", { class: "card stat", dataset: { stat } }, h("span", { class: "label" }, t(`memory.${STAT_LABELS[stat]}`)), h("strong", {}, value), detail ? h("small", {}, detail) : null);
     clear(
       totals,
-      card("L1 live", s.layers.L1.events, `${s.layers.L1.tokens} tokens`),
-      card("L2 cold", s.layers.L2.events, `${s.layers.L2.tokens} tokens`),
-      card("L3 facts", s.triples, `${s.layers.L3.events} source events`),
-      card("Embedder", h("code", {}, s.embedder.modelId), `${s.embedder.dimension} dimensions`),
+      card("L1 live", s.layers.L1.events, t("memory.tokens", { n: s.layers.L1.tokens })),
+      card("L2 cold", s.layers.L2.events, t("memory.tokens", { n: s.layers.L2.tokens })),
+      card("L3 facts", s.triples, t("memory.sourceEvents", { n: s.layers.L3.events })),
+      card("Embedder", h("code", {}, s.embedder.modelId), t("memory.dimensions", { n: s.embedder.dimension })),
       card("Storage", bytes(s.storageBytes)),
     );
     clear(charts, growthChart(s.growth));
@@ -155,23 +159,23 @@ export async function renderMemory(view) {
   const form = h(
     "form",
     { class: "card search", role: "search" },
-    h("label", { for: "m-q" }, "Search"),
-    h("input", { id: "m-q", name: "q", type: "search", placeholder: "words or names" }),
-    h("label", { for: "m-layer" }, "Layer"),
-    h("select", { id: "m-layer", name: "layer" }, ["all", "L1", "L2", "L3"].map((l) => h("option", { value: l }, l))),
-    h("label", { for: "m-scope" }, "Scope"),
-    h("select", { id: "m-scope", name: "scope" }, h("option", { value: "" }, "any"), ["conversation", "user", "project"].map((s) => h("option", { value: s }, s))),
-    h("label", { for: "m-conv" }, "Conversation"),
-    h("input", { id: "m-conv", name: "conversation", placeholder: "any" }),
-    h("button", { type: "submit" }, "Search"),
+    h("label", { for: "m-q" }, t("memory.search")),
+    h("input", { id: "m-q", name: "q", type: "search", placeholder: t("memory.searchPlaceholder") }),
+    h("label", { for: "m-layer" }, t("memory.layer")),
+    h("select", { id: "m-layer", name: "layer" }, ["all", "L1", "L2", "L3"].map((l) => h("option", { value: l }, l === "all" ? t("memory.all") : l))),
+    h("label", { for: "m-scope" }, t("memory.scope")),
+    h("select", { id: "m-scope", name: "scope" }, h("option", { value: "" }, t("memory.any")), ["conversation", "user", "project"].map((s) => h("option", { value: s }, word(s)))),
+    h("label", { for: "m-conv" }, t("memory.conversation")),
+    h("input", { id: "m-conv", name: "conversation", placeholder: t("memory.any") }),
+    h("button", { type: "submit" }, t("memory.search")),
   );
   async function search() {
     const params = new URLSearchParams([...new FormData(form)].filter(([, v]) => v !== ""));
     const { records } = await api("GET", `/api/memory/search?${params}`);
-    clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice("No memory matches."));
+    clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice(t("memory.noMatch")));
   }
   form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
-  view.append(h("h1", {}, "Memory"), totals, charts, importForm(loadStats), form, results);
+  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), form, results);
   await loadStats();
   await search();
 }

@@ -1,32 +1,33 @@
 // Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed").
 import { api } from "/assets/api.js";
-import { clear, h, notice, when } from "/assets/dom.js";
+import { clear, data, h, notice, when } from "/assets/dom.js";
+import { t } from "/assets/i18n.js";
 
-const exitText = (e) => (e ? ` · last exit ${e.signal ? `signal ${e.signal}` : `code ${e.code}`} at ${when(e.at)}` : "");
+const exitText = (e) => (e ? (e.signal ? t("plugins.exitSignal", { signal: e.signal, at: when(e.at) }) : t("plugins.exitCode", { code: e.code, at: when(e.at) })) : "");
 
 export async function renderPlugins(view) {
-  view.append(h("h1", {}, "Plugins"));
+  view.append(h("h1", {}, t("plugins.title")));
   let plugins;
   try {
     ({ plugins } = await api("GET", "/api/plugins"));
   } catch (error) {
     if (error.status !== 404) throw error;
-    return view.append(notice("This daemon runs no plugin host, so there are no plugins to show.", "info"));
+    return view.append(notice(t("plugins.noHost"), "info"));
   }
-  if (!plugins.length) return view.append(notice("No plugins are configured."));
+  if (!plugins.length) return view.append(notice(t("plugins.none")));
   const reload = () => renderPlugins(clear(view));
   view.append(h("ul", { class: "records" }, plugins.map((p) =>
     h("li", { class: "record plugin", dataset: { plugin: p.name, state: p.state } },
-      h("div", { class: "meta" }, h("strong", {}, p.name), h("span", { class: `badge state-${p.state}` }, p.state), ` · ${p.restarts} restarts`, p.pid ? ` · pid ${p.pid}` : "", exitText(p.lastExit)),
-      p.error ? h("p", { class: "notice error" }, p.error) : null,
-      p.tools?.length ? h("p", { class: "muted" }, `tools: ${p.tools.join(", ")}`) : null,
-      h("details", {}, h("summary", {}, "log tail"), h("pre", { class: "verbatim" }, p.logTail.join("\n"))),
-      h("button", { type: "button", "aria-label": `Restart ${p.name}`, async onclick() {
+      h("div", { class: "meta" }, h("strong", { translate: "no" }, p.name), h("span", { class: `badge state-${p.state}`, translate: "no" }, p.state), t("plugins.restarts", { n: p.restarts }), p.pid ? t("plugins.pid", { pid: String(p.pid) }) : "", exitText(p.lastExit)),
+      p.error ? data(p.error, "p", { class: "notice error" }) : null,
+      p.tools?.length ? h("p", { class: "muted" }, t("plugins.tools", { tools: "" }), data(p.tools.join(", "))) : null,
+      h("details", {}, h("summary", {}, t("plugins.logTail")), data(p.logTail.join("\n"), "pre", { class: "verbatim" })),
+      h("button", { type: "button", "aria-label": t("plugins.restartLabel", { name: p.name }), async onclick() {
         try {
           await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`);
         } catch (error) {
-          return clear(view, notice(`Cannot restart ${p.name}: ${error.message}`, "error"));
+          return clear(view, notice(t("plugins.cannotRestart", { name: p.name, message: error.message }), "error"));
         }
         reload();
-      } }, "Restart")))));
+      } }, t("plugins.restart"))))));
 }

@@ -1,43 +1,45 @@
 // Providers: presets, add/edit, a write-only key, activate, delete, and "test connection".
 import { api } from "/assets/api.js";
-import { clear, h, notice } from "/assets/dom.js";
+import { clear, data, h, notice } from "/assets/dom.js";
+import { t } from "/assets/i18n.js";
 
 function testResult(result) {
-  if (result.ok) return notice(`Connected in ${result.latencyMs} ms — ${result.model} replied: ${JSON.stringify(result.reply ?? "")}`, "ok");
+  if (result.ok) return notice(t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") }), "ok");
   const details = [result.status ? `HTTP ${result.status}` : null, result.error, result.message].filter(Boolean).join(" · ");
-  return h("div", { class: "notice error", role: "alert" }, h("p", {}, `Failed after ${result.latencyMs} ms: ${details}`), result.body ? h("pre", { class: "verbatim" }, result.body) : null);
+  return h("div", { class: "notice error", role: "alert" }, h("p", {}, t("providers.failed", { ms: result.latencyMs, details })), result.body ? data(result.body, "pre", { class: "verbatim" }) : null);
 }
 
-function providerForm(data, existing, done) {
+function providerForm(list, existing, done) {
   const field = (name, label, attrs = {}) => {
     const input = h("input", { id: `p-${name}`, name, value: existing?.[name] ?? "", ...attrs });
     return [h("label", { for: `p-${name}` }, label), input];
   };
-  const preset = h("select", { id: "p-preset", name: "preset" }, h("option", { value: "" }, "Custom"), data.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id }, p.name)));
+  const preset = h("select", { id: "p-preset", name: "preset" }, h("option", { value: "" }, t("providers.custom")), list.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id, translate: "no" }, p.name)));
   const out = h("div", { "aria-live": "polite" });
+  const title = existing ? t("providers.editTitle", { name: existing.name }) : t("providers.add");
   const form = h(
     "form",
-    { class: "card grid", "aria-label": existing ? `Edit ${existing.name}` : "Add a provider" },
-    h("h2", {}, existing ? `Edit ${existing.name}` : "Add a provider"),
-    h("label", { for: "p-preset" }, "Preset"),
+    { class: "card grid", "aria-label": title },
+    h("h2", {}, title),
+    h("label", { for: "p-preset" }, t("providers.preset")),
     preset,
-    ...field("name", "Name", { required: true }),
-    ...field("baseUrl", "Base URL", { required: true, type: "url", placeholder: "https://…/v1" }),
-    ...field("model", "Model", { required: true }),
-    h("label", { for: "p-apiKey" }, "API key"),
-    h("input", { id: "p-apiKey", name: "apiKey", type: "password", autocomplete: "off", placeholder: existing?.hasKey ? "set — type to replace" : "not set" }),
+    ...field("name", t("providers.name"), { required: true }),
+    ...field("baseUrl", t("providers.baseUrl"), { required: true, type: "url", placeholder: "https://…/v1" }),
+    ...field("model", t("providers.model"), { required: true }),
+    h("label", { for: "p-apiKey" }, t("providers.apiKey")),
+    h("input", { id: "p-apiKey", name: "apiKey", type: "password", autocomplete: "off", placeholder: existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet") }),
     h(
       "div",
       { class: "actions" },
-      h("button", { type: "submit" }, existing ? "Save" : "Add provider"),
-      h("button", { type: "button", class: "quiet", id: "p-test", onclick: () => test() }, "Test connection"),
-      existing ? h("button", { type: "button", class: "quiet", onclick: done }, "Cancel") : null,
+      h("button", { type: "submit" }, existing ? t("providers.save") : t("providers.addButton")),
+      h("button", { type: "button", class: "quiet", id: "p-test", onclick: () => test() }, t("providers.test")),
+      existing ? h("button", { type: "button", class: "quiet", onclick: done }, t("providers.cancel")) : null,
     ),
     out,
   );
   const values = () => Object.fromEntries([...new FormData(form)].filter(([k, v]) => k !== "apiKey" || v !== ""));
   preset.addEventListener("change", () => {
-    const p = data.presets.find((x) => x.id === preset.value);
+    const p = list.presets.find((x) => x.id === preset.value);
     if (!p) return;
     form.elements.name.value ||= p.name;
     form.elements.baseUrl.value = p.baseUrl;
@@ -45,7 +47,7 @@ function providerForm(data, existing, done) {
   });
   async function test() {
     const v = values();
-    clear(out, notice("Testing…"));
+    clear(out, notice(t("providers.testing")));
     try {
       // A saved provider with an untouched key is tested with its stored key.
       const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl && v.model === existing.model ? { id: existing.id } : { baseUrl: v.baseUrl, model: v.model, apiKey: v.apiKey };
@@ -69,34 +71,35 @@ function providerForm(data, existing, done) {
 }
 
 export async function renderProviders(view) {
-  const data = await api("GET", "/api/providers");
+  const list = await api("GET", "/api/providers");
   const reload = () => renderProviders(clear(view));
-  const rows = data.providers.map((p) =>
+  const rows = list.providers.map((p) =>
     h(
       "tr",
       { dataset: { provider: p.name } },
-      h("td", {}, p.name, p.active ? h("span", { class: "badge" }, "active") : null),
+      h("td", {}, data(p.name), p.active ? h("span", { class: "badge" }, t("providers.active")) : null),
       h("td", {}, h("code", {}, p.baseUrl)),
-      h("td", {}, p.model),
-      h("td", {}, p.hasKey ? "set" : "—"),
+      h("td", {}, data(p.model)),
+      h("td", {}, p.hasKey ? t("providers.keySet") : "—"),
       h(
         "td",
         { class: "actions" },
-        p.source === "stored" && !p.active ? h("button", { type: "button", class: "quiet", onclick: async () => (await api("POST", `/api/providers/${p.id}/activate`), reload()) }, "Use") : null,
-        p.source === "stored" ? h("button", { type: "button", class: "quiet", onclick: () => clear(editor, providerForm(data, p, reload)) }, "Edit") : h("span", { class: "muted" }, "from environment"),
+        p.source === "stored" && !p.active ? h("button", { type: "button", class: "quiet", onclick: async () => (await api("POST", `/api/providers/${p.id}/activate`), reload()) }, t("providers.use")) : null,
+        p.source === "stored" ? h("button", { type: "button", class: "quiet", onclick: () => clear(editor, providerForm(list, p, reload)) }, t("providers.edit")) : h("span", { class: "muted" }, t("providers.fromEnv")),
         p.source === "stored"
-          ? h("button", { type: "button", class: "quiet danger", onclick: async () => confirm(`Delete provider ${p.name}?`) && (await api("DELETE", `/api/providers/${p.id}`), reload()) }, "Delete")
+          ? h("button", { type: "button", class: "quiet danger", onclick: async () => confirm(t("providers.confirmDelete", { name: p.name })) && (await api("DELETE", `/api/providers/${p.id}`), reload()) }, t("providers.delete"))
           : null,
       ),
     ),
   );
-  const editor = h("div", {}, providerForm(data, null, reload));
+  const editor = h("div", {}, providerForm(list, null, reload));
+  const columns = ["colName", "colBaseUrl", "colModel", "colKey"].map((k) => t(`providers.${k}`));
   view.append(
-    h("h1", {}, "Providers"),
-    h("p", { class: "help" }, "Any OpenAI-compatible endpoint. Keys are write-only: once saved, no page or API response shows them again."),
+    h("h1", {}, t("providers.title")),
+    h("p", { class: "help" }, t("providers.help")),
     rows.length
-      ? h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, ["Name", "Base URL", "Model", "Key", ""].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)))
-      : notice("No provider yet: add one below to start chatting."),
+      ? h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, [...columns, ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
+      : notice(t("providers.none")),
     editor,
   );
 }

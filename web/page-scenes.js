@@ -1,9 +1,20 @@
 // Scenes: recurring situations, how often they came back, and how their strength fades.
 import { api } from "/assets/api.js";
 import { lineChart } from "/assets/charts.js";
-import { h, notice, when } from "/assets/dom.js";
+import { data, h, notice, when } from "/assets/dom.js";
+import { num, t } from "/assets/i18n.js";
 
 const DAY = 86_400_000;
+
+/**
+ * A scene in words: partner · channel · its topic words as the person wrote them (older scenes
+ * kept only search stems: those are shown when there is nothing better). The id is one click away.
+ */
+export function sceneName(s) {
+  const f = s.features;
+  const topic = (f.words ?? f.topic ?? []).slice(0, 4).join(" ");
+  return [f.partner, f.channel, topic].filter(Boolean).join(" · ") || s.key;
+}
 
 /** Each scene's strength from its last recurrence to two weeks ahead, by the half-life decay. */
 function strengthChart({ scenes, now, halfLifeMs }) {
@@ -11,29 +22,31 @@ function strengthChart({ scenes, now, halfLifeMs }) {
   const start = Math.min(...shown.map((s) => s.lastSeen));
   const steps = Math.max(2, Math.ceil((now + 14 * DAY - start) / (DAY / 4)));
   const times = Array.from({ length: steps + 1 }, (_, i) => start + (i * (now + 14 * DAY - start)) / steps);
+  const strength = (s) => num(s.strength, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return lineChart({
-    title: `Strength over time (halves every ${Math.round(halfLifeMs / DAY)} days idle; right of today is where it is heading)`,
+    title: t("scenes.chart", { days: Math.round(halfLifeMs / DAY) }),
     x: times.map((t) => t / 1000),
     time: true,
-    series: shown.map((s) => ({ label: s.key, values: times.map((t) => (t < s.lastSeen ? null : s.strengthAtLastSeen * 0.5 ** ((t - s.lastSeen) / halfLifeMs))) })),
-    summary: shown.map((s) => `${s.key}: ${s.strength.toFixed(2)} now`).join("; "),
+    series: shown.map((s) => ({ label: sceneName(s), values: times.map((t) => (t < s.lastSeen ? null : s.strengthAtLastSeen * 0.5 ** ((t - s.lastSeen) / halfLifeMs))) })),
+    summary: shown.map((s) => t("scenes.chartSummary", { name: sceneName(s), strength: strength(s) })).join("; "),
   });
 }
 
 export async function renderScenes(view) {
-  const data = await api("GET", "/api/scenes");
-  view.append(h("h1", {}, "Scenes"), h("p", { class: "help" }, "A scene is a situation that recurs (same channel, partner, tools, topic, time of day). Recall leans toward what happened in the current scene."));
-  if (!data.scenes.length) return view.append(notice("No scene yet: a situation becomes a scene the second time it happens."));
+  const list = await api("GET", "/api/scenes");
+  view.append(h("h1", {}, t("scenes.title")), h("p", { class: "help" }, t("scenes.help")));
+  if (!list.scenes.length) return view.append(notice(t("scenes.none")));
+  const columns = ["colScene", "colKind", "colOccurrences", "colStrength", "colLastSeen"];
   view.append(
-    strengthChart(data),
+    strengthChart(list),
     h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, ["Scene", "Kind", "Occurrences", "Strength now", "Last seen", "Features"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, data.scenes.map((s) => h("tr", { dataset: { scene: s.key } },
-        h("td", {}, h("code", {}, s.key)),
-        h("td", {}, s.declared ? "declared" : "recognised"),
-        h("td", { class: "num" }, s.occurrences),
-        h("td", { class: "num" }, s.strength.toFixed(2)),
-        h("td", {}, when(s.lastSeen)),
-        h("td", { class: "text" }, Object.entries(s.features).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join(" · "))))))),
+      h("thead", {}, h("tr", {}, columns.map((k) => h("th", { scope: "col" }, t(`scenes.${k}`))))),
+      h("tbody", {}, list.scenes.map((s) => h("tr", { dataset: { scene: s.key } },
+        h("td", {}, data(sceneName(s), "strong", { class: "scene-name" }),
+          h("details", { class: "scene-id" }, h("summary", {}, t("scenes.id")), h("code", {}, s.key), h("pre", { translate: "no" }, JSON.stringify(s.features)))),
+        h("td", {}, s.declared ? t("scenes.declared") : t("scenes.recognised")),
+        h("td", { class: "num" }, num(s.occurrences)),
+        h("td", { class: "num" }, num(s.strength, { minimumFractionDigits: 2, maximumFractionDigits: 2 })),
+        h("td", {}, when(s.lastSeen))))))),
   );
 }

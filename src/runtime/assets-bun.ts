@@ -14,6 +14,7 @@ import webFaviconSvgPath from "../../web/favicon.svg" with { type: "file" };
 import webConsoleJsPath from "../../web/console.js" with { type: "file" };
 import webApiJsPath from "../../web/api.js" with { type: "file" };
 import webDomJsPath from "../../web/dom.js" with { type: "file" };
+import webI18nJsPath from "../../web/i18n.js" with { type: "file" };
 import webChartsJsPath from "../../web/charts.js" with { type: "file" };
 import webPageLoginJsPath from "../../web/page-login.js" with { type: "file" };
 import webPageChatJsPath from "../../web/page-chat.js" with { type: "file" };
@@ -42,6 +43,7 @@ export const BUN_ASSET_PATHS: Record<AssetName, string> = {
   "console.js": webConsoleJsPath,
   "api.js": webApiJsPath,
   "dom.js": webDomJsPath,
+  "i18n.js": webI18nJsPath,
   "charts.js": webChartsJsPath,
   "page-login.js": webPageLoginJsPath,
   "page-chat.js": webPageChatJsPath,

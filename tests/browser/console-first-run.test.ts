@@ -54,6 +54,20 @@ describe("console first run in Chromium", { skip: chromiumMissing ? "no /usr/bin
     assert.equal(new URL(page.url()).hash, "#/providers");
   });
 
+  test("two pages asked for at once: only the later one is drawn", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/doctor`);
+    await page.locator("main h1").first().waitFor();
+    // Both hash changes fire before either page has its data from the daemon.
+    await page.evaluate(() => {
+      location.hash = "#/providers";
+      setTimeout(() => (location.hash = "#/plugins"), 0);
+    });
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.locator("main h1").allInnerTexts(), ["Plugins"]);
+  });
+
   test("with the daemon stopped the page says homed is not answering, not 'Failed to fetch'", async () => {
     const { page } = c;
     await c.daemon.stop();
@@ -61,5 +75,10 @@ describe("console first run in Chromium", { skip: chromiumMissing ? "no /usr/bin
     const alert = page.getByRole("alert");
     await alert.waitFor();
     assert.equal(await alert.innerText(), `Cannot show this page: homed is not answering at ${c.daemon.url}: is the daemon running?`);
+    // Try again asks the daemon again (it may be back); still down, the page says so again.
+    const asked = c.requests.length;
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("alert").waitFor();
+    assert.ok(c.requests.slice(asked).some((u) => u.includes("/api/")), "Try again made no request");
   });
 });

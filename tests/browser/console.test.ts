@@ -131,9 +131,9 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.match(await step.locator(".result").innerText(), /unknown_tool/);
 
     const recall = page.locator("details.recall");
-    assert.match(await recall.locator("summary").innerText(), /^recalled · L2×[1-9]\d* L3×0 · [1-9]\d* chars$/);
+    assert.match(await recall.locator("summary").innerText(), /^remembered [1-9]\d* things? \([1-9][\d,]* characters\)$/);
     await recall.locator("summary").press("Enter");
-    assert.match(await recall.innerText(), /query: .*What colour is my boat\?/);
+    assert.match(await recall.innerText(), /looked for: .*What colour is my boat\?/);
     assert.match(await recall.locator(".lines").innerText(), /\(id:\w+\) .*My harbour boat is painted blue\./);
     await screenshot(page, "chat");
     // A second turn in the same situation makes it a scene.
@@ -233,7 +233,8 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/context`);
     await page.getByRole("meter", { name: "Budget use" }).waitFor();
-    assert.match(await page.locator(".tool-tokens").innerText(), /Tool definitions take [1-9]\d* tokens of every request/);
+    // Numbers are written the reader's way: 1,588 in English.
+    assert.match(await page.locator(".tool-tokens").innerText(), /Tool definitions take [1-9][\d,]* tokens of every request/);
     const rows = page.locator("table.events tbody tr");
     assert.ok((await rows.count()) >= 3);
     assert.match(await rows.first().innerText(), /\d+\s+\d\.\d{3}\s+pinned/);

@@ -30,12 +30,16 @@ export type Console = {
   close(): Promise<void>;
 };
 
-/** Debian's Chromium with a fresh profile; every URL it requests is recorded. */
-export async function launchChromium(): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
+/**
+ * Debian's Chromium with a fresh profile; every URL it requests is recorded. `locale` is the
+ * browser's language (navigator.languages), which the console follows until one is chosen.
+ */
+export async function launchChromium(locale = "en-US"): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "homed-chromium-")), {
     executablePath: CHROMIUM,
     headless: true,
     viewport: DESKTOP,
+    locale,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -45,7 +49,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; page:
   return { context, page, requests };
 }
 
-export async function openConsole(script: Script, options: { history?: object[] } = {}): Promise<Console> {
+export async function openConsole(script: Script, options: { history?: object[]; locale?: string } = {}): Promise<Console> {
   const provider = await startScriptedProvider(script);
   const dataDir = mkdtempSync(join(tmpdir(), "homed-browser-"));
   if (options.history) {
@@ -58,7 +62,7 @@ export async function openConsole(script: Script, options: { history?: object[] 
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });
   const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
-  const { context, page, requests } = await launchChromium();
+  const { context, page, requests } = await launchChromium(options.locale);
   return {
     daemon, provider, context, page, dataDir, token, requests,
     async close() {

@@ -1,0 +1,176 @@
+/**
+ * The console in Chinese and English, in Chromium: a browser set to zh-CN gets every page in
+ * Chinese (no English word outside the person's own data, ids and code), a Chinese speaker can
+ * go login → provider → chat with memory → memory page in Chinese alone, the language switch
+ * turns the console to English and the choice survives a reload; at a phone's 375 px the
+ * navigation folds behind a Menu button instead of running off the edge.
+ */
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { Script } from "../support/scripted-provider.ts";
+import { chromiumMissing, openConsole, screenshot, type Console } from "./support.ts";
+
+const script: Script = ({ body }) => (body.stream ? { content: "你的船是蓝色的。" } : { content: "好" });
+
+const history = [
+  { conversation: "小明", session: "old-1", time: "2026-01-05T10:00:00Z", speaker: "小明", role: "user", text: "我的船漆成了蓝色。", id: "m1" },
+  { conversation: "小明", session: "old-1", time: "2026-01-05T10:01:00Z", speaker: "homed", role: "assistant", text: "记住了，蓝色的船。", id: "m2" },
+];
+
+const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "plugins", "keys", "doctor"];
+
+/**
+ * Latin words a Chinese reader may meet in the console's own words: the product, protocol and
+ * format names, units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
+ * the console forgot to translate.
+ */
+const LATIN_ALLOWED = ["homed", "API", "URL", "Cookie", "JSON", "Lines", "OpenAI", "ONNX", "Runtime", "jieba", "Ctrl", "Enter", "HTTP", "https", "token", "Token", "KB", "MB", "GB", "L1", "L2", "L3", "MCP", "webui"];
+
+/** Every Latin word in the page's own text and labels, with where it was. */
+async function untranslated(page: Page): Promise<string[]> {
+  return await page.evaluate((allowed) => {
+    const found: string[] = [];
+    const skip = (el: Element | null) => !el || el.closest('[translate="no"], code, pre, script, style, title') !== null;
+    const check = (text: string, where: Element) => {
+      // Whole tokens: an id (ev_82b5…, 28d7776f-ff50-…, old-1) mixes in digits, '_' or '-'; a path (/mcp) has '/'.
+      for (const w of text.match(/[\w/-]+/g) ?? []) {
+        if (/^[A-Za-z]{2,}$/.test(w) && !allowed.includes(w)) found.push(`${w} in <${where.tagName.toLowerCase()}${where.className ? `.${String(where.className).replace(/ /g, ".")}` : ""}>: ${text.trim().slice(0, 80)}`);
+      }
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const el = walker.currentNode.parentElement;
+      if (!skip(el)) check(walker.currentNode.textContent ?? "", el!);
+    }
+    // A label may name data shown on the page ("重启 files" for the plugin files): its words are not the console's.
+    const dataWords = new Set([...document.querySelectorAll('[translate="no"]')].flatMap((el) => el.textContent?.match(/[\w-]+/g) ?? []));
+    for (const el of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
+      if (skip(el)) continue;
+      for (const name of ["aria-label", "placeholder", "title"]) {
+        const value = el.getAttribute(name);
+        if (value) check(value.split(/\s+/).filter((w) => !dataWords.has(w)).join(" "), el);
+      }
+    }
+    return found;
+  }, LATIN_ALLOWED);
+}
+
+describe("console in Chinese and English in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
+  let c: Console;
+  before(async () => {
+    c = await openConsole(script, { history, locale: "zh-CN" });
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("a zh-CN browser gets the login page in Chinese; the token logs in", async () => {
+    const { page } = c;
+    await page.goto(c.daemon.url);
+    await page.getByRole("heading", { name: "登录 homed" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+    assert.deepEqual(await untranslated(page), []);
+    await screenshot(page, "zh-login");
+    await page.getByLabel("管理员令牌").fill("wrong");
+    await page.getByRole("button", { name: "登录" }).click();
+    await page.getByRole("alert").getByText("这不是管理员令牌").waitFor();
+    await page.getByLabel("管理员令牌").fill(c.token);
+    await page.getByRole("button", { name: "登录" }).click();
+    await page.getByRole("navigation", { name: "控制台" }).getByRole("link", { name: "对话" }).waitFor();
+  });
+
+  test("first run in Chinese: no provider → the link → a provider from the form → a chat that remembers", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/chat`);
+    await page.getByLabel("新对话，对象").fill("小明");
+    await page.getByRole("button", { name: "开始" }).click();
+    await page.getByLabel("消息").fill("你好");
+    await page.getByRole("button", { name: "发送" }).click();
+    await page.getByRole("alert").filter({ hasText: "还没有设置模型服务" }).getByRole("link", { name: "去“模型服务”页面添加一个" }).click();
+    await page.getByRole("heading", { name: "模型服务", level: 1 }).waitFor();
+    await page.getByLabel("名称", { exact: true }).fill("本地");
+    await page.getByLabel("接口地址").fill(c.provider.url);
+    await page.getByLabel("模型", { exact: true }).fill("scripted-model");
+    await page.getByRole("button", { name: "测试连接" }).click();
+    await page.getByText(/连接成功，用时 [\d,]+ 毫秒/).waitFor();
+    await page.getByRole("button", { name: "添加", exact: true }).click();
+    await page.locator("tr[data-provider=本地]").getByText("使用中").waitFor();
+
+    await page.getByRole("link", { name: "对话", exact: true }).click();
+    await page.getByLabel("消息").fill("我的船漆成什么颜色了？");
+    await page.getByRole("button", { name: "发送" }).click();
+    await page.locator(".msg.assistant:not(.streaming) .answer").getByText("你的船是蓝色的。").waitFor();
+    const recall = page.locator("details.recall").last();
+    assert.match(await recall.locator("summary").innerText(), /^想起 [1-9]\d* 条记忆（[\d,]+ 个字符）$/);
+    await recall.locator("summary").click();
+    assert.match(await recall.innerText(), /查找：/);
+    assert.match(await recall.locator(".lines").innerText(), /我的船漆成了蓝色。/);
+    assert.deepEqual(await untranslated(page), []);
+    await screenshot(page, "zh-chat");
+
+    await page.getByRole("link", { name: "记忆", exact: true }).click();
+    await page.getByRole("heading", { name: "记忆", level: 1 }).waitFor();
+    await page.locator("[data-stat='L2 cold'] .label").getByText("L2 冷存").waitFor();
+    await page.getByRole("searchbox", { name: "搜索" }).fill("蓝色");
+    await page.getByRole("button", { name: "搜索", exact: true }).click();
+    await page.locator("li.record").filter({ hasText: "我的船漆成了蓝色。" }).filter({ hasText: /得分/ }).waitFor();
+  });
+
+  test("every page in a zh-CN browser is in Chinese, at 1280 px and at 375 px", async () => {
+    const { page } = c;
+    for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 760 }]) {
+      await page.setViewportSize(size);
+      for (const route of ROUTES) {
+        await page.goto(`${c.daemon.url}/#/${route}`);
+        await page.locator("main h1").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        await page.locator("main details").evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+        await page.waitForTimeout(50);
+        assert.deepEqual(await untranslated(page), [], `#/${route} at ${size.width} px`);
+        if (size.width === 1280) await screenshot(page, `zh-${route}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test("the switch turns the console to English, and the choice outlives a reload", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.getByRole("heading", { name: "记忆", level: 1 }).waitFor();
+    await page.getByLabel("语言").selectOption("en");
+    await page.getByRole("heading", { name: "Memory", level: 1 }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+    assert.equal(await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Chat" }).count(), 1);
+    await page.reload();
+    await page.getByRole("heading", { name: "Memory", level: 1 }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Log out" }).count(), 1);
+    await page.getByLabel("Language").selectOption("zh-CN");
+    await page.getByRole("heading", { name: "记忆", level: 1 }).waitFor();
+  });
+
+  test("at 375 px the navigation folds behind Menu: nothing runs off the edge, every page is one tap away", async () => {
+    const { page } = c;
+    await page.setViewportSize({ width: 375, height: 760 });
+    await page.goto(`${c.daemon.url}/#/chat`);
+    const menu = page.getByRole("button", { name: "菜单" });
+    await menu.waitFor();
+    const nav = page.getByRole("navigation", { name: "控制台" });
+    assert.equal(await nav.isVisible(), false, "the navigation shows before Menu is pressed");
+    assert.equal(await menu.getAttribute("aria-expanded"), "false");
+    await menu.click();
+    assert.equal(await menu.getAttribute("aria-expanded"), "true");
+    for (const link of await nav.getByRole("link").all()) {
+      const box = (await link.boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= 375, `${await link.innerText()} is off the screen: ${JSON.stringify(box)}`);
+    }
+    await screenshot(page, "zh-menu-375");
+    await nav.getByRole("link", { name: "场景" }).click();
+    await page.getByRole("heading", { name: "场景", level: 1 }).waitFor();
+    assert.equal(await nav.isVisible(), false, "the navigation stays open after choosing a page");
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await menu.isVisible(), false, "Menu shows at desktop width");
+    assert.equal(await nav.isVisible(), true);
+  });
+});

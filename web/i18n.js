@@ -1,0 +1,363 @@
+// The console's words in English and Simplified Chinese, and the chosen language.
+//
+// Every string a person reads comes from STRINGS below, one section per page. An entry is
+// [English, 中文]; each is text with {name} placeholders or a function of the parameters (for
+// plurals). A new page adds its own section (e.g. `keys: { title: ["Keys", "密钥"] }`), calls
+// t("keys.title"), and lists its route in console.js; tests/web/i18n.test.ts fails on a key used
+// but missing, a missing or untranslated Chinese entry, or placeholders that differ.
+//
+// Hand-written rather than a library: the console needs lookup, {name} interpolation and two
+// plural forms; the browser's Intl does dates, numbers and plural rules. i18next (~40 KB) or
+// Lingui (a compile step) would add more than this file is.
+
+export const LANGUAGES = [
+  { id: "en", name: "English" },
+  { id: "zh-CN", name: "中文" },
+];
+const STORAGE_KEY = "homed.lang";
+
+const plural = (n, one, many) => (n === 1 ? one : many);
+
+export const STRINGS = {
+  shell: {
+    skip: ["Skip to content", "跳到正文"],
+    loading: ["Loading the console…", "正在加载控制台…"],
+    logout: ["Log out", "退出登录"],
+    menu: ["Menu", "菜单"],
+    navLabel: ["Console", "控制台"],
+    language: ["Language", "语言"],
+    cannotShow: ["Cannot show this page: {message}", "无法显示此页面：{message}"],
+    notAnswering: ["homed is not answering at {origin}: is the daemon running?", "{origin} 上的 homed 没有响应：守护进程在运行吗？"],
+    retry: ["Try again", "重试"],
+  },
+  nav: {
+    chat: ["Chat", "对话"],
+    providers: ["Providers", "模型服务"],
+    memory: ["Memory", "记忆"],
+    context: ["Context", "上下文"],
+    scenes: ["Scenes", "场景"],
+    audit: ["Recall audit", "回忆审计"],
+    plugins: ["Plugins", "插件"],
+    keys: ["App keys", "应用密钥"],
+    doctor: ["Doctor", "诊断"],
+  },
+  login: {
+    title: ["Log in to homed", "登录 homed"],
+    tokenLabel: ["Admin token", "管理员令牌"],
+    submit: ["Log in", "登录"],
+    wrong: ["That is not the admin token", "这不是管理员令牌"],
+    tooMany: ["Too many wrong tokens: try again in a minute", "错误次数太多：请一分钟后再试"],
+    where: ["On its first start homed wrote an admin token, readable only by you, to:", "homed 首次启动时把管理员令牌写到了下面这个文件（只有你能读）："],
+    copyBefore: ["Copy it from there (", "从那里复制（"],
+    copyAfter: [") and paste it below. The console keeps a session cookie, never the token.", "），粘贴到下面。控制台只保存会话 Cookie，从不保存令牌。"],
+    lostBefore: ["Lost it? Run ", "丢了？运行 "],
+    lostAfter: [" and restart the daemon.", "，然后重启守护进程。"],
+  },
+  chat: {
+    heading: ["Chat", "对话"],
+    conversations: ["Conversations", "对话列表"],
+    newWith: ["New conversation with", "新对话，对象"],
+    partnerPlaceholder: ["e.g. me, or a project name", "例如：我，或项目名"],
+    start: ["Start", "开始"],
+    conversation: ["Conversation", "对话内容"],
+    missing: ["That conversation does not exist.", "这个对话不存在。"],
+    startLeft: ["Start a conversation on the left.", "在左侧开始一个对话。"],
+    message: ["Message", "消息"],
+    messagePlaceholder: ["Message… (Ctrl+Enter to send)", "输入消息…（Ctrl+Enter 发送）"],
+    send: ["Send", "发送"],
+    stop: ["Stop", "停止"],
+    stopped: ["(stopped)", "（已停止）"],
+    inspector: ["context inspector →", "查看上下文 →"],
+    noProvider: ["No model provider is set up yet, so homed cannot answer. ", "还没有设置模型服务，homed 无法回答。"],
+    noProviderLink: ["Add a provider on the Providers page", "去“模型服务”页面添加一个"],
+    noProviderAfter: [", then send your message again.", "，然后重新发送消息。"],
+    turnError: ["{code}: {message}", "{code}：{message}"],
+    reasoning: ["reasoning", "思考过程"],
+    tool: ["tool · {name}", "工具 · {name}"],
+    toolPending: ["tool · …", "工具 · …"],
+    toolDone: ["tool · {name} ✓", "工具 · {name} ✓"],
+    toolDenied: ["tool · {name} (denied)", "工具 · {name}（已拒绝）"],
+    image: ["[image]", "[图片]"],
+    recalled: [(p) => `remembered ${num(p.n)} ${plural(p.n, "thing", "things")} (${num(p.chars)} characters)`, "想起 {n} 条记忆（{chars} 个字符）"],
+    recalledNothing: ["remembered nothing for this message", "这条消息没有想起相关记忆"],
+    recallQuery: ["looked for: ", "查找："],
+    recallNone: ["nothing injected", "没有注入任何记忆"],
+    recallIds: ["ids: ", "编号："],
+  },
+  providers: {
+    title: ["Providers", "模型服务"],
+    help: ["Any OpenAI-compatible endpoint. Keys are write-only: once saved, no page or API response shows them again.", "任何兼容 OpenAI 的接口都可以。密钥只写不读：保存后，任何页面或 API 都不会再显示。"],
+    none: ["No provider yet: add one below to start chatting.", "还没有模型服务：在下面添加一个就能开始对话。"],
+    colName: ["Name", "名称"],
+    colBaseUrl: ["Base URL", "接口地址"],
+    colModel: ["Model", "模型"],
+    colKey: ["Key", "密钥"],
+    active: ["active", "使用中"],
+    keySet: ["set", "已设置"],
+    use: ["Use", "使用"],
+    edit: ["Edit", "编辑"],
+    fromEnv: ["from environment", "来自环境变量"],
+    delete: ["Delete", "删除"],
+    confirmDelete: ["Delete provider {name}?", "删除模型服务 {name}？"],
+    add: ["Add a provider", "添加模型服务"],
+    editTitle: ["Edit {name}", "编辑 {name}"],
+    preset: ["Preset", "预设"],
+    custom: ["Custom", "自定义"],
+    name: ["Name", "名称"],
+    baseUrl: ["Base URL", "接口地址"],
+    model: ["Model", "模型"],
+    apiKey: ["API key", "API 密钥"],
+    keyReplace: ["set — type to replace", "已设置——输入新值以替换"],
+    keyNotSet: ["not set", "未设置"],
+    save: ["Save", "保存"],
+    addButton: ["Add provider", "添加"],
+    test: ["Test connection", "测试连接"],
+    cancel: ["Cancel", "取消"],
+    testing: ["Testing…", "正在测试…"],
+    connected: ["Connected in {ms} ms — {model} replied: {reply}", "连接成功，用时 {ms} 毫秒——{model} 回复：{reply}"],
+    failed: ["Failed after {ms} ms: {details}", "{ms} 毫秒后失败：{details}"],
+  },
+  memory: {
+    title: ["Memory", "记忆"],
+    l1: ["L1 live", "L1 当前"],
+    l2: ["L2 cold", "L2 冷存"],
+    l3: ["L3 facts", "L3 事实"],
+    embedder: ["Embedder", "向量模型"],
+    storage: ["Storage", "存储"],
+    tokens: ["{n} tokens", "{n} 个 token"],
+    sourceEvents: ["{n} source events", "{n} 个来源事件"],
+    dimensions: ["{n} dimensions", "{n} 维"],
+    growth: ["Memory growth (events written, by the layer they are in now)", "记忆增长（写入的事件，按当前所在层）"],
+    search: ["Search", "搜索"],
+    searchPlaceholder: ["words or names", "词语或名字"],
+    layer: ["Layer", "层"],
+    all: ["all", "全部"],
+    scope: ["Scope", "范围"],
+    any: ["any", "任意"],
+    scopeConversation: ["conversation", "对话"],
+    scopeUser: ["user", "用户"],
+    scopeProject: ["project", "项目"],
+    conversation: ["Conversation", "对话"],
+    noMatch: ["No memory matches.", "没有匹配的记忆。"],
+    loading: ["Loading…", "加载中…"],
+    details: ["evidence and history", "证据与历史"],
+    sourceIds: ["source ids: {ids}", "来源编号：{ids}"],
+    saidHere: ["none (said here)", "无（在此处说的）"],
+    evidenceCheck: ["evidence check: {check}", "证据核对：{check}"],
+    fromEventSession: ["from event {event}, session {session}", "来自事件 {event}，会话 {session}"],
+    noRevisions: ["no earlier revisions", "没有更早的修订"],
+    revision: ["revision {from} → {to} · {when}", "修订 {from} → {to} · {when}"],
+    noChange: ["no visible change", "没有可见变化"],
+    evidence: ["evidence {value}", "证据 {value}"],
+    confidence: ["confidence {value}", "置信度 {value}"],
+    revisionN: ["revision {value}", "修订 {value}"],
+    fromEvent: ["from event {value}", "来自事件 {value}"],
+    session: ["session {value}", "会话 {value}"],
+    speaker: ["speaker {value}", "说话人 {value}"],
+    sourceMessage: ["source message {value}", "来源消息 {value}"],
+    recalledTimes: ["recalled {n}×", "被想起 {n} 次"],
+    score: [" · score {score} via {channels}", " · 得分 {score}，来自 {channels}"],
+    deleteLabel: ["Delete memory {id}", "删除记忆 {id}"],
+    delete: ["Delete", "删除"],
+    confirmDelete: ["Delete this memory for good?\n\n{text}", "永久删除这条记忆？\n\n{text}"],
+    cannotDelete: ["Cannot delete {id}: {message}", "无法删除 {id}：{message}"],
+    deleted: ["Deleted {id}.", "已删除 {id}。"],
+    importForm: ["Import history", "导入历史"],
+    importLabel: ["Import history (JSON Lines)", "导入历史（JSON Lines）"],
+    skipInvalid: [" skip invalid lines", " 跳过无效行"],
+    import: ["Import", "导入"],
+    importProgress: ["Import progress", "导入进度"],
+    importing: ["Importing {file}…", "正在导入 {file}…"],
+    importingN: ["Importing {file}: {done} of {total} messages", "正在导入 {file}：{done} / {total} 条消息"],
+    imported: ["Imported {file}: {added} added, {present} already present, {skipped} invalid skipped.", "已导入 {file}：新增 {added} 条，已有 {present} 条，跳过无效 {skipped} 条。"],
+  },
+  /** Words the daemon sends as values (evidence levels and checks, scopes, fact kinds), shown in the reader's language. */
+  vocab: {
+    verbatim: ["verbatim", "原话"],
+    pointer: ["pointer", "指向原文"],
+    manual: ["manual", "手动"],
+    summary: ["summary", "摘要"],
+    verified: ["verified", "已核实"],
+    excerpt_altered: ["excerpt altered", "摘录被改动"],
+    source_changed: ["source changed", "原文已改变"],
+    source_unavailable: ["source unavailable", "原文不可用"],
+    no_excerpt: ["no excerpt", "没有摘录"],
+    conversation: ["conversation", "对话"],
+    user: ["user", "用户"],
+    project: ["project", "项目"],
+    fact: ["fact", "事实"],
+    preference: ["preference", "偏好"],
+    correction: ["correction", "更正"],
+    event: ["event", "事件"],
+  },
+  context: {
+    title: ["Context inspector", "上下文查看"],
+    sessions: ["Sessions", "会话"],
+    none: ["No sessions yet.", "还没有会话。"],
+    used: ["{used} of {budget} tokens ({pct}) — pruning starts above {threshold}× the budget", "已用 {used} / {budget} 个 token（{pct}）——超过预算的 {threshold} 倍开始裁剪"],
+    toolTokens: ["Tool definitions take {n} tokens of every request; history is rendered in what they, the system prompt and injected memory leave.", "每次请求的工具定义占 {n} 个 token；历史对话只能用工具定义、系统提示和注入的记忆剩下的空间。"],
+    budgetUse: ["Budget use", "预算用量"],
+    budget: ["budget", "预算"],
+    chartTitle: ["Tokens said so far vs. the budget, per event", "累计 token 与预算（按事件）"],
+    said: ["tokens said", "累计 token"],
+    chartSummary: ["{total} tokens said in {n} events; budget {budget}", "{n} 个事件共 {total} 个 token；预算 {budget}"],
+    live: ["Live (L1): {n} events", "当前（L1）：{n} 个事件"],
+    scoredAgainst: ["Scores: relevance to the latest message, “{text}”.", "得分：与最新消息“{text}”的相关度。"],
+    noScore: ["No user message yet to score against.", "还没有用户消息可用来评分。"],
+    colTime: ["Time", "时间"],
+    colMessages: ["Messages", "消息"],
+    colTokens: ["Tokens", "Token 数"],
+    colScore: ["Score", "得分"],
+    colPinned: ["Pinned", "固定"],
+    colText: ["Text", "内容"],
+    pinned: ["pinned", "已固定"],
+    sank: ["Sank: {n} events", "已沉入：{n} 个事件"],
+    sankLine: [" · said {said}", " · 说于 {said}"],
+    sankAt: [" · sank {at}", " · 沉入于 {at}"],
+    tokens: [" · {n} tokens", " · {n} 个 token"],
+    lastRecalled: [" · last recalled {at}", " · 上次被想起 {at}"],
+    nothingSank: ["Nothing has sunk: the whole conversation still fits.", "没有沉入的事件：整个对话都还放得下。"],
+  },
+  audit: {
+    title: ["Recall audit", "回忆审计"],
+    help: ["Each turn's recall: the query, how many memories from each layer were injected, and their ids.", "每轮的回忆：查询内容、每层注入了多少条记忆，以及它们的编号。"],
+    none: ["No turns recalled anything yet.", "还没有哪一轮想起过记忆。"],
+    chart: ["Characters injected per turn", "每轮注入的字符数"],
+    chars: ["chars", "字符"],
+    turns: ["{n} turns", "{n} 轮"],
+    colTime: ["Time", "时间"],
+    colQuery: ["Query", "查询"],
+    colInjected: ["Injected", "注入"],
+    colChars: ["Chars", "字符数"],
+    colIds: ["Ids", "编号"],
+    latency: ["Recall latency", "回忆延迟"],
+    latencyHelp: ["Runs the last 100 audited queries again through cold-context search (reading only) and times each.", "把最近 100 条审计过的查询再跑一遍冷上下文搜索（只读），并逐条计时。"],
+    measure: ["Measure recall latency", "测量回忆延迟"],
+    measuring: ["Measuring…", "正在测量…"],
+    noQueries: ["No audited queries to replay yet.", "还没有可重放的审计查询。"],
+    stats: ["{n} queries · p50 {p50} ms · p95 {p95} ms · max {max} ms (embedder {embedder})", "{n} 条查询 · p50 {p50} 毫秒 · p95 {p95} 毫秒 · 最长 {max} 毫秒（向量模型 {embedder}）"],
+    latencyChart: ["Recall latency distribution (ms, by percentile)", "回忆延迟分布（毫秒，按百分位）"],
+  },
+  scenes: {
+    title: ["Scenes", "场景"],
+    help: ["A scene is a situation that recurs (same channel, partner, tools, topic, time of day). Recall leans toward what happened in the current scene.", "场景是反复出现的情境（同一渠道、对象、工具、话题、时段）。回忆会偏向当前场景里发生过的事。"],
+    none: ["No scene yet: a situation becomes a scene the second time it happens.", "还没有场景：同一情境第二次出现时就成为场景。"],
+    chart: ["Strength over time (halves every {days} days idle; right of today is where it is heading)", "强度随时间的变化（闲置每 {days} 天减半；今天右侧是走势）"],
+    chartSummary: ["{name}: {strength} now", "{name}：当前 {strength}"],
+    colScene: ["Scene", "场景"],
+    colKind: ["Kind", "类型"],
+    colOccurrences: ["Occurrences", "出现次数"],
+    colStrength: ["Strength now", "当前强度"],
+    colLastSeen: ["Last seen", "最近出现"],
+    declared: ["declared", "声明的"],
+    recognised: ["recognised", "识别出的"],
+    id: ["id", "编号"],
+  },
+  keys: {
+    title: ["App keys", "应用密钥"],
+    help: ["A key lets one app reach /v1 (OpenAI clients) and /mcp (MCP clients) as its own partner, and nothing else: never this console or /api. Last used is kept to the minute.", "一个密钥让一个应用以它自己的身份访问 /v1（OpenAI 客户端）和 /mcp（MCP 客户端），别的都不行：永远进不了这个控制台或 /api。“最近使用”精确到分钟。"],
+    none: ["No app keys yet: create one below for each app that should reach homed.", "还没有应用密钥：在下面为每个要访问 homed 的应用创建一个。"],
+    newKey: ["New key", "新密钥"],
+    keyFor: ["Key for ", "密钥："],
+    copyNow: ["Copy it now: it is shown this once. homed keeps only its hash.", "请现在复制：它只显示这一次。homed 只保存它的哈希。"],
+    key: ["Key", "密钥"],
+    copy: ["Copy key", "复制密钥"],
+    copied: ["Copied.", "已复制。"],
+    copyByHand: ["Select the key and copy it by hand.", "请选中密钥手动复制。"],
+    useOpenAI: ["OpenAI clients: base URL ", "OpenAI 客户端：接口地址填 "],
+    useMcp: [", this key as the API key. MCP clients: ", "，API 密钥填这个密钥。MCP 客户端：地址 "],
+    useHeader: [" with the header ", "，加请求头 "],
+    useEnd: [".", "。"],
+    create: ["Create a key", "创建密钥"],
+    createButton: ["Create key", "创建"],
+    name: ["Name", "名称"],
+    nameRule: ["1 to 64 letters, digits, '.', '_' or '-'", "1 到 64 个字母、数字、“.”、“_”或“-”"],
+    partner: ["Partner", "对象"],
+    partnerPlaceholder: ["the key's name", "默认为密钥名称"],
+    opens: ["Opens", "可访问"],
+    chooseScope: ["Choose what the key opens: /v1, /mcp or both.", "请选择密钥可访问的接口：/v1、/mcp 或两者。"],
+    confirmRevoke: ["Revoke the key {name}? The app holding it is refused from its next request on.", "吊销密钥 {name}？持有它的应用从下一次请求起将被拒绝。"],
+    never: ["never", "从未"],
+    revoke: ["Revoke", "吊销"],
+    revokeLabel: ["Revoke {name}", "吊销 {name}"],
+    colName: ["Name", "名称"],
+    colPartner: ["Partner", "对象"],
+    colOpens: ["Opens", "可访问"],
+    colCreated: ["Created", "创建时间"],
+    colLastUsed: ["Last used", "最近使用"],
+  },
+  doctor: {
+    title: ["Doctor", "诊断"],
+    running: ["Running the deep check…", "正在深度检查…"],
+    passed: ["All checks passed in {ms} ms.", "全部检查通过，用时 {ms} 毫秒。"],
+    failed: ["Some checks failed ({ms} ms).", "部分检查未通过（{ms} 毫秒）。"],
+    run: ["Run deep check", "运行深度检查"],
+    healthy: ["The daemon answers and its store responds — homed {version}.", "守护进程有响应，存储正常——homed {version}。"],
+    problem: ["The daemon reports a problem: {message}", "守护进程报告了问题：{message}"],
+    unknown: ["unknown", "未知"],
+    helpBefore: ["The deep check runs what ", "深度检查运行的内容与 "],
+    helpAfter: [" runs: the database, migrations, vector and full-text search, jieba, ONNX Runtime and the data folder.", " 相同：数据库、迁移、向量与全文搜索、jieba、ONNX Runtime 和数据目录。"],
+  },
+  plugins: {
+    title: ["Plugins", "插件"],
+    noHost: ["This daemon runs no plugin host, so there are no plugins to show.", "这个守护进程没有运行插件宿主，所以没有插件可显示。"],
+    none: ["No plugins are configured.", "没有配置插件。"],
+    restarts: [(p) => ` · ${num(p.n)} ${plural(p.n, "restart", "restarts")}`, " · 重启 {n} 次"],
+    pid: [" · pid {pid}", " · 进程号 {pid}"],
+    exitSignal: [" · last exit signal {signal} at {at}", " · 上次退出：信号 {signal}，{at}"],
+    exitCode: [" · last exit code {code} at {at}", " · 上次退出：代码 {code}，{at}"],
+    tools: ["tools: {tools}", "工具：{tools}"],
+    logTail: ["log tail", "日志末尾"],
+    restart: ["Restart", "重启"],
+    restartLabel: ["Restart {name}", "重启 {name}"],
+    cannotRestart: ["Cannot restart {name}: {message}", "无法重启 {name}：{message}"],
+  },
+};
+
+/** The language in use: the one the person chose, else the browser's first that we speak. */
+function pick() {
+  const chosen = globalThis.localStorage?.getItem(STORAGE_KEY);
+  if (LANGUAGES.some((l) => l.id === chosen)) return chosen;
+  for (const tag of globalThis.navigator?.languages ?? []) {
+    if (/^zh\b/i.test(tag)) return "zh-CN";
+    if (/^en\b/i.test(tag)) return "en";
+  }
+  return "en";
+}
+
+let lang = pick();
+export const language = () => lang;
+
+/** Remembers the choice and tells the page (console.js redraws on "homed:language"). */
+export function setLanguage(id) {
+  if (!LANGUAGES.some((l) => l.id === id) || id === lang) return;
+  lang = id;
+  globalThis.localStorage?.setItem(STORAGE_KEY, id);
+  document.documentElement.lang = id;
+  window.dispatchEvent(new Event("homed:language"));
+}
+
+/** A number in the language's digits and grouping. */
+export const num = (n, options) => new Intl.NumberFormat(lang, options).format(n);
+
+/** A moment (milliseconds) as the language writes date and time; "—" when there is none. */
+export const when = (ms) => (ms ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms)) : "—");
+
+/** Whether `key` has a text (for words that come from the daemon and may be new). */
+export const has = (key) => Boolean(STRINGS[key.split(".")[0]]?.[key.split(".")[1]]);
+
+/** A word the daemon sent, in the reader's language when the console knows it, else as sent. */
+export const word = (value) => (has(`vocab.${value}`) ? t(`vocab.${value}`) : String(value));
+
+/** The text for `key` ("section.name") in the current language, with {placeholders} filled. */
+export function t(key, params = {}) {
+  const [section, name] = key.split(".");
+  const entry = STRINGS[section]?.[name];
+  if (!entry) throw new Error(`no console text for ${key}`);
+  const text = entry[lang === "zh-CN" ? 1 : 0];
+  if (typeof text === "function") return text(params);
+  return text.replace(/\{(\w+)\}/g, (_, p) => {
+    const value = params[p];
+    return typeof value === "number" ? num(value) : String(value ?? "");
+  });
+}

@@ -78,7 +78,8 @@ export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: 
           const started = performance.now();
           // process.kill, not child.kill: after child.kill, Deno's child_process reports the
           // signal as the exit (code null) even when the process caught it and exited 0 itself.
-          process.kill(child.pid!, signal);
+          // A daemon a test already stopped has no process left to signal (kill would throw ESRCH).
+          if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, signal);
           const code = await exited;
           return { code, ms: performance.now() - started };
         },

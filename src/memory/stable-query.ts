@@ -6,14 +6,14 @@
  * so a scan stays cheap where events need the DiskANN index). Facts have search tables of their
  * own (`SEARCH_TABLES.triple`): however large cold history grows, a facts query reads none of it.
  */
-import type { Client, InValue } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { bm25Of, scopedMatch, SEARCH_TABLES, type SearchTable } from "../store/index.ts";
+import { factBm25Rows, factListings, factVectorRows, importantFactListings, scopedMatch, SEARCH_TABLES, type FactListing, type FactVisibility, type SearchTable } from "../store/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuseRrf } from "./fusion.ts";
 import { channelDepth, preferOwn, type Prefer } from "./query.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
-import { viewerFilter, type SqlFilter, type Viewer } from "./scope.ts";
+import { visibleScopes, type Viewer } from "./scope.ts";
 
 export type StableCandidate = {
   id: string;
@@ -31,60 +31,34 @@ export type StableCandidate = {
 /** Which facts a query sees: a conversation filter (tools, benchmarks) and/or a chat's viewer. */
 export type FactScope = { conversation?: string; viewer?: Viewer };
 
-/** `AND …` conditions on alias `t` (triples) for a fact scope. */
-function factFilter(scope: FactScope): SqlFilter {
-  const parts: string[] = [];
-  const args: InValue[] = [];
-  if (scope.conversation !== undefined) {
-    parts.push("AND t.scope IN (?, 'user')");
-    args.push(scope.conversation);
-  }
-  if (scope.viewer !== undefined) {
-    const visible = viewerFilter(scope.viewer, "t");
-    parts.push(`AND ${visible.sql}`);
-    args.push(...visible.args);
-  }
-  return { sql: parts.join(" "), args };
-}
+/** The store's form of a fact scope. */
+const visibilityOf = (scope: FactScope): FactVisibility => ({ conversation: scope.conversation, privateScopes: scope.viewer && visibleScopes(scope.viewer) });
 
 async function factBm25(client: Client, table: SearchTable, terms: readonly string[], scope: FactScope, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];
-  const filter = factFilter(scope);
-  const rows = await client.execute({
-    sql: `SELECT f.doc_id AS id, ${bm25Of(table)} AS rank FROM ${table} f JOIN triples t ON t.id = f.doc_id
-          WHERE ${table} MATCH ? ${filter.sql} ORDER BY rank LIMIT ?`,
-    args: [scopedMatch(table, terms, scope.conversation), ...filter.args, limit],
-  });
-  return rows.rows.map((r) => ({ id: String(r.id), score: -Number(r.rank) }));
+  const rows = await factBm25Rows(client, table, scopedMatch(table, terms, scope.conversation), visibilityOf(scope), limit);
+  return rows.map((r) => ({ id: r.id, score: -r.rank }));
 }
 
-const SELECT_FACTS = `SELECT t.id, t.evidence, t.importance, t.cited_count, t.updated_at, s.content AS subject, t.predicate, o.content AS object
-  FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id`;
-
-function candidate(row: Record<string, unknown>, score: number, channels: string[]): StableCandidate {
+function candidate(row: FactListing, score: number, channels: string[]): StableCandidate {
   return {
-    id: String(row.id),
+    id: row.id,
     layer: "L3",
     score,
     channels,
     text: `${row.subject} ${row.predicate} ${row.object}`,
-    evidence: String(row.evidence),
-    importance: Number(row.importance),
-    citedCount: Number(row.cited_count),
-    updatedAt: Number(row.updated_at),
+    evidence: row.evidence,
+    importance: row.importance,
+    citedCount: row.citedCount,
+    updatedAt: row.updatedAt,
   };
 }
 
 async function factVectors(client: Client, embedder: Embedder, query: RecallQuery, scope: FactScope, limit: number): Promise<Ranked> {
   const blob = await query.vector(embedder);
   if (!blob) return [];
-  const filter = factFilter(scope);
-  const rows = await client.execute({
-    sql: `SELECT t.id, vector_distance_cos(t.embedding, vector32(?)) AS distance FROM triples t
-          WHERE t.embed_model = ? AND t.embedding IS NOT NULL ${filter.sql} ORDER BY distance LIMIT ?`,
-    args: [blob, embedder.modelId, ...filter.args, limit],
-  });
-  return rows.rows.map((r) => ({ id: String(r.id), score: 1 - Number(r.distance) }));
+  const rows = await factVectorRows(client, blob, embedder.modelId, visibilityOf(scope), limit);
+  return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
 }
 
 export async function stableQuery(client: Client, text: string | RecallQuery, options: FactScope & { k: number; embedder?: Embedder; /** A chat's own conversation's facts first. */ prefer?: Prefer }): Promise<StableCandidate[]> {
@@ -103,17 +77,13 @@ export async function stableQuery(client: Client, text: string | RecallQuery, op
   const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
   const fused = (await preferOwn(client, "triples", fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (fused.length === 0) return [];
-  const rows = await client.execute({ sql: `${SELECT_FACTS} WHERE t.id IN (${fused.map(() => "?").join(", ")})`, args: fused.map((f) => f.id) });
-  const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
+  const rows = await factListings(client, fused.map((f) => f.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score, Object.keys(f.channels))] : []));
 }
 
 /** The most important facts in scope: the active window that is injected every turn. */
 export async function importantFacts(client: Client, options: FactScope & { minImportance: number; limit: number }): Promise<StableCandidate[]> {
-  const filter = factFilter(options);
-  const rows = await client.execute({
-    sql: `${SELECT_FACTS} WHERE t.importance >= ? ${filter.sql} ORDER BY t.importance DESC, t.cited_count DESC, t.updated_at DESC LIMIT ?`,
-    args: [options.minImportance, ...filter.args, options.limit],
-  });
-  return rows.rows.map((r) => candidate(r, 0, []));
+  const rows = await importantFactListings(client, options.minImportance, visibilityOf(options), options.limit);
+  return rows.map((r) => candidate(r, 0, []));
 }

@@ -9,6 +9,7 @@ import { serve } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
+import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
@@ -48,6 +49,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
+  const channels = configSection(file, "channels", ChannelsConfigSchema);
   const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
   try {
     if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
@@ -70,7 +72,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       kernel.addParticipant(pluginEventInbox(plugins, log).participant);
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
-      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins });
+      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins, a2a: channels.a2a });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
       // After a switch of embedder, stored memories are re-embedded in the background.
@@ -94,6 +96,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         .catch((error) => log.warn(`cleaning interrupted imports failed: ${(error as Error).message}`));
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolder } });
       const stopped = waitForStopSignal(log);
+      if (channels.a2a.enabled) log.info(`a2a: agent card at http://${settings.listen.hostname}:${server.port}/.well-known/agent-card.json, JSON-RPC at /a2a (app keys with the a2a scope)`);
       log.info(
         `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +
           `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`,

@@ -11,8 +11,13 @@ import { z } from "zod";
 import { HomedError } from "../errors/index.ts";
 import { appKeyByHash, deleteAppKey, insertAppKey, listAppKeys, markAppKeyUsed, type AppKeyRow } from "../store/index.ts";
 
-export const KEY_SCOPES = ["v1", "mcp"] as const;
+export const KEY_SCOPES = ["v1", "mcp", "a2a"] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
+/**
+ * What a key opens when its maker names no scopes. Not `a2a`: a key that lets another agent
+ * talk to homed is a choice made by naming it, as the A2A channel itself is off until enabled.
+ */
+export const DEFAULT_KEY_SCOPES: readonly KeyScope[] = ["v1", "mcp"];
 
 /** Every key starts so, so a leaked one is recognisable (secret scanners, logs). */
 const KEY_PREFIX = "hk-";
@@ -50,7 +55,7 @@ export class AppKeys {
   /** Makes a key; resolves with the key itself (to show once) and its listing. */
   async create(input: KeyInput): Promise<{ key: string; view: AppKey }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-    const scopes = [...new Set(input.scopes ?? KEY_SCOPES)];
+    const scopes = [...new Set(input.scopes ?? DEFAULT_KEY_SCOPES)];
     const createdAt = Date.now();
     const added = await insertAppKey(this.client, { name: input.name, keyHash: hashOf(key), partner: input.partner ?? null, scopes: scopes.join(","), createdAt });
     if (!added) throw new HomedError("key_exists", `Cannot create the key '${input.name}': a key with that name exists (revoke it first)`, { param: "name" });

@@ -26,6 +26,7 @@ import { openAiRoutes } from "./openai-compat.ts";
 import { mcpRoutes } from "./mcp-http.ts";
 import { consoleRoutes } from "./static.ts";
 import { bodyLimits } from "./body-limits.ts";
+import { a2aAuth, a2aRoutes, A2A_PATH, type A2AConfig } from "./a2a.ts";
 
 export type AppDeps = {
   version: string;
@@ -41,6 +42,8 @@ export type AppDeps = {
   plugins?: PluginHost;
   /** Slows wrong admin tokens per source (login and Bearer); one is made when not given. */
   throttle?: LoginThrottle;
+  /** `channels.a2a` of homed.json: the A2A routes are absent unless it is enabled. */
+  a2a?: A2AConfig;
 };
 
 export function createApp(deps: AppDeps): Hono {
@@ -69,6 +72,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use("/api/*", requireAuth(auth));
   app.use("/v1/*", requireAuth({ ...auth, scope: "v1" }));
   app.use("/mcp", requireAuth({ ...auth, scope: "mcp" }));
+  if (deps.a2a?.enabled) app.use(A2A_PATH, a2aAuth(requireAuth({ ...auth, scope: "a2a" })));
   app.use("*", limits);
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
@@ -83,6 +87,7 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
   app.route("/v1", openAiRoutes(deps.kernel));
   app.route("/mcp", mcpRoutes(deps.kernel));
+  if (deps.a2a?.enabled) app.route("/", a2aRoutes(deps.kernel, deps.a2a, deps.log));
 
   app.notFound((c) => errorResponse(c, "not_found", `No route for ${c.req.method} ${c.req.path}`));
   // The one place an error becomes an answer: its code's row in src/errors/table.ts.

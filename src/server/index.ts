@@ -4,3 +4,4 @@ export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";
 export { runKeyCommand } from "./key-command.ts";
 export { respondMcp } from "./mcp-methods.ts";
+export { A2AConfigSchema, type A2AConfig } from "./a2a.ts";

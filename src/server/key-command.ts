@@ -1,5 +1,5 @@
 /**
- * `homed key create NAME [-partner P] [-scopes v1,mcp]`, `homed key list`, `homed key revoke
+ * `homed key create NAME [-partner P] [-scopes v1,mcp,a2a]`, `homed key list`, `homed key revoke
  * NAME`: per-app keys (app-keys.ts) on -data's database. A running daemon looks every key up
  * per request, so what this command does counts at once.
  */
@@ -10,7 +10,7 @@ import { createLogger } from "../log/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
 import { AppKeys, KeyInputSchema } from "./app-keys.ts";
 
-export const KEY_USAGE = "homed key create NAME [-partner P] [-scopes v1,mcp] | homed key list | homed key revoke NAME";
+export const KEY_USAGE = "homed key create NAME [-partner P] [-scopes v1,mcp,a2a] | homed key list | homed key revoke NAME";
 
 export type KeyFlags = { partner?: string; scopes?: string };
 
@@ -33,7 +33,7 @@ export async function runKeyCommand(
   const input = action === "create" ? KeyInputSchema.safeParse({ name, partner: flags.partner || undefined, scopes }) : undefined;
   if (input && !input.success) {
     const issue = input.error.issues[0]!;
-    throw new UsageError(`Cannot create the key: ${issue.path[0] === "scopes" ? `-scopes ${flags.scopes}: give v1, mcp or v1,mcp` : issue.message}`);
+    throw new UsageError(`Cannot create the key: ${issue.path[0] === "scopes" ? `-scopes ${flags.scopes}: give v1, mcp or v1,mcp (add a2a for the A2A channel)` : issue.message}`);
   }
   const database = databasePath(settings.dbUrl);
   if (database !== undefined && !existsSync(database)) throw new UsageError(`Cannot ${action} keys: there is no homed database in ${settings.dataDir}`);

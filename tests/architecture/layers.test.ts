@@ -38,6 +38,7 @@ const RANK: Record<string, number> = {
   "src/server": 4,
   "src/daemon.ts": 4.5,
   "src/daemon-plugins.ts": 4.5,
+  "src/daemon-channels.ts": 4.5,
   "src/cli": 5,
   "src/main.ts": 6,
 };

@@ -24,7 +24,8 @@ export class ChatError extends HomedError {
   }
 }
 
-function adminToken(options: ChatOptions): string {
+/** The token given, else the one in the daemon's data folder. */
+export function adminToken(options: Pick<ChatOptions, "settings" | "token">): string {
   if (options.token) return options.token;
   const path = join(options.settings.dataDir, ADMIN_TOKEN_FILE);
   try {
@@ -34,9 +35,14 @@ function adminToken(options: ChatOptions): string {
   }
 }
 
+/** The running daemon's address, from -addr. */
+export function daemonBase(settings: Settings): string {
+  const { hostname, port } = settings.listen;
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+}
+
 export async function runChat(options: ChatOptions, io: ChatIo): Promise<number> {
-  const { hostname, port } = options.settings.listen;
-  const base = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const base = daemonBase(options.settings);
   const headers = { authorization: `Bearer ${adminToken(options)}`, "content-type": "application/json" };
   const api = async (path: string, init: RequestInit = {}) => {
     let response: Response;

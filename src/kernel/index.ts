@@ -7,3 +7,4 @@ export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnIn
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
 export { pluginEventInbox } from "./plugin-events.ts";
+export { ACTS_ON_MACHINE, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission-gate.ts";

@@ -18,6 +18,7 @@ import type { Participant } from "./stages.ts";
 import { ToolRegistry } from "./tools.ts";
 import { PausedTurns } from "./paused-turns.ts";
 import { runTurn, type ImagePart, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
+import { PermissionGate } from "./permission-gate.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
@@ -101,6 +102,8 @@ export class Kernel {
   readonly sessions: Sessions;
   readonly providers: ProviderStore;
   readonly tools = new ToolRegistry();
+  /** Asks the person at a client that can ask (ACP) before shell and terminal tools run. */
+  readonly permissions = new PermissionGate();
   readonly engine: ContextEngine;
   /** The embedder recall's vector channel uses, or undefined when vectors are off for recall. */
   readonly recallEmbedder: Embedder | undefined;
@@ -242,7 +245,9 @@ export class Kernel {
         engine: this.engine,
         client,
         model: provider.model,
-        participants: this.participants,
+        // The permission gate last: what the person is asked about is the call as it will run,
+        // after every other participant has rewritten or denied it.
+        participants: [...this.participants, this.permissions.participant],
         tools: this.tools,
         systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         budget: this.budget,

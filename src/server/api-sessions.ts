@@ -6,8 +6,9 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump } from "../context/index.ts";
-import type { Kernel, TurnEvent } from "../kernel/index.ts";
+import type { Kernel, PermissionAnswer, TurnEvent } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
+import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
 import { publicError } from "./errors.ts";
 import { parseBody } from "./validate.ts";
@@ -18,7 +19,16 @@ const CreateSessionSchema = z.object({
   title: z.string().max(200).optional(),
 });
 
-const SendMessageSchema = z.object({ content: z.string().min(1).max(200_000) });
+const SendMessageSchema = z.object({
+  content: z.string().min(1).max(200_000),
+  /**
+   * Ask over this stream before shell and terminal tools run (`homed acp` does): each such call
+   * is a `permission` event, answered by POST /api/sessions/:id/permissions/:request.
+   */
+  ask: z.boolean().optional(),
+});
+
+const PermissionAnswerSchema = z.object({ allow: z.boolean(), reason: z.string().max(2000).optional() });
 
 export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono {
   const app = new Hono();
@@ -27,6 +37,9 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
     if (!session) throw new HomedError("session_not_found", `No session with id ${id}`);
     return session;
   };
+
+  /** Permission questions waiting for their answer, by session and request id. */
+  const asked = new Map<string, (answer: PermissionAnswer) => void>();
 
   app.get("/", async (c) => c.json({ sessions: await kernel.sessions.list() }));
 
@@ -42,13 +55,32 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
 
   app.post("/:id/messages", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    const { content } = await parseBody(c, SendMessageSchema);
+    const { content, ask } = await parseBody(c, SendMessageSchema);
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
       // A client that goes away cancels the turn; what was said so far stays in history.
       stream.onAbort(() => controller.abort(new Error("client disconnected")));
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
       const onEvent = (e: TurnEvent) => void send(e.type, e);
+      const unregister = ask
+        ? kernel.permissions.register(session.id, (call, timeout) => {
+            const request = randomUUID();
+            const key = `${session.id}/${request}`;
+            return new Promise<PermissionAnswer>((resolve) => {
+              const settle = (answer: PermissionAnswer) => {
+                asked.delete(key);
+                resolve(answer);
+              };
+              asked.set(key, settle);
+              // Nobody left to answer: the call is refused, never run unasked.
+              const gone = () => settle({ allow: false, reason: "the client went away" });
+              if (controller.signal.aborted) return gone();
+              controller.signal.addEventListener("abort", gone, { once: true });
+              timeout.addEventListener("abort", () => asked.delete(key), { once: true });
+              void send("permission", { request, call: { id: call.id, name: call.function.name, arguments: call.function.arguments } });
+            });
+          })
+        : undefined;
       try {
         const result = await kernel.turn({ session, input: content, signal: controller.signal, onEvent });
         await send("done", result);
@@ -56,8 +88,18 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
         const known = publicError(error);
         if (!known) log.error(`turn in session ${session.id} failed: ${(error as Error).stack ?? error}`);
         await send("error", known ? { error: known.error, message: known.message } : { error: "internal", message: "The turn failed; see the log." });
+      } finally {
+        unregister?.();
       }
     });
+  });
+
+  app.post("/:id/permissions/:request", async (c) => {
+    const answer = await parseBody(c, PermissionAnswerSchema);
+    const settle = asked.get(`${c.req.param("id")}/${c.req.param("request")}`);
+    if (!settle) throw new HomedError("not_found", `No permission question ${c.req.param("request")} is waiting in session ${c.req.param("id")} (answered, timed out, or its turn ended)`);
+    settle(answer.allow ? { allow: true } : { allow: false, reason: answer.reason ?? "refused" });
+    return c.body(null, 204);
   });
   return app;
 }

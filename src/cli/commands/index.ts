@@ -1,5 +1,6 @@
 /** Every `homed` command, in the order `homed --help` lists them. */
 import type { Command } from "../command.ts";
+import { acpCommand } from "./acp.ts";
 import { chatCommand } from "./chat.ts";
 import { contextCommand } from "./context.ts";
 import { doctorCommand } from "./doctor.ts";
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   memoryCommand,
   mcpCommand,
   chatCommand,
+  acpCommand,
   tokenCommand,
   keyCommand,
   versionCommand,

@@ -1,0 +1,195 @@
+/**
+ * `homed acp`: homed as an agent for editors (Zed and others) over the Agent Client Protocol.
+ * The editor runs this command and speaks ACP on its stdin/stdout; every prompt is relayed to the
+ * running daemon as a turn in the session (channel "acp", the partner), so what is said in the
+ * editor is remembered like any other conversation and the daemon's tools and memory serve it.
+ * The protocol is the official `@agentclientprotocol/sdk`'s agent side; homed adds the relay:
+ *
+ * - `session/prompt`: the answer streams back as `agent_message_chunk` updates, each tool call as
+ *   a `tool_call` update and its result as `tool_call_update`; the prompt ends `end_turn`, or
+ *   `cancelled`, `max_turn_requests` (the iteration limit) or `refusal` (an `on_input` block).
+ * - A shell or terminal tool waits for the editor's `session/request_permission` (the daemon asks
+ *   over the turn's stream); a refusal is the call's denial, which the model reads.
+ * - `session/cancel` ends the turn (the daemon keeps what was said).
+ * Text and resource blocks are read; images and audio are refused (`promptCapabilities` says
+ * so). The daemon's errors (no provider, not running) are the prompt's JSON-RPC error.
+ */
+import { randomUUID } from "node:crypto";
+import { userInfo } from "node:os";
+import { Readable, Writable } from "node:stream";
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ContentBlock, type StopReason, type ToolKind } from "@agentclientprotocol/sdk";
+import type { CommandIo, Settings } from "../config/index.ts";
+import { VERSION } from "../version.ts";
+import { adminToken, daemonBase } from "./chat.ts";
+import { readSse } from "./sse.ts";
+
+/** The session channel of editor turns. */
+export const ACP_CHANNEL = "acp";
+
+export type AcpDaemon = { base: string; token: string; partner: string };
+
+/** What the daemon's turn stream says, as far as the relay reads it. */
+type TurnEventData = { type?: string; id?: string; index?: number; name?: string; arguments?: string; text?: string; result?: string; denied?: boolean };
+type PermissionEventData = { request: string; call: { id: string; name: string; arguments: string } };
+type DoneData = { stopReason: string; text: string };
+
+const STOP_REASONS: Record<string, StopReason> = { cancelled: "cancelled", iteration_limit: "max_turn_requests", blocked: "refusal" };
+
+/** The editor's icon for a tool: what homed's tool names say they do. */
+function toolKind(name: string): ToolKind {
+  if (/^(shell|terminal|code)_/.test(name)) return "execute";
+  if (/fetch|browser/.test(name)) return "fetch";
+  if (/recall|search|list|query/.test(name)) return "search";
+  if (/read|open/.test(name)) return "read";
+  if (/write|note|edit/.test(name)) return "edit";
+  if (/forget|delete/.test(name)) return "delete";
+  return "other";
+}
+
+/** The prompt as homed's input: text, resource links by their URI, embedded text resources; anything else is refused. */
+function promptText(blocks: ContentBlock[]): string {
+  const parts = blocks.map((b) => {
+    if (b.type === "text") return b.text;
+    if (b.type === "resource_link") return `[${b.name}](${b.uri})`;
+    if (b.type === "resource" && "text" in b.resource) return `${b.resource.uri}:\n${b.resource.text}`;
+    throw RequestError.invalidParams({ block: b.type }, `homed reads text and resources only; this prompt has a ${b.type} block`);
+  });
+  const text = parts.join("\n").trim();
+  if (!text) throw RequestError.invalidParams(undefined, "The prompt has no text");
+  return text;
+}
+
+const parseArguments = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return { arguments: text };
+  }
+};
+
+/** homed's agent over ACP, relaying to the daemon at `daemon.base`. */
+export function acpAgent(daemon: AcpDaemon): AgentApp {
+  const headers = { authorization: `Bearer ${daemon.token}`, "content-type": "application/json" };
+  const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    let response: Response;
+    try {
+      response = await fetch(`${daemon.base}${path}`, { ...init, headers });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw RequestError.internalError({ daemon: daemon.base }, `Cannot reach homed at ${daemon.base}: ${(error as Error).message} (is the daemon running?)`);
+    }
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
+      throw RequestError.internalError({ error: body.error }, `homed answered ${response.status}: ${body.message ?? response.statusText}`);
+    }
+    return response;
+  };
+  /** ACP sessions → homed's session of (acp, partner); prompts in progress, to cancel. */
+  const sessions = new Map<string, string>();
+  const running = new Map<string, AbortController>();
+
+  async function relayTurn(sessionId: string, homedSession: string, input: string, client: AgentContext, signal: AbortSignal): Promise<StopReason> {
+    const update = (u: Record<string, unknown>) => client.notify("session/update", { sessionId, update: u as never });
+    const announced = new Set<string>();
+    const announce = async (id: string, name: string, args: string) => {
+      if (announced.has(id)) return;
+      announced.add(id);
+      await update({ sessionUpdate: "tool_call", toolCallId: id, title: name, kind: toolKind(name), status: "in_progress", rawInput: parseArguments(args) });
+    };
+    /** The round's calls as the model streams them: deltas of one call share an index. */
+    const byIndex = new Map<number, { id?: string; name?: string; arguments: string }>();
+    const response = await call(`/api/sessions/${homedSession}/messages`, { method: "POST", body: JSON.stringify({ content: input, ask: true }), signal });
+    try {
+      for await (const message of readSse(response.body!)) {
+        const data = JSON.parse(message.data) as unknown;
+        if (message.event === "content") {
+          await update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: (data as TurnEventData).text ?? "" } });
+        } else if (message.event === "tool_call") {
+          const delta = data as TurnEventData;
+          const pending = byIndex.get(delta.index ?? 0) ?? { arguments: "" };
+          pending.id ??= delta.id;
+          pending.name ??= delta.name;
+          pending.arguments += delta.arguments ?? "";
+          byIndex.set(delta.index ?? 0, pending);
+        } else if (message.event === "iteration") {
+          byIndex.clear();
+        } else if (message.event === "permission") {
+          const { request, call: asked } = data as PermissionEventData;
+          await announce(asked.id, asked.name, asked.arguments);
+          const answer = await client.request("session/request_permission", {
+            sessionId,
+            toolCall: { toolCallId: asked.id, title: asked.name, kind: toolKind(asked.name), status: "pending", rawInput: parseArguments(asked.arguments) },
+            options: [
+              { optionId: "allow", name: "Allow", kind: "allow_once" },
+              { optionId: "reject", name: "Reject", kind: "reject_once" },
+            ],
+          });
+          const allow = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
+          const reason = answer.outcome.outcome === "cancelled" ? "the prompt was cancelled" : "refused in the editor";
+          await call(`/api/sessions/${homedSession}/permissions/${request}`, { method: "POST", body: JSON.stringify({ allow, reason }) });
+        } else if (message.event === "tool_result") {
+          const result = data as TurnEventData;
+          await announce(result.id!, result.name!, [...byIndex.values()].find((c) => c.id === result.id)?.arguments ?? "");
+          await update({
+            sessionUpdate: "tool_call_update",
+            toolCallId: result.id,
+            status: result.denied ? "failed" : "completed",
+            content: [{ type: "content", content: { type: "text", text: result.result ?? "" } }],
+          });
+        } else if (message.event === "done") {
+          return STOP_REASONS[(data as DoneData).stopReason] ?? "end_turn";
+        } else if (message.event === "error") {
+          const error = data as { error: string; message: string };
+          throw RequestError.internalError({ error: error.error }, `${error.error}: ${error.message}`);
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return "cancelled";
+      throw error;
+    }
+    if (signal.aborted) return "cancelled";
+    throw RequestError.internalError(undefined, "homed's answer ended before the turn did");
+  }
+
+  return agent({ name: "homed" })
+    .onRequest("initialize", () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      authMethods: [],
+      agentInfo: { name: "homed", title: "homed", version: VERSION },
+    }))
+    .onRequest("session/new", async () => {
+      const session = (await (await call("/api/sessions", { method: "POST", body: JSON.stringify({ channel: ACP_CHANNEL, partner: daemon.partner }) })).json()) as { id: string };
+      const sessionId = randomUUID();
+      sessions.set(sessionId, session.id);
+      return { sessionId };
+    })
+    .onRequest("session/prompt", async ({ params, client }) => {
+      const homedSession = sessions.get(params.sessionId);
+      if (!homedSession) throw RequestError.sessionNotFound(params.sessionId);
+      const input = promptText(params.prompt);
+      const controller = new AbortController();
+      running.get(params.sessionId)?.abort();
+      running.set(params.sessionId, controller);
+      try {
+        return { stopReason: await relayTurn(params.sessionId, homedSession, input, client, controller.signal) };
+      } finally {
+        if (running.get(params.sessionId) === controller) running.delete(params.sessionId);
+      }
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      // Closing the turn's stream is how the daemon is told: it cancels the turn, keeping what was said.
+      running.get(params.sessionId)?.abort();
+    });
+}
+
+export type AcpOptions = { settings: Settings; token?: string; partner?: string };
+
+/** Serves ACP on this process's stdin/stdout until the editor closes them. */
+export async function runAcp(options: AcpOptions, _io: Pick<CommandIo, "stderr">): Promise<number> {
+  const daemon = { base: daemonBase(options.settings), token: adminToken(options), partner: options.partner ?? userInfo().username };
+  const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>);
+  const connection = acpAgent(daemon).connect(stream);
+  await connection.closed;
+  return 0;
+}

@@ -1,0 +1,192 @@
+/**
+ * `homed acp` against the official `@agentclientprotocol/sdk` client side, as an editor runs it:
+ * a real `homed acp` child process speaking ACP on stdio, relaying to a real daemon (from source,
+ * the real shell plugin enabled) whose model is a scripted provider. What the editor sees:
+ * initialize, session/new, session/prompt with streamed session/update, tool calls and their
+ * results, a permission request before a shell command (allowed or refused), session/cancel, and
+ * errors as JSON-RPC errors.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { client as acpClient, ndJsonStream, type ClientConnection, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
+import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { SOURCE_HOMED, until } from "../support/process.ts";
+import { readSse } from "../../src/cli/sse.ts";
+import { existsSync } from "node:fs";
+import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
+
+const lastUser = (r: ReceivedRequest) => String([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "");
+/** The result of call `id` in this turn (after the newest user message): editors share one session per partner. */
+const toolResult = (r: ReceivedRequest, id: string): string | undefined => {
+  const turnStart = r.body.messages.findLastIndex((m: any) => m.role === "user");
+  return r.body.messages.slice(turnStart).find((m: any) => m.role === "tool" && m.tool_call_id === id)?.content;
+};
+const shown = (r: ReceivedRequest) => r.body.messages.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+
+/**
+ * "RUN …" calls shell_run (echo acp-ran), "STATS" calls memory_stats, "SLOW" answers late; once a
+ * call's result is in, the answer quotes it. Anything else: "echo: <input>".
+ */
+const script = (r: ReceivedRequest): Step => {
+  const input = lastUser(r);
+  if (input.startsWith("RUN")) {
+    const result = toolResult(r, "call-sh");
+    return result === undefined ? { toolCalls: [{ id: "call-sh", name: "shell_run", arguments: JSON.stringify({ command: "echo acp-ran" }) }] } : { content: `shell said: ${result}` };
+  }
+  if (input.startsWith("STATS")) {
+    const result = toolResult(r, "call-st");
+    return result === undefined ? { toolCalls: [{ id: "call-st", name: "memory_stats", arguments: "{}" }] } : { content: "stats read" };
+  }
+  if (input.startsWith("SLOW")) return { content: "too late", delayMs: 3000 };
+  if (input.startsWith("TOUCH ")) return toolResult(r, "call-t") === undefined ? { toolCalls: [{ id: "call-t", name: "shell_run", arguments: JSON.stringify({ command: `touch ${input.slice(6)}` }) }] } : { content: "touched" };
+  return { content: `echo: ${input}`, delayMs: 5 };
+};
+
+type Editor = { connection: ClientConnection; updates: SessionNotification[]; asked: RequestPermissionRequest[]; child: ChildProcess; stderr: () => string };
+
+describe("homed acp: the official ACP client side against homed", () => {
+  let dir: TempDir;
+  let provider: ScriptedProvider;
+  let daemon: ApiDaemon;
+  /** What the editor answers to a permission request. */
+  let permission: "allow" | "reject" = "allow";
+  const editors: Editor[] = [];
+
+  /** Runs `homed acp` as an editor does and connects the SDK's client app to its stdio. */
+  function startEditor(addr = `127.0.0.1:${daemon.port}`): Editor {
+    const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "acp", "-addr", addr, "-data", dir.path, "-partner", "alice"], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const updates: SessionNotification[] = [];
+    const asked: RequestPermissionRequest[] = [];
+    const app = acpClient({ name: "test-editor" })
+      .onNotification("session/update", ({ params }) => void updates.push(params))
+      .onRequest("session/request_permission", ({ params }) => {
+        asked.push(params);
+        return { outcome: { outcome: "selected", optionId: permission } };
+      });
+    const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>);
+    const editor = { connection: app.connect(stream), updates, asked, child, stderr: () => stderr };
+    editors.push(editor);
+    return editor;
+  }
+
+  async function newSession(editor: Editor): Promise<string> {
+    const init = await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.equal(init.protocolVersion, 1);
+    return (await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [] })).sessionId;
+  }
+
+  const messageText = (updates: SessionNotification[]) =>
+    updates.map((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? u.update.content.text : "")).join("");
+
+  before(async () => {
+    dir = tempDir("homed-acp-");
+    writeFileSync(join(dir.path, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
+    provider = await startScriptedProvider(script);
+    daemon = await startApiDaemon(dir.path, provider.url);
+  });
+  after(async () => {
+    for (const e of editors) e.child.kill();
+    await daemon?.stop();
+    await provider?.close();
+    dir?.remove();
+  });
+
+  test("initialize and session/new; a prompt streams the answer as agent_message_chunk updates and ends end_turn; the turn is (acp, alice)'s", async () => {
+    const editor = startEditor();
+    const init = await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.equal(init.agentInfo?.name, "homed");
+    assert.equal(init.agentCapabilities?.promptCapabilities?.image, false);
+    const { sessionId } = await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [] });
+    const done = await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "my bike lock code is 3141" }] });
+    assert.equal(done.stopReason, "end_turn");
+    assert.ok(editor.updates.filter((u) => u.update.sessionUpdate === "agent_message_chunk").length > 1, "the answer came in one piece");
+    assert.equal(messageText(editor.updates), "echo: my bike lock code is 3141");
+    const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { channel: string; partner: string }[] };
+    assert.ok(sessions.sessions.some((s) => s.channel === "acp" && s.partner === "alice"));
+    // The next prompt is a turn of the same conversation: the model sees the first.
+    await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is my lock code?" }] });
+    assert.match(shown(provider.requests.filter((r) => lastUser(r) === "what is my lock code?").at(-1)!), /3141/);
+  });
+
+  test("a shell command asks the editor first; allowed, it runs: tool_call, then tool_call_update completed with its output", async () => {
+    permission = "allow";
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    const done = await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "RUN it" }] });
+    assert.equal(done.stopReason, "end_turn");
+    assert.equal(editor.asked.length, 1);
+    assert.equal(editor.asked[0]!.toolCall.toolCallId, "call-sh");
+    assert.deepEqual(editor.asked[0]!.toolCall.rawInput, { command: "echo acp-ran" });
+    const kinds = editor.updates.map((u) => u.update.sessionUpdate);
+    assert.ok(kinds.indexOf("tool_call") < kinds.indexOf("tool_call_update"));
+    const result = editor.updates.find((u) => u.update.sessionUpdate === "tool_call_update")!.update as any;
+    assert.equal(result.status, "completed");
+    assert.match(JSON.stringify(result.content), /acp-ran/);
+    assert.match(messageText(editor.updates), /shell said: .*acp-ran/);
+  });
+
+  test("refused in the editor, the command never runs: tool_call_update failed, its result the refusal", async () => {
+    permission = "reject";
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "RUN again" }] });
+    assert.equal(editor.asked.length, 1);
+    const result = editor.updates.find((u) => u.update.sessionUpdate === "tool_call_update")!.update as any;
+    assert.equal(result.status, "failed");
+    // The denial is the call's result (what the model reads next turn); the command's output is nowhere.
+    assert.deepEqual(JSON.parse(result.content[0].content.text), { error: "denied", message: "The user did not allow shell_run: refused in the editor" });
+  });
+
+  test("a tool that does not touch the machine runs without asking", async () => {
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "STATS please" }] });
+    assert.equal(editor.asked.length, 0);
+    const call = editor.updates.find((u) => u.update.sessionUpdate === "tool_call")!.update as any;
+    assert.deepEqual([call.toolCallId, call.title], ["call-st", "memory_stats"]);
+    assert.equal((editor.updates.find((u) => u.update.sessionUpdate === "tool_call_update")!.update as any).status, "completed");
+  });
+
+  test("session/cancel ends the prompt as cancelled, well before the model would have answered", async () => {
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    const started = performance.now();
+    const prompt = editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "SLOW one" }] });
+    // Cancel once the daemon has the turn (the model was asked).
+    while (!provider.requests.some((r) => lastUser(r) === "SLOW one")) await new Promise((r) => setTimeout(r, 10));
+    await editor.connection.agent.notify("session/cancel", { sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    assert.ok(performance.now() - started < 2500, `cancel waited for the model (${Math.round(performance.now() - started)} ms)`);
+  });
+
+  test("a permission question whose asker goes away is a refusal: the command never runs", async () => {
+    const marker = join(dir.path, "ran-unasked");
+    const session = await daemon.openSession("gone-editor");
+    const controller = new AbortController();
+    const response = await fetch(`${daemon.url}/api/sessions/${session}/messages`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ content: `TOUCH ${marker}`, ask: true }), signal: controller.signal });
+    for await (const message of readSse(response.body!)) if (message.event === "permission") break;
+    controller.abort();
+    await until(() => /turn cancelled after/.test(daemon.stderr().split(`session ${session}`).slice(1).join("")), "the turn's cancellation");
+    // Long enough for a shell command the gate let through to have run.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(existsSync(marker), false);
+  });
+
+  test("errors are JSON-RPC errors: an image block (-32602), an unknown session, a daemon that is not running", async () => {
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }), (e: any) => e.code === -32602 && /text and resources only/.test(e.message));
+    await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }), (e: any) => /nope/.test(`${e.message} ${JSON.stringify(e.data)}`));
+    // Nothing listens on port 9 on loopback: the daemon is "not running".
+    const orphan = startEditor("127.0.0.1:9");
+    await orphan.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    await assert.rejects(orphan.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [] }), (e: any) => /Cannot reach homed at http:\/\/127\.0\.0\.1:9/.test(e.message));
+  });
+});

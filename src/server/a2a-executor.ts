@@ -37,7 +37,10 @@ const agentMessage = (text: string, taskId: string, contextId: string): Message 
 export function messageText(message: Message): { text: string } | { refused: string } {
   const other = message.parts.find((p) => p.content?.$case !== "text");
   if (other) return { refused: `homed reads text parts only; this message has a ${other.content?.$case ?? "empty"} part` };
-  const text = message.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("\n").trim();
+  const text = message.parts
+    .map((p) => (p.content?.$case === "text" ? p.content.value : ""))
+    .join("\n")
+    .trim();
   return text ? { text } : { refused: "The message has no text: send a text part" };
 }
 
@@ -55,9 +58,25 @@ export class HomedAgentExecutor implements AgentExecutor {
     const read = messageText(request.userMessage);
     const partner = request.context.user?.userName ?? "default";
     const status = (state: TaskState, text?: string) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, timestamp: new Date().toISOString(), message: text === undefined ? undefined : agentMessage(text, taskId, contextId) }, metadata: undefined }));
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, timestamp: new Date().toISOString(), message: text === undefined ? undefined : agentMessage(text, taskId, contextId) },
+          metadata: undefined,
+        }),
+      );
     if (!request.task) {
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, artifacts: [], history: [request.userMessage], metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+          artifacts: [],
+          history: [request.userMessage],
+          metadata: undefined,
+        }),
+      );
     }
     if ("refused" in read) return status(TaskState.TASK_STATE_REJECTED, read.refused);
     const input = read.text;
@@ -75,7 +94,14 @@ export class HomedAgentExecutor implements AgentExecutor {
         onEvent: (e) => {
           if (e.type !== "content" || !e.text) return;
           bus.publish(
-            AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId, name: "answer", description: "", parts: [textPart(e.text)], metadata: undefined, extensions: [] }, append: pieces++ > 0, lastChunk: false, metadata: undefined }),
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              artifact: { artifactId, name: "answer", description: "", parts: [textPart(e.text)], metadata: undefined, extensions: [] },
+              append: pieces++ > 0,
+              lastChunk: false,
+              metadata: undefined,
+            }),
           );
         },
       });

@@ -43,7 +43,8 @@ const script = (r: ReceivedRequest): Step => {
     return result === undefined ? { toolCalls: [{ id: "call-st", name: "memory_stats", arguments: "{}" }] } : { content: "stats read" };
   }
   if (input.startsWith("SLOW")) return { content: "too late", delayMs: 3000 };
-  if (input.startsWith("TOUCH ")) return toolResult(r, "call-t") === undefined ? { toolCalls: [{ id: "call-t", name: "shell_run", arguments: JSON.stringify({ command: `touch ${input.slice(6)}` }) }] } : { content: "touched" };
+  if (input.startsWith("TOUCH "))
+    return toolResult(r, "call-t") === undefined ? { toolCalls: [{ id: "call-t", name: "shell_run", arguments: JSON.stringify({ command: `touch ${input.slice(6)}` }) }] } : { content: "touched" };
   return { content: `echo: ${input}`, delayMs: 5 };
 };
 
@@ -170,7 +171,12 @@ describe("homed acp: the official ACP client side against homed", () => {
     const marker = join(dir.path, "ran-unasked");
     const session = await daemon.openSession("gone-editor");
     const controller = new AbortController();
-    const response = await fetch(`${daemon.url}/api/sessions/${session}/messages`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ content: `TOUCH ${marker}`, ask: true }), signal: controller.signal });
+    const response = await fetch(`${daemon.url}/api/sessions/${session}/messages`, {
+      method: "POST",
+      headers: daemon.headers,
+      body: JSON.stringify({ content: `TOUCH ${marker}`, ask: true }),
+      signal: controller.signal,
+    });
     for await (const message of readSse(response.body!)) if (message.event === "permission") break;
     controller.abort();
     await until(() => /turn cancelled after/.test(daemon.stderr().split(`session ${session}`).slice(1).join("")), "the turn's cancellation");
@@ -182,8 +188,13 @@ describe("homed acp: the official ACP client side against homed", () => {
   test("errors are JSON-RPC errors: an image block (-32602), an unknown session, a daemon that is not running", async () => {
     const editor = startEditor();
     const sessionId = await newSession(editor);
-    await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }), (e: any) => e.code === -32602 && /text and resources only/.test(e.message));
-    await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }), (e: any) => /nope/.test(`${e.message} ${JSON.stringify(e.data)}`));
+    await assert.rejects(
+      editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }),
+      (e: any) => e.code === -32602 && /text and resources only/.test(e.message),
+    );
+    await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }), (e: any) =>
+      /nope/.test(`${e.message} ${JSON.stringify(e.data)}`),
+    );
     // Nothing listens on port 9 on loopback: the daemon is "not running".
     const orphan = startEditor("127.0.0.1:9");
     await orphan.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });

@@ -62,7 +62,11 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     writeFileSync(join(dir.path, "homed.json"), JSON.stringify({ channels: { a2a: { enabled: true, name: "homed-test" } } }));
     provider = await startScriptedProvider(script);
     daemon = await startApiDaemon(dir.path, provider.url);
-    for (const [name, partner, scopes] of [["alice-agent", "alice", ["a2a"]], ["bob-agent", "bob", ["a2a"]], ["alice-chat", "alice", ["v1"]]] as const) {
+    for (const [name, partner, scopes] of [
+      ["alice-agent", "alice", ["a2a"]],
+      ["bob-agent", "bob", ["a2a"]],
+      ["alice-chat", "alice", ["v1"]],
+    ] as const) {
       const made = await fetch(`${daemon.url}/api/keys`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ name, partner, scopes }) });
       assert.equal(made.status, 201);
       keys[name === "alice-agent" ? "alice" : name === "bob-agent" ? "bob" : "aliceV1"] = ((await made.json()) as { key: string }).key;
@@ -79,7 +83,10 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     assert.equal(v1.name, "homed-test");
     assert.deepEqual(
       v1.supportedInterfaces.map((i: any) => [i.url, i.protocolBinding, i.protocolVersion]),
-      [[`${daemon.url}/a2a`, "JSONRPC", "1.0"], [`${daemon.url}/a2a`, "JSONRPC", "0.3"]],
+      [
+        [`${daemon.url}/a2a`, "JSONRPC", "1.0"],
+        [`${daemon.url}/a2a`, "JSONRPC", "0.3"],
+      ],
     );
     assert.equal(v1.securitySchemes.bearer.httpAuthSecurityScheme.scheme, "Bearer");
     assert.equal(v1.capabilities.streaming, true);
@@ -163,7 +170,9 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     assert.equal(answerText(task), "echo: hello from v0.3");
     assert.equal((await client.getTask({ id: task.id, tenant: "", historyLength: undefined })).id, task.id);
     // On the wire it is v0.3's method name and shape.
-    const raw = (await (await rpc({ jsonrpc: "2.0", id: "x", method: "message/send", params: { message: { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: "raw v0.3" }] } } })).json()) as any;
+    const raw = (await (
+      await rpc({ jsonrpc: "2.0", id: "x", method: "message/send", params: { message: { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: "raw v0.3" }] } } })
+    ).json()) as any;
     assert.equal(raw.result.kind, "task");
     assert.equal(raw.result.status.state, "completed");
     assert.equal(raw.result.status.message.parts[0].text, "echo: raw v0.3");

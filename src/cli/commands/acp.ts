@@ -5,7 +5,8 @@ export const acpCommand = defineCommand({
   name: "acp",
   summary: "serve the Agent Client Protocol on stdio for an editor, relaying to the running daemon",
   usage: ["homed acp [-addr HOST:PORT] [-data DIR | -token TOKEN] [-partner NAME]"],
-  description: "An editor (Zed and others) runs this command as its agent; every prompt is a turn of the running daemon in session (acp, partner). Shell and terminal tools ask the editor first. -token and -partner work as for homed chat (the token from -data, the partner your user name).",
+  description:
+    "An editor (Zed and others) runs this command as its agent; every prompt is a turn of the running daemon in session (acp, partner). Shell and terminal tools ask the editor first. -token and -partner work as for homed chat (the token from -data, the partner your user name).",
   // -token and -partner are `homed chat`'s flags, read the same way here.
   flags: [],
   run: async ({ args, settings }, io) =>

@@ -13,7 +13,7 @@ const TOPIC_WORDS = 8;
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { activeScene, auditInjection, buildInjection, observeScene, recordCitations, timeOfDay, visibleScopes, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
-import { searchWords } from "../text/index.ts";
+import { searchWords, topicWords } from "../text/index.ts";
 import type { Participant } from "./stages.ts";
 import { fileLiveEventsInScene } from "../store/index.ts";
 
@@ -35,7 +35,9 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
       async pre_action({ sessionId, turnId, channel, partner, input }) {
         const conversation = await options.conversationOf(sessionId);
         const topic = [...new Set(await searchWords(input))].slice(0, TOPIC_WORDS);
-        const fingerprint: Fingerprint = { channel, partner, topic, timeOfDay: timeOfDay(Date.now()) };
+        // Words as written name the scene in the console (0.05-0.25 ms a turn beside searchWords' 0.14-0.36).
+        const words = await topicWords(input, TOPIC_WORDS);
+        const fingerprint: Fingerprint = { channel, partner, topic, words, timeOfDay: timeOfDay(Date.now()) };
         const sceneId = await activeScene(options.client, fingerprint);
         // All of the user's memory, this conversation's first; never another partner's private memory.
         const injection = await buildInjection(options.client, input, { prefer: conversation, viewer: { partner }, embedder: options.embedder, config: options.config, sceneId });

@@ -27,7 +27,8 @@ export const DEFAULT_SCENES: SceneConfig = { joinThreshold: 0.5, recallThreshold
 /** How long a first occurrence waits for its second before it is dropped. */
 const CANDIDATE_TTL_MS = 30 * 24 * 3600_000;
 
-export type Fingerprint = { channel?: string; partner?: string; tools?: string[]; topic?: string[]; timeOfDay?: string };
+/** `topic` is search stems (compared); `words` the same input's words as written, to name the scene by (never compared). */
+export type Fingerprint = { channel?: string; partner?: string; tools?: string[]; topic?: string[]; words?: string[]; timeOfDay?: string };
 
 export type Scene = { id: string; key: string; declared: boolean; features: Fingerprint; occurrences: number; strength: number; lastSeen: number };
 

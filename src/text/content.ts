@@ -21,6 +21,7 @@ import { tag } from "jieba-wasm/web";
 import { loadJieba } from "./jieba.ts";
 import { isEnglishFunctionWord } from "./words.ts";
 import { mapPieces } from "./pieces.ts";
+import { analysedPart } from "./limits.ts";
 
 /**
  * jieba (ICTCLAS) tags of words that carry no topic: pronouns (r), prepositions (p),
@@ -36,4 +37,19 @@ export async function contentText(text: string): Promise<string> {
     .flat()
     .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) || isEnglishFunctionWord(word.toLowerCase()) ? "\n" : word))
     .join("");
+}
+
+/**
+ * A text's topic words as the person wrote them, for naming a scene: the content words and
+ * phrases of its analysed part in order (function words and punctuation split them), first
+ * `max` distinct. Search stems would read "pleas, us, tool, recal" for "please use the recall
+ * tool"; these read "Please, use, recall, tool".
+ */
+export async function topicWords(text: string, max: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const phrase of (await contentText(analysedPart(text))).split(/[\s\p{P}\p{S}]+/u)) {
+    if (phrase && !out.includes(phrase)) out.push(phrase);
+    if (out.length === max) break;
+  }
+  return out;
 }

@@ -5,5 +5,5 @@ export { countTokens, countTokensYielding, loadTokenizer, TOKENIZER, COUNTED_PIE
 export { textPieces, mapPieces, mapYielding, yieldIfLong, PIECE_CHARS } from "./pieces.ts";
 export { analysedPart, queryPart, ANALYSED_CHARS, QUERY_CHARS } from "./limits.ts";
 export { TfidfCorpus, sparseCosine, type SparseVector } from "./tfidf.ts";
-export { contentText, FUNCTION_WORD_TAGS } from "./content.ts";
+export { contentText, topicWords, FUNCTION_WORD_TAGS } from "./content.ts";
 export { maskSecrets, describeMasked, mergeMasked, passesLuhn, type MaskedSecret, type MaskResult } from "./secrets.ts";

@@ -278,6 +278,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     const row = page.locator("tr[data-scene]").first();
     await row.waitFor();
     assert.match(await row.innerText(), /recognised\s+2\s+\d+\.\d\d/);
+    // Named in words as written (the newest turn, "Thanks!"), not stems ("thank") or its id; the id is one click away.
+    assert.equal(await row.locator(".scene-name").innerText(), "alice · console · Thanks");
+    await row.getByText("id", { exact: true }).click();
+    assert.match(await row.locator(".scene-id code").innerText(), /^fp:[0-9a-f-]{36}$/);
     await page.locator("figure.chart canvas").waitFor();
     await screenshot(page, "scenes");
   });

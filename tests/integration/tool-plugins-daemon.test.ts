@@ -54,7 +54,9 @@ describe("tool plugins in the daemon", () => {
     // Without Chromium the browser's tools answer no_browser: that answer is checked instead.
     if (findChromium()) {
       assert.match(results[4].content, /"title":"Kettles"/);
-      assert.match(results[5].content, /^\[image\]\n\{"tab":"tab1".*"width":1280,"height":800/, "the screenshot reaches the turn as an image part");
+      assert.match(results[5].content, /^\[image image\/png, \d+ bytes: shown after the tool results\]\n\{"tab":"tab1".*"width":1280,"height":800/);
+      const images = provider.requests[6]!.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content.filter((p: { type: string }) => p.type === "image_url") : []));
+      assert.match(images[0]?.image_url.url ?? "", /^data:image\/png;base64,/, "the screenshot reaches the model as an image part");
     } else {
       assert.match(results[4].content, /no_browser/);
     }

@@ -12,3 +12,5 @@ export { openEmbedder, vectorEmbedder, EmbedConfigError, type EmbedSettings, typ
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";
 export { backfillEmbeddings, leasedBackfill, BACKFILL_LEASE_MS, countStale, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
 export { dataUrlImageBytes } from "./data-url.ts";
+export { createSentenceEmbedder, poolHidden, type SentenceEmbedder } from "./sentence-onnx.ts";
+export { readSentenceFolder, listSentenceFolders, activeSentenceFolder, SentenceConfigSchema, SENTENCE_CONFIG, ACTIVE_FILE, type SentenceConfig, type SentenceFolder } from "./sentence-folder.ts";

@@ -1,6 +1,7 @@
 /**
  * Chooses the embedder a process uses, and says why in one plain sentence. An OpenAI-compatible
- * endpoint, when configured, is an explicit choice and wins. Otherwise Chinese-CLIP runs when
+ * endpoint, when configured, is an explicit choice and wins. Otherwise an installed sentence
+ * encoder (`homed model pull`) runs, else Chinese-CLIP when
  * its folder is present and sound; a missing model means the fallback (the normal state of a
  * fresh install), a broken one means the fallback *and* a `degraded` flag so doctor fails.
  * Configuration that cannot work (an unreadable key file) is refused at start-up: silently falling back would hide a mistake the user just made.
@@ -12,6 +13,8 @@ import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.
 import { createClipEmbedder } from "./clip-onnx.ts";
 import { createFallbackEmbedder } from "./fallback.ts";
 import { createHttpEmbedder } from "./http-embedder.ts";
+import { activeSentenceFolder, readSentenceFolder } from "./sentence-folder.ts";
+import { createSentenceEmbedder } from "./sentence-onnx.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type HttpEmbedSettings = {
@@ -32,7 +35,7 @@ export type EmbedSettings = {
   http?: HttpEmbedSettings;
 };
 
-export type EmbedderKind = "chinese-clip" | "openai" | "fallback";
+export type EmbedderKind = "sentence" | "chinese-clip" | "openai" | "fallback";
 
 export type ActiveEmbedder = {
   embedder: Embedder;
@@ -89,6 +92,17 @@ export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbed
     );
   }
   const fallback = createFallbackEmbedder();
+  // A sentence encoder, when installed, is the text model: CLIP's text tower is a weak sentence retriever.
+  const sentenceDir = activeSentenceFolder(settings.modelsDir);
+  if (sentenceDir) {
+    try {
+      const sentence = await createSentenceEmbedder(readSentenceFolder(sentenceDir), { numThreads: settings.threads });
+      return { embedder: sentence, kind: "sentence", reason: `sentence encoder ${sentence.description}`, degraded: false };
+    } catch (error) {
+      const why = (error as Error).message.replace(/^Cannot load the sentence encoder in [^:]+: /, "");
+      return { embedder: fallback, kind: "fallback", reason: `the sentence encoder in ${sentenceDir} is unusable: ${why}; ${FALLBACK_NOTE}`, degraded: true };
+    }
+  }
   const dir = findClipFolder(settings.modelsDir);
   if (!dir) {
     const where = join(settings.modelsDir, CLIP_FOLDER_NAME);

@@ -84,8 +84,8 @@ export function basicTokenize(text: string): string[] {
 export class WordPieceTokenizer {
   readonly vocab: ReadonlyMap<string, number>;
   private readonly unk: number;
-  private readonly cls: number;
-  private readonly sep: number;
+  readonly cls: number;
+  readonly sep: number;
 
   /** `vocabText` is the content of `vocab.txt`: one token per line, id = line number. */
   constructor(vocabText: string) {

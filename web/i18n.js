@@ -80,6 +80,7 @@ export const STRINGS = {
     image: ["[image]", "[图片]"],
     recalled: [(p) => `remembered ${num(p.n)} ${plural(p.n, "thing", "things")} (${num(p.chars)} characters)`, "想起 {n} 条记忆（{chars} 个字符）"],
     recalledNothing: ["remembered nothing for this message", "这条消息没有想起相关记忆"],
+    restored: [(p) => ` · ${num(p.n)} earlier ${plural(p.n, "message", "messages")} back in the conversation`, " · {n} 条早先的消息回到了对话中"],
     recallQuery: ["looked for: ", "查找："],
     recallNone: ["nothing injected", "没有注入任何记忆"],
     recallIds: ["ids: ", "编号："],

@@ -7,7 +7,9 @@ import { t } from "/assets/i18n.js";
 /** "remembered 3 things (120 characters)", expanding to the query and the injected lines with their ids. */
 export function recallLine(report) {
   const n = report.lines?.length ?? 0;
-  const summary = n ? t("chat.recalled", { n, chars: report.chars ?? 0 }) : t("chat.recalledNothing");
+  // Cold turns moved back into the conversation itself (not injected lines): said apart.
+  const restored = report.restored?.length ? t("chat.restored", { n: report.restored.length }) : "";
+  const summary = (n ? t("chat.recalled", { n, chars: report.chars ?? 0 }) : t("chat.recalledNothing")) + restored;
   return h(
     "details",
     { class: "recall" },

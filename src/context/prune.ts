@@ -47,25 +47,40 @@ export function overflowRatio(events: readonly { tokens: number }[], budget: num
   return events.reduce((sum, e) => sum + e.tokens, 0) / budget;
 }
 
+export type PruneOptions = {
+  budget: number;
+  pinned?: number;
+  /**
+   * Making room (cold turns just moved back into L1): these ids stay whatever their score, and
+   * the plan cuts to the budget as soon as it is exceeded, not only above the threshold — the
+   * request about to be rendered must hold them, and rendering drops the oldest events first.
+   */
+  keep?: ReadonlySet<string>;
+};
+
 /** Decides what stays in L1 and what sinks; `events` chronological. Pure: nothing moves here. */
-export function planPrune(
-  events: readonly PrunableEvent[],
-  query: Query,
-  options: { budget: number; pinned?: number },
-): PrunePlan {
+export function planPrune(events: readonly PrunableEvent[], query: Query, options: PruneOptions): PrunePlan {
   const ratio = overflowRatio(events, options.budget);
   const all = events.map((e) => e.id);
-  if (ratio <= OVERFLOW_THRESHOLD || events.length === 0) return { ratio, overflow: false, pinned: 0, keep: all, sink: [] };
-  const avgTokensPerEvent = (ratio * options.budget) / events.length;
-  const pinned = pinnedCount({ configured: options.pinned, budget: options.budget, avgTokensPerEvent });
-  const candidates = events.slice(0, events.length - pinned);
-  const recent = events.slice(events.length - pinned);
-  let used = recent.reduce((sum, e) => sum + e.tokens, 0);
+  const keep = options.keep ?? new Set<string>();
+  const threshold = keep.size > 0 ? 1 : OVERFLOW_THRESHOLD;
+  if (ratio <= threshold || events.length === 0) return { ratio, overflow: false, pinned: 0, keep: all, sink: [] };
+  const kept = new Set<string>(keep);
+  const forced = events.filter((e) => keep.has(e.id));
+  const rest = events.filter((e) => !keep.has(e.id));
+  let used = forced.reduce((sum, e) => sum + e.tokens, 0);
+  // The pinned recent events share what the kept ones leave.
+  const room = Math.max(0, options.budget - used);
+  const avgTokensPerEvent = rest.length === 0 ? 0 : rest.reduce((sum, e) => sum + e.tokens, 0) / rest.length;
+  const pinned = Math.min(rest.length, pinnedCount({ configured: options.pinned, budget: room, avgTokensPerEvent }));
+  const candidates = rest.slice(0, rest.length - pinned);
+  const recent = rest.slice(rest.length - pinned);
+  used += recent.reduce((sum, e) => sum + e.tokens, 0);
   // Best first; among equals the newer one, since recency is the better tie-breaker.
   const ranked = candidates
     .map((event, index) => ({ event, index, score: relevance(query, event) }))
     .sort((a, b) => b.score - a.score || b.index - a.index);
-  const kept = new Set<string>(recent.map((e) => e.id));
+  for (const e of recent) kept.add(e.id);
   for (const { event } of ranked) {
     if (used + event.tokens > options.budget) continue;
     kept.add(event.id);

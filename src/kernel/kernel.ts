@@ -9,7 +9,7 @@ import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
 import { httpChatModel, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
-import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
+import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
 import { z } from "zod";
 import { memoryParticipant } from "./memory-participant.ts";
 import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.ts";
@@ -122,11 +122,17 @@ export class Kernel {
       memoryParticipant({
         client: options.client,
         embedder: recallEmbedder,
-        config: options.injection ?? DEFAULT_INJECTION,
+        config: this.injection,
+        // A quarter of the request at most: the rest stays for the live conversation.
+        restoreTokens: Math.min(this.injection.restore.maxTokens, Math.floor(this.budget / 4)),
         conversationOf: async (id) => (await this.sessions.get(id))?.partner ?? id,
       }),
     );
     this.registerMemoryTools(recallEmbedder);
+  }
+
+  private get injection(): InjectionConfig {
+    return this.options.injection ?? DEFAULT_INJECTION;
   }
 
   /** Rendered-context budget in tokens, per turn. */
@@ -147,7 +153,16 @@ export class Kernel {
         description: tool.description,
         parameters: z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>,
         run: async (args, _signal, context) =>
-          JSON.stringify(await runMemoryTool(tool.name, args, { client: this.options.client, embedder, conversation: context.partner, partner: context.partner, log: (line) => this.options.log.info(line) })),
+          JSON.stringify(
+            await runMemoryTool(tool.name, args, {
+              client: this.options.client,
+              embedder,
+              conversation: context.partner,
+              partner: context.partner,
+              ...(context.restore ? { restore: context.restore } : {}),
+              log: (line) => this.options.log.info(line),
+            }),
+          ),
       });
     }
   }
@@ -254,6 +269,10 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         vision: provider.vision !== false,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
+        restoreCold: async (sessionId, ids) => {
+          const outcome = await restoreColdTurns(this.options.client, sessionId, ids, { maxTokens: Math.min(this.injection.restore.maxTokens, Math.floor(this.budget / 4)) });
+          return { restored: outcome.restored.map((e) => e.id), skipped: outcome.skipped };
+        },
       },
       { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, images, signal, onEvent, params, clientTools, resume, history, instructions },
     );

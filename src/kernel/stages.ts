@@ -22,9 +22,17 @@ export type OnInput = TurnInfo & { input: string };
 /** Block the turn, answer without the model, or rewrite the input. */
 export type OnInputDecision = { block: string } | { reply: string } | { input: string } | void;
 
-export type PreAction = TurnInfo & { input: string };
-/** Lines to inject into the request (e.g. recalled memory), with a report for the surfaces. */
-export type PreActionResult = { inject?: string; report?: Record<string, unknown> } | void;
+/**
+ * `sessionHistory`: the request renders the session's stored history (L1); false when the caller
+ * sends its own conversation (an OpenAI client's messages), so moving events into L1 shows nothing.
+ */
+export type PreAction = TurnInfo & { input: string; sessionHistory: boolean };
+/**
+ * Lines to inject into the request (e.g. recalled memory), with a report for the surfaces.
+ * `restored`: events the participant moved back into the session's L1 (cold turns recall was
+ * sure of); the kernel makes room for them under the request's history budget.
+ */
+export type PreActionResult = { inject?: string; report?: Record<string, unknown>; restored?: string[] } | void;
 
 export type PostAction = TurnInfo & { message: AssistantMessage; iteration: number };
 /** Replace the model's message: filter content, drop calls, or redirect to other calls. */

@@ -7,7 +7,17 @@ import type { ToolSpec } from "../llm/index.ts";
 import { countTokens } from "../text/index.ts";
 
 /** Who is calling: tools that work within a scope (memory) read it from here. */
-export type ToolCallContext = { sessionId: string; partner: string };
+export type ToolCallContext = {
+  sessionId: string;
+  partner: string;
+  /**
+   * Moves cold events of this session (with their turns) back into its L1, making room under the
+   * turn's history budget: the next round's request holds them (memory tools' `restore: true`).
+   */
+  restore?: (ids: readonly string[]) => Promise<RestoreResult>;
+};
+
+export type RestoreResult = { restored: string[]; skipped: { id: string; reason: string }[] };
 
 /** An image as a message part (OpenAI's `image_url` part, a data: URL for a tool's image). */
 export type ImagePart = Extract<Exclude<Content, string>[number], { type: "image_url" }>;

@@ -12,7 +12,7 @@ import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatMode
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
 import { toolImagesMessage, withoutImages } from "./tool-images.ts";
-import { toolError, toolSpecTokens, type ImagePart, type ToolRegistry } from "./tools.ts";
+import { toolError, toolSpecTokens, type ImagePart, type RestoreResult, type ToolCallContext, type ToolRegistry } from "./tools.ts";
 
 export type { ImagePart };
 
@@ -37,6 +37,8 @@ export type TurnOptions = {
   log: StageLog;
   /** False for a model that reads text only: images reach it as `[image]` (default true). */
   vision?: boolean;
+  /** Moves cold events of the session (whole turns) back into L1: the memory tools' `restore`. */
+  restoreCold?: (sessionId: string, ids: readonly string[]) => Promise<RestoreResult>;
 };
 
 export type TurnInput = TurnInfo & {
@@ -159,6 +161,19 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     if (delta.type === "content") partial += delta.text;
     emit(delta);
   };
+  /**
+   * Cold turns moved back into L1 during this turn (by pre_action or a memory tool): before each
+   * round's render, room is made for them under that round's budget — rendering drops the oldest
+   * events first, and restored turns are old.
+   */
+  const restored = new Set<string>(prepared.restored ?? []);
+  const restore: ToolCallContext["restore"] = options.restoreCold
+    ? async (ids) => {
+        const result = await options.restoreCold!(turn.sessionId, ids);
+        for (const id of result.restored) restored.add(id);
+        return result;
+      }
+    : undefined;
   const firstIteration = iterations + 1;
   try {
     for (iterations = firstIteration; iterations <= options.maxIterations; iterations++) {
@@ -167,7 +182,8 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       // The budget covers the whole request: history gets what the system prompt, memory and
       // the tool definitions leave. Tools come and go with plugins, so they are counted per request.
       const tools = [...options.tools.specs(), ...clientTools];
-      const historyBudget = Math.max(1, options.budget - systemTokens - toolSpecTokens(tools));
+      const historyBudget = historyBudgetOf(options, systemTokens, clientTools);
+      if (restored.size > 0 && !turn.history) await engine.makeRoom(turn.sessionId, turn.input, historyBudget, [...restored]);
       const rendered = turn.history ? fitHistory(turn.history, turnMessages, historyBudget) : ((await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[]);
       const result = await options.client.stream(
         { model: options.model, messages: options.vision === false ? withoutImages([systemMessage, ...rendered]) : [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
@@ -191,7 +207,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       for (const c of calls) toolsUsed.add(c.function.name);
       const pending = calls.filter((c) => clientNames.has(c.function.name));
       const own = calls.filter((c) => !clientNames.has(c.function.name));
-      const { ran, results, denied, images } = await runToolRound(options, info, own, turn.signal, emit);
+      const { ran, results, denied, images } = await runToolRound(options, info, own, turn.signal, emit, restore);
       if (turn.signal?.aborted) {
         if (pending.length === 0) await persist([{ ...message, tool_calls: ran }, ...results, ...images]);
         throw turn.signal.reason;
@@ -238,6 +254,14 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
 type Persist = (messages: ProviderMessage[]) => Promise<unknown>;
 
 /**
+ * Tokens left for history in a request: history gets what the system prompt, memory and the tool
+ * definitions leave. Tools come and go with plugins, so they are counted per request.
+ */
+function historyBudgetOf(options: TurnOptions, systemTokens: number, clientTools: readonly ToolSpec[]): number {
+  return Math.max(1, options.budget - systemTokens - toolSpecTokens([...options.tools.specs(), ...clientTools]));
+}
+
+/**
  * The caller's history and this turn's messages within the budget: this turn's whole, then the
  * newest of the history that fits, starting at a user message (never at a tool result whose call
  * was cut off).
@@ -250,7 +274,7 @@ function fitHistory(history: ProviderMessage[], own: ProviderMessage[], budget: 
   return [...history.slice(start), ...own];
 }
 /** Where the loop starts: the system message and the counters so far. */
-type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage };
+type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage; /** Cold events pre_action moved back into L1. */ restored?: string[] };
 
 /** A paused turn's round, stored whole now that the caller's results are in; the loop goes on. */
 async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, persist: Persist): Promise<Prepared> {
@@ -281,13 +305,15 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
   await engine.prune(turn.sessionId, input, options.budget);
 
   const injections: string[] = [];
+  const restored: string[] = [];
   for (const p of participants) {
-    const result = await runHook(p, "pre_action", { ...info, input }, log);
+    const result = await runHook(p, "pre_action", { ...info, input, sessionHistory: turn.history === undefined }, log);
     if (result?.inject) injections.push(result.inject);
+    if (result?.restored) restored.push(...result.restored);
     if (result?.report) emit({ type: "recall", participant: p.name, report: result.report });
   }
   const system = [options.systemPrompt, turn.instructions, ...injections].filter(Boolean).join("\n\n");
-  return { systemMessage: { role: "system", content: system }, iterations: 0, toolCalls: 0 };
+  return { systemMessage: { role: "system", content: system }, iterations: 0, toolCalls: 0, restored };
 }
 
 /**
@@ -295,7 +321,7 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
  * when the turn is cancelled midway, calls not yet run get an "interrupted" result so the round
  * stays a closed group.
  */
-async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCall[], signal: AbortSignal | undefined, emit: (e: TurnEvent) => void) {
+async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCall[], signal: AbortSignal | undefined, emit: (e: TurnEvent) => void, restore: ToolCallContext["restore"]) {
   const ran: ToolCall[] = [];
   const results: ProviderMessage[] = [];
   const shown: { call: ToolCall; images: ImagePart[] }[] = [];
@@ -324,7 +350,7 @@ async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCal
       denied++;
       result = toolError("denied", denial);
     } else {
-      ({ text: result, images } = await options.tools.run(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner }));
+      ({ text: result, images } = await options.tools.run(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner, ...(restore ? { restore } : {}) }));
       for (const p of options.participants) {
         const decision = await runHook(p, "after_toolcall", { ...info, call, result }, options.log);
         if (decision) result = decision.result;

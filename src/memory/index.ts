@@ -5,6 +5,7 @@ export { fuseRrf, RRF_K, type Fused, type ChannelHit } from "./fusion.ts";
 export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
 export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";
+export { restoreColdTurns, type RestoreOutcome } from "./restore-turns.ts";
 export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
 export { cleanAbandonedImports } from "./import-staging.ts";
@@ -19,6 +20,6 @@ export { coolOnce, coolingCandidates, startCoolingJob, COOLING_JOB, DEFAULT_COOL
 export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, type EventRecord, type EvidenceCheck, type RecordRef } from "./records.ts";
 export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
 export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
-export { buildInjection, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";
+export { buildInjection, injectionOf, isConfident, queryCoverage, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";
 export { MEMORY_TOOLS, runMemoryTool, MemoryToolError, type MemoryTool, type MemoryToolContext } from "./tools.ts";
 export { observeScene, declareScene, activeScene, listScenes, similarity, declaredFeatures, decayedStrength, timeOfDay, SCENE_WEIGHTS, DEFAULT_SCENES, type Scene, type SceneConfig, type Fingerprint, type Observation } from "./scenes.ts";

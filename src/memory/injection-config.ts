@@ -56,6 +56,19 @@ export const InjectionConfigSchema = z.object({
    * the scene's, so the parking line imported under another name still wins on its words.
    */
   conversationBoost: z.number().min(0).max(2).default(0.3),
+  /**
+   * Peek → confirm → move (DESIGN §3): a cold event of the chat's own session that every recall
+   * channel ranks within `maxRank` and that holds `minCoverage` of the query's words goes back
+   * into L1 with the rest of its turn, as the original messages, instead of as an injected line
+   * (maxRank 0: never). Measured (bench/restore, LoCoMo dev): rank 1 and half the words, 60.1% of
+   * such candidates are evidence turns, against 10.9% with no rule and 52.6% by rank alone.
+   * Prevents: a weak match (one shared word ranks first among few cold events) displacing live
+   * turns. `maxTokens` caps what one turn restores (the kernel also keeps it within a quarter of
+   * the request). Prevents: a returning topic sinking the whole recent conversation.
+   */
+  restore: z
+    .object({ maxRank: z.number().int().min(0).max(100), minCoverage: z.number().min(0).max(1), maxTokens: z.number().int().min(0).max(1_000_000) })
+    .default({ maxRank: 1, minCoverage: 0.5, maxTokens: 4000 }),
   /** Audit rows kept. Prevents: the audit growing without bound. */
   auditKeep: z.number().int().min(1).max(100_000).default(1000),
 });

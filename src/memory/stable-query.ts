@@ -28,11 +28,14 @@ export type StableCandidate = {
   updatedAt: number;
 };
 
-/** Which facts a query sees: a conversation filter (tools, benchmarks) and/or a chat's viewer. */
-export type FactScope = { conversation?: string; viewer?: Viewer };
+/**
+ * Which facts a query sees: a conversation filter (tools, benchmarks) and/or a chat's viewer;
+ * `since`/`until` bound when the fact was last written (ms since the epoch, inclusive).
+ */
+export type FactScope = { conversation?: string; viewer?: Viewer; since?: number; until?: number };
 
 /** The store's form of a fact scope. */
-const visibilityOf = (scope: FactScope): FactVisibility => ({ conversation: scope.conversation, privateScopes: scope.viewer && visibleScopes(scope.viewer) });
+const visibilityOf = (scope: FactScope): FactVisibility => ({ conversation: scope.conversation, privateScopes: scope.viewer && visibleScopes(scope.viewer), since: scope.since, until: scope.until });
 
 async function factBm25(client: Client, table: SearchTable, terms: readonly string[], scope: FactScope, limit: number): Promise<Ranked> {
   if (terms.length === 0) return [];

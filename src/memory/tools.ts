@@ -14,7 +14,7 @@ import { forgetRecord, openRecord } from "./records.ts";
 import { factText, maskFactSecrets, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { describeMasked } from "../text/index.ts";
 import { stableQuery } from "./stable-query.ts";
-import { MemoryScopeSchema, privateToOf, viewerFilter } from "./scope.ts";
+import { MemoryScopeSchema, privateToOf, viewerFilter, type Viewer } from "./scope.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -26,6 +26,12 @@ export type MemoryToolContext = {
    * never what is private to another partner (DESIGN §3 Scopes).
    */
   partner?: string;
+  /**
+   * In a chat turn: moves cold events of the chat's session (whole turns) back into its context,
+   * making room under the turn's budget (`restore: true`). Absent elsewhere: there is no chat
+   * context to move them into.
+   */
+  restore?: (ids: readonly string[]) => Promise<{ restored: string[]; skipped: { id: string; reason: string }[] }>;
   /** Where a tool logs what it did not store (a masked secret's kinds, never its value). */
   log?: (line: string) => void;
 };
@@ -44,34 +50,117 @@ async function count(client: Client, sql: string): Promise<Record<string, number
   return Object.fromEntries(rows.rows.map((r) => [String(r.k), Number(r.n)]));
 }
 
+/**
+ * An ISO 8601 date or time, as milliseconds. Checked by parsing rather than by zod's ISO
+ * patterns: those become a regular expression of some 900 tokens in the JSON Schema sent to the
+ * model with every request.
+ */
+const Time = z
+  .string()
+  .max(40)
+  .refine((t) => !Number.isNaN(Date.parse(t)), { message: "not a time: use ISO 8601, e.g. 2025-05-01 or 2025-05-01T09:00:00Z" })
+  .transform((t) => Date.parse(t));
+
+/** `restore: true` moves cold events back into the calling chat's context; only a chat has one. */
+async function restoreIn(ctx: MemoryToolContext, ids: string[]) {
+  if (!ctx.restore) throw new MemoryToolError("invalid_arguments", "restore: true moves memories back into a chat's context, and this call comes from no chat (CLI, HTTP or MCP)");
+  return await ctx.restore(ids);
+}
+
 const recall = tool({
   name: "memory_recall",
-  description: "Search long-term memory (cold context L2 and stable facts L3) without changing anything. Returns ranked memories with ids.",
-  input: z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(50).default(8), conversation: z.string().max(200).optional() }),
-  async run({ query, k, conversation }, ctx) {
+  description:
+    "Search long-term memory (cold context L2 and stable facts L3) without changing anything. Returns ranked memories with ids. With restore: true, the cold events found (from this chat) come back into the conversation as their original messages.",
+  input: z
+    .object({
+      query: z.string().min(1).max(2000),
+      layers: z.array(z.enum(["L2", "L3"])).min(1).max(2).optional().describe("Layers to search (default both)"),
+      limit: z.number().int().min(1).max(50).optional().describe("How many results (default 8)"),
+      k: z.number().int().min(1).max(50).optional().describe("Alias of limit"),
+      scope: MemoryScopeSchema.optional().describe('Also search memory private to this partner or project ("partner:NAME", "project:NAME"); "user": only the user\'s shared memory'),
+      since: Time.optional().describe("Cold events at or after this time (ISO 8601)"),
+      until: Time.optional().describe("Cold events at or before this time (ISO 8601)"),
+      conversation: z.string().max(200).optional(),
+      restore: z.boolean().default(false),
+    })
+    .refine((a) => a.limit === undefined || a.k === undefined || a.limit === a.k, { message: "give limit or its alias k, not both with different values" }),
+  async run(args, ctx) {
+    const { query, conversation } = args;
+    const limit = args.limit ?? args.k ?? 8;
+    const layers = new Set(args.layers ?? ["L2", "L3"]);
     const asked = recallQuery(query);
+    const viewer = viewerOf(args.scope, ctx.partner);
     // An explicit conversation filters; in a chat, everything the chat's partner may see.
     const chat = conversation === undefined && ctx.partner !== undefined;
     const scope = chat
-      ? { viewer: { partner: ctx.partner }, prefer: { conversation: ctx.conversation ?? ctx.partner!, boost: DEFAULT_INJECTION.conversationBoost } }
-      : { conversation: conversation ?? ctx.conversation };
+      ? { viewer, prefer: { conversation: ctx.conversation ?? ctx.partner!, boost: DEFAULT_INJECTION.conversationBoost } }
+      : { conversation: conversation ?? ctx.conversation, ...(viewer ? { viewer } : {}) };
+    const time = { ...(args.since !== undefined ? { since: args.since } : {}), ...(args.until !== undefined ? { until: args.until } : {}) };
     const [cold, stable] = await Promise.all([
-      coldcontextQuery(ctx.client, asked, { k, ...scope, embedder: ctx.embedder }),
-      stableQuery(ctx.client, asked, { k, ...scope, embedder: ctx.embedder }),
+      layers.has("L2") ? coldcontextQuery(ctx.client, asked, { k: limit, ...scope, ...time, embedder: ctx.embedder }) : [],
+      layers.has("L3") ? stableQuery(ctx.client, asked, { k: limit, ...scope, ...time, embedder: ctx.embedder }) : [],
     ]);
     const results = [
       ...cold.map((c) => ({ id: c.id, layer: "L2", score: c.score, text: c.text, time: new Date(c.time).toISOString(), speaker: c.speaker, evidence: EVIDENCE_MARKS.verbatim, sources: c.sources })),
       ...stable.map((s) => ({ id: s.id, layer: "L3", score: s.score, text: s.text, evidence: EVIDENCE_MARKS[s.evidence] ?? s.evidence })),
-    ].sort((a, b) => b.score - a.score);
-    return { query, results: results.slice(0, k) };
+    ]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+    if (!args.restore) return { query, results };
+    return { query, results, ...(await restoreIn(ctx, results.filter((r) => r.layer === "L2").map((r) => r.id))) };
   },
 });
 
+/**
+ * Who a recall sees. In a chat, the chat's partner (and a project named by `scope`); a scope naming
+ * another partner is refused there (DESIGN §3: private memory never leaves its scope). Outside a
+ * chat (CLI, HTTP, MCP: the user's own tools), `scope` names whose private memory to include.
+ */
+function viewerOf(scope: string | undefined, partner: string | undefined): Viewer | undefined {
+  const privateTo = scope === undefined ? null : privateToOf(scope);
+  if (partner === undefined) {
+    if (scope === undefined) return undefined;
+    if (privateTo === null) return {};
+    return privateTo.startsWith("partner:") ? { partner: privateTo.slice(8) } : { project: privateTo.slice(8) };
+  }
+  if (privateTo?.startsWith("partner:") && privateTo !== `partner:${partner}`) {
+    throw new MemoryToolError("invalid_arguments", `scope ${privateTo}: this chat is with ${partner}, and another partner's private memory is never searched from it`);
+  }
+  return privateTo?.startsWith("project:") ? { partner, project: privateTo.slice(8) } : { partner };
+}
+
+/** Cuts a long text to `max` characters, saying so. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 const open = tool({
   name: "memory_open",
-  description: "Open one memory by id (or the 8-character id shown in memory lines): verbatim source, provenance, hash check, revision history.",
-  input: z.object({ id: z.string().min(6).max(200) }),
-  run: async ({ id }, ctx) => ({ record: await openRecord(ctx.client, id) }),
+  description:
+    "Open one memory by id (or the 8-character id shown in memory lines): verbatim source, provenance, hash check, revision history. With restore: true, a cold event from this chat comes back into the conversation with its turn.",
+  input: z.object({
+    id: z.string().min(6).max(200),
+    maxChars: z.number().int().min(40).max(100_000).default(4000).describe("Longest text returned per field; longer is cut with …"),
+    history: z.boolean().default(true).describe("Include a fact's revision history"),
+    restore: z.boolean().default(false),
+  }),
+  async run({ id, maxChars, history, restore }, ctx) {
+    const record = await openRecord(ctx.client, id);
+    let truncated = false;
+    const fit = (text: string) => {
+      truncated ||= text.length > maxChars;
+      return cut(text, maxChars);
+    };
+    const shown =
+      record.kind === "event"
+        ? { ...record, text: fit(record.text), messages: record.text.length > maxChars ? [] : record.messages }
+        : {
+            ...record,
+            object: fit(record.object),
+            provenance: { ...record.provenance, excerpt: record.provenance.excerpt === null ? null : fit(record.provenance.excerpt) },
+            ...(history ? {} : { history: undefined }),
+          };
+    const moved = restore ? await restoreIn(ctx, record.kind === "event" ? [record.id] : []) : undefined;
+    return { record: shown, ...(truncated ? { truncated: true } : {}), ...(moved ?? {}) };
+  },
 });
 
 const note = tool({

@@ -3,7 +3,7 @@
  * table and the exact vector scan as typed sql templates, and the facts themselves with their
  * subject and object words. Every one takes the same scope filter.
  */
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, triples } from "./schema.ts";
@@ -15,13 +15,18 @@ export type FactVisibility = {
   conversation?: string;
   /** A chat's viewer: the private scopes it may see besides the user's (none: only the user's). */
   privateScopes?: readonly string[];
+  /** Last written at or after / at or before (ms since the epoch): `memory_recall`'s since/until. */
+  since?: number;
+  until?: number;
 };
 
 function visibility(v: FactVisibility): SQL | undefined {
   const scoped = v.conversation !== undefined ? inArray(triples.scope, [v.conversation, "user"]) : undefined;
   const scopes = v.privateScopes;
   const visible = scopes === undefined ? undefined : scopes.length === 0 ? isNull(triples.privateTo) : or(isNull(triples.privateTo), inArray(triples.privateTo, [...scopes]));
-  return and(scoped, visible);
+  const since = v.since === undefined ? undefined : gte(triples.updatedAt, v.since);
+  const until = v.until === undefined ? undefined : lte(triples.updatedAt, v.until);
+  return and(scoped, visible, since, until);
 }
 
 const andVisible = (v: FactVisibility) => {

@@ -16,6 +16,8 @@ export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, liveEvents, sinkEvent
 export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
 export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, keepRevision, type NewTripleRow } from "./triples-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
+export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
+export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
 export { databaseBytes } from "./database-size.ts";
 export { sessionExists, openSession, sessionById, listSessions, touchSession, type SessionRow } from "./sessions-table.ts";
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";

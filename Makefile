@@ -1,15 +1,27 @@
 # homed — every command installs what it needs first.
 BUN := node_modules/.bin/bun
+# Deno from npm (package.json's devDependency), put on PATH from a plain folder holding only the
+# binary: node_modules/.bin/deno may be npm's JavaScript shim, which `deno task` runs as a script.
+DENO_BIN := node_modules/.deno-bin
+DENO_PACKAGE := node_modules/@deno/linux-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))-glibc/deno
+WITH_DENO := PATH="$(CURDIR)/$(DENO_BIN):$$PATH"
+# The tests of runtime-specific code (src/runtime/: FFI locks and shared memory, HTTP serving,
+# PTY, assets, spawning homed) that `make test` also runs under Deno; `make test-deno` runs all.
+DENO_TESTS := tests/runtime tests/integration/daemon.test.ts tests/integration/data-lock.test.ts tests/plugins/shared-memory.test.ts tests/plugins/terminal.test.ts tests/unit/serve.test.ts
 DATA ?= ./data
 
-.PHONY: install run test test-fast build dist test-dist bench migrations typecheck fmt lint clean
+.PHONY: install run test test-deno test-fast build dist test-dist bench migrations typecheck fmt lint clean
 
 # Installs the locked dependencies when package-lock.json is newer than the last install.
 node_modules/.install-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.install-stamp
+$(DENO_BIN)/deno: node_modules/.install-stamp
+	@mkdir -p $(DENO_BIN)
+	ln -sf "$(CURDIR)/$(DENO_PACKAGE)" $@
+
+install: node_modules/.install-stamp $(DENO_BIN)/deno
 
 run: install
 	$(BUN) src/main.ts -data $(DATA)
@@ -17,6 +29,11 @@ run: install
 test: install
 	node_modules/.bin/tsc -p .
 	$(BUN) test --timeout 120000
+	$(WITH_DENO) deno test -A --no-check $(DENO_TESTS)
+
+# The whole suite under Deno (`deno task test`); the compiled-binary tests skip, saying why.
+test-deno: install
+	$(WITH_DENO) deno task test
 
 # The tests that spawn nothing (no daemon, plugin child, browser or binary), listed by
 # scripts/fast-tests.ts: a quick check while editing; `make test` runs everything.

@@ -12,9 +12,9 @@ import { MIGRATIONS } from "../../src/store/index.ts";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost } from "../../src/plugins/index.ts";
 import { run, startDaemon, until } from "../support/process.ts";
-import { isolatedBinary } from "./build-binary.ts";
+import { BINARY_SKIP, isolatedBinary } from "./build-binary.ts";
 
-describe("the compiled binary, alone in an empty folder", () => {
+describe("the compiled binary, alone in an empty folder", { skip: BINARY_SKIP }, () => {
   test("--version, doctor, daemon with /healthz, clean SIGTERM, intact database", async () => {
     const { dir, bin } = isolatedBinary();
     assert.deepEqual(readdirSync(dir), ["homed"]);

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { assertCalmWhilePasting } from "../support/health-sampler.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
-import { isolatedBinary } from "./build-binary.ts";
+import { BINARY_SKIP, isolatedBinary } from "./build-binary.ts";
 
-describe("the compiled binary and a long message", () => {
+describe("the compiled binary and a long message", { skip: BINARY_SKIP }, () => {
   let provider: ScriptedProvider;
   let daemon: ApiDaemon;
   after(async () => {

@@ -7,6 +7,16 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUNTIME } from "../../src/runtime/index.ts";
+
+/**
+ * Why a compiled-binary test cannot run here: the binary is Bun's (`bun build --compile`,
+ * scripts/build.ts), so under Deno these tests skip, saying so (run them with bun test).
+ */
+export const BINARY_SKIP: string | undefined = RUNTIME === "deno" ? "the compiled binary is Bun's (bun build --compile): Bun only, run with bun test" : undefined;
+
+// deno test shows a skipped test as "ignored" without the reason: say it once.
+if (BINARY_SKIP) console.log(`compiled-binary tests skipped: ${BINARY_SKIP}`);
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let built: string | undefined;

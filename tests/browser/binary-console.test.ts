@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WEB_ASSETS } from "../../src/runtime/index.ts";
-import { isolatedBinary } from "../binary/build-binary.ts";
+import { BINARY_SKIP, isolatedBinary } from "../binary/build-binary.ts";
 import { ROOT, startDaemon } from "../support/process.ts";
 import { chromiumMissing, launchChromium, logIn } from "./support.ts";
 
 /** Where each served name comes from in the source tree. */
 const SOURCE: Record<string, string> = { "uplot.js": "node_modules/uplot/dist/uPlot.esm.js", "uplot.css": "node_modules/uplot/dist/uPlot.min.css" };
 
-describe("console from the compiled binary", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
+describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMissing ? "no /usr/bin/chromium" : false) }, () => {
   test("carries every console file and every page works in Chromium", async () => {
     const { dir, bin } = isolatedBinary();
     const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });

@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isolatedBinary } from "../binary/build-binary.ts";
+import { BINARY_SKIP, isolatedBinary } from "../binary/build-binary.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/session-dump.json", import.meta.url));
 
-describe("homed context render in the compiled binary", () => {
+describe("homed context render in the compiled binary", { skip: BINARY_SKIP }, () => {
   test("gives the same messages and token counts as the source", async () => {
     const { dir, bin } = isolatedBinary();
     try {

@@ -54,13 +54,16 @@ async function holders(store: Store) {
   };
 }
 
-describe("L1 in the store", async () => {
-  const store = await openStore({ url: `file:${join(dir, "homed.db")}` });
+// Awaited set-up at the top level, not in an async describe: Deno's node:test does not wait
+// for an async describe body, so the tests it registers after an await would never run.
+const store = await openStore({ url: `file:${join(dir, "homed.db")}` });
+const lines: string[] = [];
+const engine = createContextEngine({ client: store.client, logger: { info: (line) => lines.push(line) }, pinned: 3 });
+let total = 0;
+for (let i = 0; i < 24; i++) total += (await engine.append("s1", "conv-1", event(i))).tokens;
+
+describe("L1 in the store", () => {
   after(() => store.close());
-  const lines: string[] = [];
-  const engine = createContextEngine({ client: store.client, logger: { info: (line) => lines.push(line) }, pinned: 3 });
-  let total = 0;
-  for (let i = 0; i < 24; i++) total += (await engine.append("s1", "conv-1", event(i))).tokens;
 
   test("an entered event has both vectors, its blocks in L1 and its search rows", async () => {
     const row = (await store.client.execute("SELECT layer, embed_model, length(embedding) AS bytes, tfidf FROM events WHERE id = 'ev-2'")).rows[0]!;

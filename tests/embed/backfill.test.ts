@@ -61,8 +61,11 @@ async function vectorOf(store: Store, table: string, id: string): Promise<{ mode
 
 const same = (a: Float32Array | undefined, b: Float32Array) => !!a && a.length === b.length && a.every((v, i) => Math.abs(v - b[i]!) < 1e-6);
 
-describe("backfill", async () => {
-  const clip = await createClipEmbedder(readClipFolder(tinyClipCopy("fp32")));
+// Awaited set-up at the top level, not in an async describe: Deno's node:test does not wait
+// for an async describe body, so the tests it registers after an await would never run.
+const clip = await createClipEmbedder(readClipFolder(tinyClipCopy("fp32")));
+
+describe("backfill", () => {
 
   test("re-embeds every stale event and block with the new model; images through the image encoder", async () => {
     const { store } = await seeded();

@@ -15,8 +15,10 @@ const close = (got: Float32Array, want: number[], tolerance: number) =>
   got.length === want.length && got.every((v, i) => Math.abs(v - want[i]!) < tolerance);
 
 for (const precision of ["fp32", "fp16"] as const) {
-  describe(`Chinese-CLIP ${precision}`, async () => {
-    const embedder: ClipEmbedder = await createClipEmbedder(readClipFolder(tinyClipCopy(precision)));
+  // Awaited set-up at the top level, not in an async describe: Deno's node:test does not wait
+  // for an async describe body, so the tests it registers after an await would never run.
+  const embedder: ClipEmbedder = await createClipEmbedder(readClipFolder(tinyClipCopy(precision)));
+  describe(`Chinese-CLIP ${precision}`, () => {
     // fp32: the pooled mean of 12544 float32 pixels drifts ~1e-5; fp16 keeps ~3 decimal digits.
     const tolerance = precision === "fp32" ? 5e-5 : 2e-3;
 

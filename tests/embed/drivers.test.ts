@@ -24,8 +24,10 @@ const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]!) < 1e-6);
 
 for (const [name, make] of DRIVERS) {
-  describe(`embedder contract: ${name}`, async () => {
-    const embedder = await make();
+  // Awaited set-up at the top level, not in an async describe: Deno's node:test does not wait
+  // for an async describe body, so the tests it registers after an await would never run.
+  const embedder = await make();
+  describe(`embedder contract: ${name}`, () => {
     after(() => embedder.close?.());
 
     test("names its vector space with the dimension, 512 like the store", () => {

@@ -11,7 +11,7 @@ import { ROOT } from "./process.ts";
 /** The runtime binaries npm installed: bun's own; deno's from its platform package (not the JS shim). */
 export const RUNTIME_BINARIES: Record<RuntimeName, string> = {
   bun: join(ROOT, "node_modules/bun/bin/bun.exe"),
-  deno: join(ROOT, "node_modules/@deno", `${process.platform}-${process.arch === "x64" ? "x64" : process.arch}-glibc`, "deno"),
+  deno: join(ROOT, "node_modules/@deno", `${process.platform}-${process.arch}-glibc`, "deno"),
 };
 
 export const OTHER_RUNTIME: RuntimeName = RUNTIME === "bun" ? "deno" : "bun";

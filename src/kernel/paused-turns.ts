@@ -12,6 +12,7 @@
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { ChatMessageSchema, ToolCallSchema } from "../context/index.ts";
+import { deletePausedTurn, hasPausedTurn, pausedTurnOf, putPausedTurn } from "../store/index.ts";
 import type { PausedRound } from "./turn.ts";
 
 const UsageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
@@ -32,19 +33,16 @@ export class PausedTurns {
   constructor(private readonly client: Client) {}
 
   async put(sessionId: string, round: PausedRound): Promise<void> {
-    await this.client.execute({
-      sql: "INSERT INTO paused_turns (session_id, round, created_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET round = excluded.round, created_at = excluded.created_at",
-      args: [sessionId, JSON.stringify(round), Date.now()],
-    });
+    await putPausedTurn(this.client, sessionId, JSON.stringify(round));
   }
 
   /** The session's paused round, or undefined when none waits (or the stored one does not parse). */
   async get(sessionId: string): Promise<PausedRound | undefined> {
-    const row = (await this.client.execute({ sql: "SELECT round FROM paused_turns WHERE session_id = ?", args: [sessionId] })).rows[0];
-    if (!row) return undefined;
+    const stored = await pausedTurnOf(this.client, sessionId);
+    if (stored === undefined) return undefined;
     let json: unknown;
     try {
-      json = JSON.parse(String(row.round));
+      json = JSON.parse(stored);
     } catch {
       return undefined;
     }
@@ -53,12 +51,11 @@ export class PausedTurns {
   }
 
   async drop(sessionId: string): Promise<void> {
-    await this.client.execute({ sql: "DELETE FROM paused_turns WHERE session_id = ?", args: [sessionId] });
+    await deletePausedTurn(this.client, sessionId);
   }
 
   /** Drops the session's paused round if it has one: a read first, so a turn with none costs no write. */
   async leave(sessionId: string): Promise<void> {
-    const row = await this.client.execute({ sql: "SELECT 1 FROM paused_turns WHERE session_id = ?", args: [sessionId] });
-    if (row.rows.length > 0) await this.drop(sessionId);
+    if (await hasPausedTurn(this.client, sessionId)) await this.drop(sessionId);
   }
 }

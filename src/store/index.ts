@@ -29,6 +29,7 @@ export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";
 export { countStaleRecords, staleRecords, saveVectors, type StaleRecord, type EmbeddedTable } from "./stale-embeddings.ts";
 export { addConsoleLogin, consoleLoginExpiry, renewConsoleLogin, deleteConsoleLogin, deleteAllConsoleLogins } from "./console-sessions-table.ts";
 export { insertAppKey, listAppKeys, deleteAppKey, appKeyByHash, markAppKeyUsed, type AppKeyRow } from "./app-keys-table.ts";
+export { putPausedTurn, pausedTurnOf, hasPausedTurn, deletePausedTurn } from "./paused-turns-table.ts";
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";

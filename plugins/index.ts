@@ -64,6 +64,7 @@ export function builtinSpec(name: string, self: readonly string[], config: Recor
     env: { HOMED_PLUGIN_CONFIG: JSON.stringify(config) },
     provides: plugin.provides ?? [],
     requires: plugin.requires ?? [],
+    ...(plugin.sharedMemoryBytes ? { sharedMemoryBytes: plugin.sharedMemoryBytes } : {}),
   });
 }
 

@@ -1,12 +1,16 @@
 /**
  * Plugin channel costs, all in one run: RPC round-trip latency of a tool call, and moving 1, 10
  * and 100 MB to and from a plugin process through its shared segment vs through stdio JSON
- * (base64) — next to an in-process memcpy of the same size, the physical limit.
+ * (base64) — next to an in-process memcpy of the same size, the physical limit; then files_read
+ * of 1 to 256 MB files through the production files plugin (segment) vs the same plugin over stdio.
  *
  *   bun bench/plugins/run.ts
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, DEFAULT_INTAKE_LIMITS, PluginSpecSchema } from "../../src/plugins/index.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -90,4 +94,39 @@ try {
   console.log("Times are medians; \"plugin → kernel\" includes the plugin filling the payload (same work on both paths).");
 } finally {
   await host.stopAll();
+}
+
+// Production: files_read of a text file through the built-in files plugin (its text through the
+// segment above 64 KiB), next to the same plugin with every result over stdio, and to reading
+// the file in this process (the floor: disk cache + UTF-8 decode).
+const dir = mkdtempSync(join(tmpdir(), "homed-bench-files-"));
+const files = createPluginHost(
+  [
+    builtinSpec("files", [process.execPath, join(root, "src/main.ts")], { root: dir }),
+    { ...builtinSpec("files", [process.execPath, join(root, "bench/plugins/files-stdio.ts")], { root: dir }), name: "files-stdio", args: [join(root, "bench/plugins/files-stdio.ts")], provides: [] },
+  ],
+  { maxFrameBytes: 1 << 30, limits: { ...DEFAULT_INTAKE_LIMITS, stdoutBytes: Infinity, stdoutBurstBytes: Infinity } },
+);
+try {
+  await files.start();
+  console.log("");
+  console.log("| files_read of | shared segment (production) | stdio JSON | readFile in process | stdio ÷ shared |");
+  console.log("|---:|---:|---:|---:|---:|");
+  for (const mb of [1, 10, 100, 256]) {
+    const path = `f${mb}.txt`;
+    writeFileSync(join(dir, path), "homed reads big files — 大きなファイル\n".repeat(Math.ceil((mb * MB) / 50)).slice(0, mb * MB));
+    const read = (plugin: string) => async () => {
+      const result = await files.callTool(plugin, "files_read", { path }, { timeoutMs: 600_000 });
+      if (result.isError) throw new Error(`Cannot benchmark files_read: ${JSON.stringify(result.content)}`);
+    };
+    const runs = mb >= 100 ? 3 : runsFor(mb);
+    const viaShared = await timed(runs, read("files"));
+    const viaStdio = await timed(runs, read("files-stdio"));
+    const local = await timed(runs, () => readFileSync(join(dir, path), "utf8"));
+    console.log(`| ${mb} MB | ${viaShared.toFixed(1)} ms | ${viaStdio.toFixed(1)} ms | ${local.toFixed(1)} ms | ${(viaStdio / viaShared).toFixed(1)}× |`);
+    rmSync(join(dir, path));
+  }
+} finally {
+  await files.stopAll();
+  rmSync(dir, { recursive: true, force: true });
 }

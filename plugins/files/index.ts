@@ -1,12 +1,15 @@
 /** files: read, write and list files under one root folder, which nothing can escape. */
 import { readdir } from "node:fs/promises";
-import { definePlugin, defineTool, ToolFailure, z } from "../sdk/index.ts";
+import { definePlugin, defineTool, INLINE_MAX_BYTES, TextBytes, ToolFailure, z } from "../sdk/index.ts";
 import { Confinement } from "./confine.ts";
+
+/** The largest file files_read returns (its text comes through the shared segment above 64 KiB). */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
 
 const ConfigSchema = z.object({
   root: z.string().min(1),
-  /** Larger reads are refused: file bodies that big belong in the shared segment. */
-  maxReadBytes: z.number().int().positive().default(1024 * 1024),
+  /** Larger reads are refused (and anything over what the plugin's half of the segment holds). */
+  maxReadBytes: z.number().int().positive().default(MAX_READ_BYTES),
 });
 
 const PathSchema = z.string().min(1).describe("path relative to the root folder");
@@ -16,8 +19,12 @@ export const filesPlugin = definePlugin({
   version: "1.0.0",
   description: "Read, write and list files inside one configured folder.",
   provides: ["files"],
+  // Big file bodies travel through the segment, not stdio: each side gets half, so the plugin's
+  // half holds a MAX_READ_BYTES file (its pages are taken only while a read is in flight).
+  sharedMemory: true,
+  sharedMemoryBytes: 2 * MAX_READ_BYTES + 1024 * 1024,
   config: ConfigSchema,
-  tools: (config: z.infer<typeof ConfigSchema>) => {
+  tools: (config: z.infer<typeof ConfigSchema>, { shared }) => {
     const jail = new Confinement(config.root);
     return [
       defineTool({
@@ -30,8 +37,10 @@ export const filesPlugin = definePlugin({
           try {
             const info = await handle.stat();
             if (!info.isFile()) throw new ToolFailure("not_a_file", `Cannot read ${path}: it is not a file`, { path });
-            if (info.size > config.maxReadBytes) throw new ToolFailure("too_large", `Cannot read ${path}: ${info.size} bytes is over the ${config.maxReadBytes}-byte limit`, { path });
-            return await handle.readFile("utf8");
+            const limit = Math.min(config.maxReadBytes, shared.attached ? shared.capacity : INLINE_MAX_BYTES);
+            if (info.size > limit) throw new ToolFailure("too_large", `Cannot read ${path}: ${info.size} bytes is over the ${limit}-byte limit`, { path, limit });
+            // The bytes as they are: decoded once, by the kernel (no decode and re-encode here).
+            return new TextBytes(await handle.readFile());
           } finally {
             await handle.close();
           }

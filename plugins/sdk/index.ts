@@ -1,7 +1,8 @@
 /** The plugin SDK: define tools with zod schemas and serve them over stdio as an MCP server. */
-export { defineTool, ImageOutput, ToolFailure, type ToolDefinition, type ToolContext, type ToolOutput } from "./tool.ts";
+export { defineTool, ImageOutput, TextBytes, ToolFailure, type ToolDefinition, type ToolContext, type ToolOutput } from "./tool.ts";
 export { definePlugin, servePlugin, readConfig, type PluginDefinition, type ServeOptions, type Lifecycle, type HookHandler, type StageHooks } from "./serve.ts";
 export { PluginShared } from "./shared.ts";
 export type { StagePayloads, StageAnswers } from "../../src/plugins/index.ts";
+export { BULK_MIN_BYTES, INLINE_MAX_BYTES } from "../../src/plugins/index.ts";
 export { z } from "zod";
 export { JsonListFile } from "./json-list-file.ts";

@@ -30,6 +30,8 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   requires?: string[];
   /** Ask the kernel for a shared segment (bulk payloads, event ring). */
   sharedMemory?: boolean;
+  /** Its size, for a built-in (the spec's default, 64 MiB, when absent): each side may place half. */
+  sharedMemoryBytes?: number;
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
   /** Kernel stages this plugin takes part in, built once the settings are known. */
@@ -69,6 +71,8 @@ export type ServeOptions = {
   log?: (line: string) => void;
   /** Frame cap for what the kernel sends (the transport's default when absent). */
   maxFrameBytes?: number;
+  /** Results from this size go through the shared segment, if the plugin has one (default BULK_MIN_BYTES; Infinity: always stdio). */
+  bulkMinBytes?: number;
 };
 
 const CallParamsSchema = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), _meta: z.looseObject({ [META.session]: z.string().optional() }).optional() });
@@ -160,7 +164,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     const call = parsed.data;
     const tool = tools.get(call.name);
     if (!tool) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "unknown_tool", message: `No tool named ${call.name}` }) }] };
-    return runTool(tool, call.arguments, { ...context, shared, session: call._meta?.[META.session] });
+    return runTool(tool, call.arguments, { ...context, shared, session: call._meta?.[META.session] }, options.bulkMinBytes);
   });
   peer.handle("homed/manifest", () => ({
     name: plugin.name,

@@ -5,7 +5,18 @@
  * rings the doorbell (`homed/events`) so the kernel drains a whole batch at once.
  */
 import { openSegment, type SharedSegment } from "../../src/runtime/index.ts";
+import { statfsSync } from "node:fs";
 import { SegmentChannel, type Peer, type PayloadRef } from "../../src/plugins/index.ts";
+
+/** Bytes free in /dev/shm, where segments live (Infinity when it cannot be asked). */
+function shmFree(): number {
+  try {
+    const stats = statfsSync("/dev/shm");
+    return stats.bavail * stats.bsize;
+  } catch {
+    return Infinity;
+  }
+}
 
 export class PluginShared {
   private segment?: SharedSegment;
@@ -23,6 +34,11 @@ export class PluginShared {
     return this.channel !== undefined;
   }
 
+  /** Largest payload the plugin can place at once (0 when not attached). */
+  get capacity(): number {
+    return this.channel?.capacity ?? 0;
+  }
+
   /** The kernel's payload at `ref`; valid until this call returns (copy it to keep it). */
   read(ref: PayloadRef): Uint8Array {
     return this.need().read(ref);
@@ -33,9 +49,15 @@ export class PluginShared {
     return this.need().write(data);
   }
 
-  /** Reserves room to fill in place (no extra copy); returns the reference and the writable view. */
+  /**
+   * Reserves room to fill in place (no extra copy); returns the reference and the writable view.
+   * Refused when /dev/shm has less free than `length`: a segment is sized up front but its pages
+   * are taken as they are written, and writing past a full tmpfs kills the process (SIGBUS).
+   */
   allocate(length: number): { ref: PayloadRef; bytes: Uint8Array } {
     const channel = this.need();
+    const free = shmFree();
+    if (length > free) throw new Error(`Cannot place ${length} bytes in shared memory: /dev/shm has ${free} bytes free`);
     const ref = channel.allocate(length);
     return { ref, bytes: channel.ownView(ref) };
   }

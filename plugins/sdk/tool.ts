@@ -1,5 +1,6 @@
 /** A plugin tool: a name, a zod schema for its arguments, and what it does. */
 import { z } from "zod";
+import { BULK_MIN_BYTES, contentPart, INLINE_MAX_BYTES } from "../../src/plugins/index.ts";
 import type { PluginShared } from "./shared.ts";
 
 /**
@@ -16,8 +17,17 @@ export class ImageOutput {
   ) {}
 }
 
+/**
+ * Text as UTF-8 bytes (a file's content): sent without being decoded and encoded again in the
+ * plugin — through the shared segment, one copy (100 MB: see bench/plugins). Invalid sequences
+ * read as U+FFFD, as with `readFile(path, "utf8")`.
+ */
+export class TextBytes {
+  constructor(readonly utf8: Uint8Array) {}
+}
+
 /** What a tool returns: text as is, an image as an image block, anything else as JSON (also given as structured content). */
-export type ToolOutput = string | ImageOutput | Record<string, unknown> | unknown[];
+export type ToolOutput = string | TextBytes | ImageOutput | Record<string, unknown> | unknown[];
 
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   name: string;
@@ -49,20 +59,36 @@ export function describeTool(tool: ToolDefinition) {
   return { name: tool.name, description: tool.description, inputSchema: z.toJSONSchema(tool.input, { io: "input" }) };
 }
 
-export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: ToolContext) {
+/**
+ * Runs a call. Text and images of at least `bulkMinBytes` go through the shared segment when the
+ * plugin has one (src/plugins/bulk.ts), stdio carrying only their reference.
+ */
+export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: ToolContext, bulkMinBytes = BULK_MIN_BYTES) {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return failure("invalid_arguments", `Cannot run ${tool.name}: ${issue ? `${issue.path.join(".") || "arguments"}: ${issue.message}` : "invalid arguments"}`);
   }
+  const tooLarge = () => failure("too_large", `Cannot return ${tool.name}'s result: over ${INLINE_MAX_BYTES} bytes and the shared segment has no room for it (is another large result still being read?)`);
   try {
     const output = await tool.run(parsed.data, context);
-    if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-    if (output instanceof ImageOutput) {
-      const image = { type: "image", data: Buffer.from(output.image.data).toString("base64"), mimeType: output.image.mimeType };
-      return { content: [image, { type: "text", text: JSON.stringify(output.details) }], structuredContent: output.details };
+    if (typeof output === "string") {
+      const part = contentPart(context.shared, bulkMinBytes, { type: "text", text: output });
+      return part ? { content: [part] } : tooLarge();
     }
-    return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+    if (output instanceof TextBytes) {
+      const part = contentPart(context.shared, bulkMinBytes, { type: "text", utf8: output.utf8 });
+      return part ? { content: [part] } : tooLarge();
+    }
+    if (output instanceof ImageOutput) {
+      const image = contentPart(context.shared, bulkMinBytes, { type: "image", data: output.image.data, mimeType: output.image.mimeType });
+      return image ? { content: [image, { type: "text", text: JSON.stringify(output.details) }], structuredContent: output.details } : tooLarge();
+    }
+    const json = JSON.stringify(output);
+    const part = contentPart(context.shared, bulkMinBytes, { type: "text", text: json });
+    if (!part) return tooLarge();
+    // Structured content would carry an offloaded result over stdio after all: it goes only with inline text.
+    return part._meta ? { content: [part] } : { content: [part], structuredContent: output };
   } catch (error) {
     if (error instanceof ToolFailure) return failure(error.code, error.message, error.details);
     return failure("tool_failed", `Cannot run ${tool.name}: ${(error as Error).message}`);

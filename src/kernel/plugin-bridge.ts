@@ -38,13 +38,26 @@ export function pluginTools(host: PluginHost, warn: (line: string) => void = () 
           if (typeof args !== "object" || args === null || Array.isArray(args)) return toolError("bad_arguments", "Tool arguments must be a JSON object");
           const result = await host.callTool(plugin, tool.name, args as Record<string, unknown>, { meta: { [META.session]: context.sessionId } });
           const images = result.content.flatMap(imagePart);
-          const text = result.content.map(partText).join("\n") || JSON.stringify(result.structuredContent ?? {});
+          const text = forModel(result.content.map(partText).join("\n") || JSON.stringify(result.structuredContent ?? {}));
           if (result.isError) return asFailure(text);
           return images.length ? { text, images } : text;
         },
       }),
     );
   };
+}
+
+/**
+ * The most of a tool result's text the model is given (the rest is cut, with the size told):
+ * a plugin may return a 256 MiB file through its segment, but no model window takes that, and
+ * it would be stored and searched with the turn. 1,000,000 characters is what files_read
+ * returned at most before results moved through shared memory (a 1 MiB file).
+ */
+export const MAX_TOOL_TEXT_CHARS = 1_000_000;
+
+function forModel(text: string): string {
+  if (text.length <= MAX_TOOL_TEXT_CHARS) return text;
+  return `${text.slice(0, MAX_TOOL_TEXT_CHARS)}\n[… ${text.length - MAX_TOOL_TEXT_CHARS} more characters cut: the result is ${text.length} characters, more than a model is given]`;
 }
 
 /** Image types every vision API takes; a larger image than the cap is named, not sent (OpenAI's limit is 20 MB). */

@@ -4,6 +4,7 @@
  */
 import { systemClock, type Clock } from "./clock.ts";
 import type { CallToolOptions, CallToolResult, Tool } from "./mcp-client.ts";
+import { resolveBulk } from "./bulk.ts";
 import { runStage, type HookOutcome, type Stage } from "./hooks.ts";
 import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
@@ -133,7 +134,8 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     async callTool(plugin, tool, args, callOptions = {}) {
       const child = get(plugin).running;
       if (!child) throw new PluginError("plugin_unavailable", `Cannot call ${plugin}/${tool}: the plugin is ${get(plugin).currentState}`);
-      return child.client.callTool(tool, args, callOptions);
+      // A large result's parts come through the plugin's shared segment (bulk.ts): read back here.
+      return resolveBulk(await child.client.callTool(tool, args, callOptions), get(plugin).sharedAccess, plugin);
     },
     shared: (plugin) => get(plugin).sharedAccess,
     runHook(stage, payload, hookOptions = {}) {

@@ -42,3 +42,4 @@ export {
   type StageAnswers,
   type Injection,
 } from "./hooks.ts";
+export { BULK_MIN_BYTES, INLINE_MAX_BYTES, contentPart, resolveBulk, type BulkSink } from "./bulk.ts";

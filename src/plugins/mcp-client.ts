@@ -21,6 +21,8 @@ export const META = {
   serverInfo: "io.modelcontextprotocol/serverInfo",
   /** The kernel session a tool call is made for, so a plugin can name it in what it pushes later. */
   session: "homed/session",
+  /** On a content part: its text (or image/audio data) is in the plugin's shared segment at this `{offset, length}`. */
+  bulk: "homed/bulk",
 } as const;
 
 /** Options of one tool call: its deadline, and `_meta` for the server (ignored by plain MCP servers). */

@@ -9,6 +9,8 @@ import { EVENTS_DOORBELL } from "./intake.ts";
 import { SegmentChannel, type PayloadRef } from "./segment.ts";
 
 const PREFIX = "/homed-";
+/** Payloads from this size have their pages freed once read (smaller ones are reused soon anyway). */
+const DISCARD_FROM_BYTES = 1024 * 1024;
 let sequence = 0;
 
 /** What the kernel does with a plugin's segment. */
@@ -21,7 +23,7 @@ export interface SharedAccess {
   release(ref: PayloadRef): void;
   /** The plugin's payload at `ref` (a view: copy what you keep, then call `done`). */
   read(ref: PayloadRef): Uint8Array;
-  /** Tells the plugin the kernel has finished with its payload at `ref`. */
+  /** Tells the plugin the kernel has finished with its payload at `ref`; its pages are freed first. */
   done(ref: PayloadRef): Promise<void>;
 }
 
@@ -72,7 +74,11 @@ export async function attachSharedMemory(
     write: (data) => channel.write(data),
     release: (ref) => channel.release(ref),
     read: (ref) => channel.read(ref),
-    done: (ref) => child.peer.notify("homed/shm_release", { offset: ref.offset, length: ref.length }),
+    done(ref) {
+      // Pages a payload filled stay in /dev/shm until freed; a plugin may reuse them only after the notice.
+      if (!disposed && ref.length >= DISCARD_FROM_BYTES) segment.discard(ref.offset, ref.length);
+      return child.peer.notify("homed/shm_release", { offset: ref.offset, length: ref.length });
+    },
   };
   return { name, size, access, dispose };
 }

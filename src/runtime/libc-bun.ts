@@ -1,7 +1,7 @@
 /** libc through Bun's FFI (see libc.ts). The library is opened on first use. */
 import { dlopen, FFIType, read, toArrayBuffer, type Pointer } from "bun:ffi";
 import { cString } from "./c-string.ts";
-import type { Libc } from "./libc.ts";
+import { MADV_REMOVE, type Libc } from "./libc.ts";
 
 const MAP_FAILED = 2 ** 64 - 1;
 
@@ -15,6 +15,7 @@ function load() {
     ftruncate: { args: [FFIType.i32, FFIType.i64], returns: FFIType.i32 },
     mmap: { args: [FFIType.ptr, FFIType.u64, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i64], returns: FFIType.ptr },
     munmap: { args: [FFIType.ptr, FFIType.u64], returns: FFIType.i32 },
+    madvise: { args: [FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i32 },
     __errno_location: { args: [], returns: FFIType.ptr },
   }).symbols;
 }
@@ -32,7 +33,11 @@ export function openLibc(): Libc {
     mmap(size, prot, flags, fd) {
       const address = c().mmap(null, size, prot, flags, fd, 0);
       if (address === null || Number(address) === MAP_FAILED) return null;
-      return { bytes: new Uint8Array(toArrayBuffer(address as Pointer, 0, size)), unmap: () => c().munmap(address, size) };
+      return {
+        bytes: new Uint8Array(toArrayBuffer(address as Pointer, 0, size)),
+        unmap: () => c().munmap(address, size),
+        removePages: (start, length) => c().madvise((Number(address) + start) as Pointer, length, MADV_REMOVE),
+      };
     },
     errno() {
       const location = c().__errno_location();

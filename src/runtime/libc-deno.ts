@@ -1,7 +1,7 @@
 /** libc through Deno's FFI, `Deno.dlopen` (see libc.ts). The library is opened on first use. */
 import { deno, type DenoPointer } from "./deno-api.ts";
 import { cString } from "./c-string.ts";
-import type { Libc } from "./libc.ts";
+import { MADV_REMOVE, type Libc } from "./libc.ts";
 
 const MAP_FAILED = 2n ** 64n - 1n;
 
@@ -15,6 +15,7 @@ function load() {
     ftruncate: { parameters: ["i32", "i64"], result: "i32" },
     mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
     munmap: { parameters: ["pointer", "usize"], result: "i32" },
+    madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" },
     __errno_location: { parameters: [], result: "pointer" },
   }).symbols;
 }
@@ -32,7 +33,11 @@ export function openLibc(): Libc {
     mmap(size, prot, flags, fd) {
       const address = c().mmap(null, BigInt(size), prot, flags, fd, 0n) as DenoPointer;
       if (address === null || BigInt(deno().UnsafePointer.value(address)) === MAP_FAILED) return null;
-      return { bytes: new Uint8Array(deno().UnsafePointerView.getArrayBuffer(address, size)), unmap: () => c().munmap(address, BigInt(size)) };
+      return {
+        bytes: new Uint8Array(deno().UnsafePointerView.getArrayBuffer(address, size)),
+        unmap: () => c().munmap(address, BigInt(size)),
+        removePages: (start, length) => c().madvise(deno().UnsafePointer.create(BigInt(deno().UnsafePointer.value(address)) + BigInt(start)), BigInt(length), MADV_REMOVE),
+      };
     },
     errno() {
       const location = c().__errno_location() as DenoPointer;

@@ -6,8 +6,15 @@
  */
 import { RUNTIME } from "./which.ts";
 
-/** A shared mapping: `bytes` is a view over the mapped memory, valid until `unmap()`. */
-export type Mapping = { bytes: Uint8Array; unmap(): number };
+/**
+ * A shared mapping: `bytes` is a view over the mapped memory, valid until `unmap()`.
+ * `removePages(start, length)` is `madvise(MADV_REMOVE)` on page-aligned bytes of it: tmpfs frees
+ * them and they read as zeros.
+ */
+export type Mapping = { bytes: Uint8Array; unmap(): number; removePages(start: number, length: number): number };
+
+/** madvise's advice that frees a shared (tmpfs) range. */
+export const MADV_REMOVE = 9;
 
 export interface Libc {
   open(path: string, flags: number, mode: number): number;

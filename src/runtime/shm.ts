@@ -16,6 +16,8 @@ const O_CREAT = 0o100;
 const O_EXCL = 0o200;
 const PROT_READ_WRITE = 0x1 | 0x2;
 const MAP_SHARED = 0x1;
+/** mmap's granularity on Linux x86-64 and arm64 (4 KiB pages): only whole pages can be freed. */
+const PAGE = 4096;
 const ERRNO_NAMES: Record<number, string> = { 2: "ENOENT", 12: "ENOMEM", 13: "EACCES", 17: "EEXIST", 22: "EINVAL", 24: "EMFILE", 28: "ENOSPC" };
 
 /** `errno` is the C library's reason (ENOENT, EINVAL...), or ECLOSED for a closed segment. */
@@ -35,6 +37,12 @@ export interface SharedSegment {
   readonly size: number;
   /** The mapped bytes; valid until `close()`. */
   readonly bytes: Uint8Array;
+  /**
+   * Gives the whole pages inside `[offset, offset + length)` back to the system: written pages of
+   * a segment stay in /dev/shm until then, so one 256 MiB transfer would hold 256 MiB for the
+   * plugin's lifetime. The range reads as zeros afterwards. Returns the bytes freed.
+   */
+  discard(offset: number, length: number): number;
   /** Unmaps the segment in this process (the name stays until `unlink`). */
   close(): void;
 }
@@ -91,6 +99,13 @@ function segment(name: string, size: number, mapped: Mapping): SharedSegment {
     get bytes() {
       if (!bytes) throw new SharedMemoryError("ECLOSED", `Cannot use shared memory ${name}: it was closed`);
       return bytes;
+    },
+    discard(offset, length) {
+      const start = Math.ceil(offset / PAGE) * PAGE;
+      const end = Math.min(size, Math.floor((offset + length) / PAGE) * PAGE);
+      if (!bytes || end <= start) return 0;
+      if (mapped.removePages(start, end - start) !== 0) throw new SharedMemoryError(errno(), `Cannot free shared memory ${name} at ${start}: ${errno()}`);
+      return end - start;
     },
     close() {
       if (!bytes) return;

@@ -1,5 +1,6 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
+import { loadL1Events } from "../../src/context/index.ts";
 import { pluginParticipant, pluginTools } from "../../src/kernel/index.ts";
 import { join } from "node:path";
 import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
@@ -91,6 +92,18 @@ describe("plugins in a turn", () => {
     assert.equal(results[1], "see\n[resource report.pdf: file:///srv/report.pdf (application/pdf)]");
     const traced = events.filter((e) => e.type === "tool_result").map((e) => e.result);
     assert.deepEqual(traced, results);
+  });
+
+  test("a tool result over 1,000,000 characters is cut (as stored and given to the model), with its size told", async () => {
+    const big = "a".repeat(1_000_000) + "b".repeat(234_567);
+    const host = { ...hostDouble({}), callTool: async () => ({ content: [{ type: "text", text: big }] }) } as unknown as PluginHost;
+    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "demo_echo", arguments: "{}" }] }, { content: "ok" }]);
+    h.kernel.tools.addSource(pluginTools(host));
+    const session = await h.kernel.sessions.open("t", "p");
+    await h.kernel.turn({ session, input: "go" });
+    const stored = (await loadL1Events(h.store.client, session.id)).flatMap((e) => e.messages);
+    const tool = stored.find((m: any) => m.role === "tool") as any;
+    assert.equal(tool.content, `${"a".repeat(1_000_000)}\n[… 234567 more characters cut: the result is 1234567 characters, more than a model is given]`);
   });
 
   test("a plugin's own error object marked isError passes to the model unchanged", async () => {

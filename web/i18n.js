@@ -67,6 +67,7 @@ export const STRINGS = {
     send: ["Send", "发送"],
     stop: ["Stop", "停止"],
     stopped: ["(stopped)", "（已停止）"],
+    typing: ["homed is thinking…", "homed 正在思考…"],
     inspector: ["context inspector →", "查看上下文 →"],
     noProvider: ["No model provider is set up yet, so homed cannot answer. ", "还没有设置模型服务，homed 无法回答。"],
     noProviderLink: ["Add a provider on the Providers page", "去“模型服务”页面添加一个"],

@@ -3,6 +3,7 @@
 import { api, streamMessage } from "/assets/api.js";
 import { clear, data, h, notice } from "/assets/dom.js";
 import { t } from "/assets/i18n.js";
+import { renderMarkdown } from "/assets/markdown.js";
 
 /** "remembered 3 things (120 characters)", expanding to the query and the injected lines with their ids. */
 export function recallLine(report) {
@@ -38,7 +39,7 @@ function messageView(message) {
   return h(
     "div",
     { class: `msg ${message.role}` },
-    text ? data(text, "p") : null,
+    text ? (message.role === "assistant" ? renderMarkdown(h("div", { class: "answer md", translate: "no" }), text) : data(text, "p")) : null,
     (message.tool_calls ?? []).map((c) => h("details", { class: "step" }, h("summary", {}, t("chat.tool", { name: c.function.name })), data(c.function.arguments, "pre"))),
   );
 }
@@ -100,20 +101,36 @@ export async function renderChat(view, [sessionId]) {
     controller = new AbortController();
     stop.hidden = false;
     log.append(h("div", { class: "msg user" }, data(text, "p")));
-    const box = h("div", { class: "msg assistant streaming" });
+    // Until the first word, tool step or thought arrives: a visible "thinking" line, not an empty bar.
+    const typing = h("p", { class: "typing muted", role: "status" }, t("chat.typing"));
+    const box = h("div", { class: "msg assistant streaming" }, typing);
     log.append(box);
     let answer = null;
+    let answerText = "";
+    let drawing = 0;
     let reasoning = null;
     let calls = new Map();
-    const ensureAnswer = () => answer ?? box.appendChild((answer = h("p", { class: "answer", translate: "no" })));
+    const ensureAnswer = () => answer ?? box.appendChild((answer = h("div", { class: "answer md", translate: "no" })));
+    // The answer is drawn as Markdown at most once a frame while it streams, and once more at the end.
+    const draw = () => {
+      cancelAnimationFrame(drawing);
+      drawing = 0;
+      if (answer) renderMarkdown(answer, answerText);
+    };
+    const say = (text) => {
+      ensureAnswer();
+      answerText += text;
+      drawing ||= requestAnimationFrame(draw);
+    };
     try {
       await streamMessage(current.id, text, (name, ev) => {
+        if (name !== "recall") typing.remove();
         if (name === "recall") box.before(recallLine(ev.report));
-        else if (name === "iteration") (calls = new Map()), (answer = null);
+        else if (name === "iteration") draw(), (calls = new Map()), (answer = null), (answerText = "");
         else if (name === "reasoning") {
           reasoning ??= box.appendChild(h("details", { class: "step reasoning" }, h("summary", {}, t("chat.reasoning")), h("pre", { translate: "no" })));
           reasoning.lastChild.append(ev.text);
-        } else if (name === "content") ensureAnswer().append(ev.text);
+        } else if (name === "content") say(ev.text);
         else if (name === "tool_call") {
           let step = calls.get(ev.index);
           if (!step) {
@@ -132,13 +149,15 @@ export async function renderChat(view, [sessionId]) {
             step.el.firstChild.textContent = t(ev.denied ? "chat.toolDenied" : "chat.toolDone", { name: ev.name });
           }
         } else if (name === "error") box.append(turnError(ev.error, ev.message));
-        else if (name === "done" && !answer && ev.text) ensureAnswer().append(ev.text);
+        else if (name === "done" && !answer && ev.text) say(ev.text);
         log.scrollTop = log.scrollHeight;
       }, controller.signal);
     } catch (error) {
       if (error.name === "AbortError") box.append(h("p", { class: "muted" }, t("chat.stopped")));
       else box.append(notice(error.message, "error"));
     } finally {
+      typing.remove();
+      draw();
       box.classList.remove("streaming");
       send.disabled = false;
       stop.hidden = true;

@@ -15,6 +15,7 @@ export const WEB_ASSETS = [
   "dom.js",
   "i18n.js",
   "charts.js",
+  "markdown.js",
   "page-login.js",
   "page-chat.js",
   "page-providers.js",
@@ -27,6 +28,8 @@ export const WEB_ASSETS = [
   "page-keys.js",
   "uplot.js",
   "uplot.css",
+  "marked.js",
+  "purify.js",
 ] as const;
 export type WebAssetName = (typeof WEB_ASSETS)[number];
 
@@ -45,6 +48,7 @@ export const ASSET_SOURCES: Record<AssetName, string> = {
   "dom.js": "../../web/dom.js",
   "i18n.js": "../../web/i18n.js",
   "charts.js": "../../web/charts.js",
+  "markdown.js": "../../web/markdown.js",
   "page-login.js": "../../web/page-login.js",
   "page-chat.js": "../../web/page-chat.js",
   "page-providers.js": "../../web/page-providers.js",
@@ -57,4 +61,6 @@ export const ASSET_SOURCES: Record<AssetName, string> = {
   "page-keys.js": "../../web/page-keys.js",
   "uplot.js": "../../node_modules/uplot/dist/uPlot.esm.js",
   "uplot.css": "../../node_modules/uplot/dist/uPlot.min.css",
+  "marked.js": "../../node_modules/marked/lib/marked.esm.js",
+  "purify.js": "../../node_modules/dompurify/dist/purify.es.mjs",
 };

@@ -16,6 +16,7 @@ import webApiJsPath from "../../web/api.js" with { type: "file" };
 import webDomJsPath from "../../web/dom.js" with { type: "file" };
 import webI18nJsPath from "../../web/i18n.js" with { type: "file" };
 import webChartsJsPath from "../../web/charts.js" with { type: "file" };
+import webMarkdownJsPath from "../../web/markdown.js" with { type: "file" };
 import webPageLoginJsPath from "../../web/page-login.js" with { type: "file" };
 import webPageChatJsPath from "../../web/page-chat.js" with { type: "file" };
 import webPageProvidersJsPath from "../../web/page-providers.js" with { type: "file" };
@@ -28,6 +29,8 @@ import webPagePluginsJsPath from "../../web/page-plugins.js" with { type: "file"
 import webPageKeysJsPath from "../../web/page-keys.js" with { type: "file" };
 import uplotJsPath from "../../node_modules/uplot/dist/uPlot.esm.js" with { type: "file" };
 import uplotCssPath from "../../node_modules/uplot/dist/uPlot.min.css" with { type: "file" };
+import markedJsPath from "../../node_modules/marked/lib/marked.esm.js" with { type: "file" };
+import purifyJsPath from "../../node_modules/dompurify/dist/purify.es.mjs" with { type: "file" };
 import type { AssetName } from "./asset-files.ts";
 
 // bun-types gives `.wasm` and `.html` imports module types of their own; `with { type: "file" }`
@@ -45,6 +48,7 @@ export const BUN_ASSET_PATHS: Record<AssetName, string> = {
   "dom.js": webDomJsPath,
   "i18n.js": webI18nJsPath,
   "charts.js": webChartsJsPath,
+  "markdown.js": webMarkdownJsPath,
   "page-login.js": webPageLoginJsPath,
   "page-chat.js": webPageChatJsPath,
   "page-providers.js": webPageProvidersJsPath,
@@ -57,6 +61,8 @@ export const BUN_ASSET_PATHS: Record<AssetName, string> = {
   "page-keys.js": webPageKeysJsPath,
   "uplot.js": uplotJsPath,
   "uplot.css": uplotCssPath,
+  "marked.js": markedJsPath,
+  "purify.js": purifyJsPath as unknown as string,
 };
 
 export async function readAsset(name: AssetName): Promise<Uint8Array> {

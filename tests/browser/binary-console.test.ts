@@ -13,7 +13,12 @@ import { ROOT, startDaemon } from "../support/process.ts";
 import { chromiumMissing, launchChromium, logIn } from "./support.ts";
 
 /** Where each served name comes from in the source tree. */
-const SOURCE: Record<string, string> = { "uplot.js": "node_modules/uplot/dist/uPlot.esm.js", "uplot.css": "node_modules/uplot/dist/uPlot.min.css" };
+const SOURCE: Record<string, string> = {
+  "uplot.js": "node_modules/uplot/dist/uPlot.esm.js",
+  "uplot.css": "node_modules/uplot/dist/uPlot.min.css",
+  "marked.js": "node_modules/marked/lib/marked.esm.js",
+  "purify.js": "node_modules/dompurify/dist/purify.es.mjs",
+};
 
 describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMissing ? "no /usr/bin/chromium" : false) }, () => {
   test("carries every console file and every page works in Chromium", async () => {

@@ -10,6 +10,7 @@ import { leasedBackfill, openEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
+import { QQChannel } from "./channels/qq/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
 import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
@@ -72,6 +73,9 @@ export async function runDaemon(settings: Settings): Promise<number> {
       kernel.addParticipant(pluginEventInbox(plugins, log).participant);
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
+      // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.
+      const qq = channels.qq.enabled ? new QQChannel(kernel, channels.qq, log) : undefined;
+      qq?.start();
       const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins, a2a: channels.a2a });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
@@ -105,6 +109,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
+      qq?.stop();
       kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, pluginsStarted.then(() => plugins.stopAll())]);
       log.info("stopped cleanly");

@@ -36,6 +36,8 @@ const RANK: Record<string, number> = {
   // The plugin SDK and the built-in plugins: above the protocol in src/plugins, which they use.
   plugins: 3,
   "src/server": 4,
+  // Channels start kernel turns from outside (QQ's WebSocket), beside the HTTP surface.
+  "src/channels": 4,
   "src/daemon.ts": 4.5,
   "src/daemon-plugins.ts": 4.5,
   "src/daemon-channels.ts": 4.5,

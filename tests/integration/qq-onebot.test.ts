@@ -1,0 +1,223 @@
+/**
+ * The QQ channel against a scripted OneBot 11 implementation written here from the protocol's
+ * specification (botuniverse/onebot-11: forward WebSocket, `access_token`, message events with
+ * segment arrays or CQ codes, `send_private_msg` / `send_group_msg` actions answered by `echo`),
+ * since no implementation (NapCat, go-cqhttp) can run here. A real daemon from source connects to
+ * it on loopback; its model is a scripted provider.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { WebSocketServer, type WebSocket } from "ws";
+import { OneBotConnection } from "../../src/channels/qq/connection.ts";
+import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { until } from "../support/process.ts";
+import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
+
+const SELF = 10001;
+const TOKEN = "onebot-secret";
+
+type Action = { action: string; params: any; echo: unknown };
+
+/** A OneBot 11 implementation's forward WebSocket, as the spec describes it. */
+class ScriptedOneBot {
+  readonly connections: { socket: WebSocket; url: string }[] = [];
+  readonly actions: Action[] = [];
+  /** How an action is answered (default: ok with a new message_id). */
+  answer: (a: Action) => object = () => ({ status: "ok", retcode: 0, data: { message_id: 900 + this.actions.length } });
+  private nextMessageId = 1;
+  private constructor(
+    private readonly http: Server,
+    private readonly wss: WebSocketServer,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<ScriptedOneBot> {
+    const http = createServer();
+    const wss = new WebSocketServer({ noServer: true });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    const bot = new ScriptedOneBot(http, wss, `ws://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+    http.on("upgrade", (request, socket, head) => {
+      // Spec: with an access_token configured, a connection without it (query or Bearer) is 401 before the upgrade.
+      const url = new URL(request.url ?? "/", "http://x");
+      const given = url.searchParams.get("access_token") ?? /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      if (given !== TOKEN) {
+        socket.end("HTTP/1.1 401 Unauthorized\r\n\r\n");
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        bot.connections.push({ socket: ws, url: request.url ?? "" });
+        ws.send(JSON.stringify({ time: 1, self_id: SELF, post_type: "meta_event", meta_event_type: "lifecycle", sub_type: "connect" }));
+        ws.on("message", (data) => {
+          const action = JSON.parse(String(data)) as Action;
+          bot.actions.push(action);
+          ws.send(JSON.stringify({ ...bot.answer(action), echo: action.echo }));
+        });
+      });
+    });
+    return bot;
+  }
+
+  get live(): WebSocket | undefined {
+    return this.connections.at(-1)?.socket;
+  }
+
+  /** Pushes a message event on the live connection; resolves with its message_id. */
+  message(fields: { message_type: "private" | "group"; user_id: number; group_id?: number; message: unknown; nickname?: string }): number {
+    const message_id = this.nextMessageId++;
+    const event = {
+      time: Math.floor(Date.now() / 1000),
+      self_id: SELF,
+      post_type: "message",
+      sub_type: fields.message_type === "group" ? "normal" : "friend",
+      message_id,
+      font: 0,
+      raw_message: typeof fields.message === "string" ? fields.message : "",
+      sender: { user_id: fields.user_id, nickname: fields.nickname ?? "someone" },
+      ...fields,
+    };
+    this.live!.send(JSON.stringify(event));
+    return message_id;
+  }
+
+  async nextAction(since: number, timeoutMs = 15_000): Promise<Action> {
+    await until(() => this.actions.length > since, "an action from homed", timeoutMs);
+    return this.actions[since]!;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.connections) c.socket.terminate();
+    this.wss.close();
+    await new Promise((r) => this.http.close(r));
+  }
+}
+
+const lastUser = (r: ReceivedRequest) => [...r.body.messages].reverse().find((m: any) => m.role === "user");
+const userText = (r: ReceivedRequest) => {
+  const content = lastUser(r)?.content;
+  return typeof content === "string" ? content : (content ?? []).map((p: any) => p.text ?? "").join("");
+};
+const script = (r: ReceivedRequest): Step => (userText(r).includes("DRAW") ? { content: "here: ![cat](http://127.0.0.1:9/cat.png) enjoy" } : { content: `echo: ${userText(r)}` });
+const textOf = (message: any[]) =>
+  message
+    .filter((s) => s.type === "text")
+    .map((s) => s.data.text)
+    .join("");
+
+describe("QQ through OneBot 11: homed against a scripted implementation", () => {
+  let dir: TempDir;
+  let provider: ScriptedProvider;
+  let bot: ScriptedOneBot;
+  let daemon: ApiDaemon;
+  let images: Server;
+  /** A 1×1 PNG an implementation would serve as an image segment's url. */
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+
+  before(async () => {
+    dir = tempDir("homed-qq-");
+    provider = await startScriptedProvider(script);
+    bot = await ScriptedOneBot.start();
+    images = createServer((_, res) => res.writeHead(200, { "content-type": "image/png" }).end(PNG));
+    await new Promise<void>((r) => images.listen(0, "127.0.0.1", r));
+    const qq = { enabled: true, url: bot.url, accessToken: TOKEN, partners: { "12345": "alice" }, groups: { names: ["homed"] }, maxBackoffMs: 1000 };
+    writeFileSync(join(dir.path, "homed.json"), JSON.stringify({ channels: { qq } }));
+    daemon = await startApiDaemon(dir.path, provider.url);
+    await until(() => bot.connections.length > 0, "homed's connection");
+  });
+  after(async () => {
+    await daemon?.stop();
+    await bot?.close();
+    await provider?.close();
+    await new Promise((r) => images?.close(r));
+    dir?.remove();
+  });
+
+  test("connects with the access token; a private message is a turn answered by send_private_msg (with echo); the partner is homed.json's name", async () => {
+    assert.match(bot.connections[0]!.url, new RegExp(`access_token=${TOKEN}`));
+    const since = bot.actions.length;
+    bot.message({ message_type: "private", user_id: 12345, message: [{ type: "text", data: { text: "my locker is 42" } }] });
+    const action = await bot.nextAction(since);
+    assert.equal(action.action, "send_private_msg");
+    assert.equal(action.params.user_id, 12345);
+    assert.equal(textOf(action.params.message), "echo: my locker is 42");
+    assert.equal(typeof action.echo, "string");
+    const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { channel: string; partner: string }[] };
+    assert.ok(sessions.sessions.some((s) => s.channel === "qq" && s.partner === "alice"));
+    // The next message is a turn of the same conversation: the model sees the first (CQ-code form this time).
+    const next = bot.actions.length;
+    bot.message({ message_type: "private", user_id: 12345, message: "which locker &#91;again&#93;?" });
+    assert.equal(textOf((await bot.nextAction(next)).params.message), "echo: which locker [again]?");
+    const request = provider.requests.find((r) => userText(r) === "which locker [again]?")!;
+    assert.ok(request.body.messages.some((m: any) => m.content === "my locker is 42"));
+  });
+
+  test("in a group, homed answers only when @-mentioned or named, replying to the message; the group declares its scene", async () => {
+    const since = bot.actions.length;
+    bot.message({ message_type: "group", group_id: 777, user_id: 222, nickname: "Bob", message: [{ type: "text", data: { text: "just chatting among ourselves" } }] });
+    const asked = bot.message({ message_type: "group", group_id: 777, user_id: 222, nickname: "Bob", message: `[CQ:at,qq=${SELF}] what time is it?` });
+    const action = await bot.nextAction(since);
+    assert.equal(action.action, "send_group_msg");
+    assert.equal(action.params.group_id, 777);
+    assert.deepEqual(action.params.message[0], { type: "reply", data: { id: String(asked) } });
+    assert.equal(textOf(action.params.message), "echo: Bob: what time is it?");
+    assert.equal(provider.requests.filter((r) => userText(r).includes("among ourselves")).length, 0);
+    const named = bot.actions.length;
+    bot.message({ message_type: "group", group_id: 777, user_id: 333, nickname: "Eve", message: [{ type: "text", data: { text: "Homed, say hi" } }] });
+    assert.equal(textOf((await bot.nextAction(named)).params.message), "echo: Eve: Homed, say hi");
+    const scenes = (await (await fetch(`${daemon.url}/api/scenes`, { headers: daemon.headers })).json()) as any;
+    assert.match(JSON.stringify(scenes), /chan:qq\/peer:group_777/);
+  });
+
+  test("images in become image parts of the turn; a markdown image in the answer goes out as an image segment", async () => {
+    const { port } = images.address() as AddressInfo;
+    const since = bot.actions.length;
+    bot.message({
+      message_type: "private",
+      user_id: 12345,
+      message: [
+        { type: "text", data: { text: "DRAW me this" } },
+        { type: "image", data: { file: "abc.png", url: `http://127.0.0.1:${port}/abc.png` } },
+      ],
+    });
+    const action = await bot.nextAction(since);
+    const request = provider.requests.find((r) => userText(r) === "DRAW me this")!;
+    const parts = lastUser(request).content as any[];
+    assert.ok(parts.some((p) => p.type === "image_url" && p.image_url.url === `data:image/png;base64,${PNG.toString("base64")}`));
+    assert.deepEqual(
+      action.params.message.map((s: any) => s.type),
+      ["text", "image", "text"],
+    );
+    assert.deepEqual(action.params.message[1], { type: "image", data: { file: "http://127.0.0.1:9/cat.png" } });
+  });
+
+  test("a failed action is logged with its retcode; the connection lost, homed reconnects and answers again", async () => {
+    bot.answer = (a) => (a.action === "send_private_msg" ? { status: "failed", retcode: 100, wording: "user not found" } : { status: "ok", retcode: 0, data: {} });
+    const failed = bot.message({ message_type: "private", user_id: 12345, message: "this reply will fail" });
+    await until(() => daemon.stderr().includes(`qq: answering message ${failed} failed: send_private_msg failed: retcode 100 (user not found)`), "the failure in the log");
+    bot.answer = () => ({ status: "ok", retcode: 0, data: { message_id: 1 } });
+    const before = bot.connections.length;
+    bot.live!.terminate();
+    await until(() => bot.connections.length > before, "homed's reconnection", 10_000);
+    const since = bot.actions.length;
+    bot.message({ message_type: "private", user_id: 12345, message: "back again" });
+    assert.equal(textOf((await bot.nextAction(since)).params.message), "echo: back again");
+  });
+
+  test("a wrong access token is refused (401 before the upgrade): homed says so and keeps retrying, never connected", async () => {
+    const lines: string[] = [];
+    const before = bot.connections.length;
+    const wrong = new OneBotConnection({ url: bot.url, accessToken: "not-it", maxBackoffMs: 1000, onEvent: () => {}, log: (_, line) => lines.push(line) });
+    wrong.start();
+    try {
+      await until(() => lines.filter((l) => /closed .*retrying in 1 s/.test(l)).length >= 2, "two refused attempts", 10_000);
+      assert.equal(bot.connections.length, before);
+      await assert.rejects(wrong.call("send_private_msg", { user_id: 1, message: [] }), /not connected/);
+    } finally {
+      wrong.stop();
+    }
+  });
+});

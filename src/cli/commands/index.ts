@@ -5,6 +5,7 @@ import { chatCommand } from "./chat.ts";
 import { contextCommand } from "./context.ts";
 import { doctorCommand } from "./doctor.ts";
 import { embedCommand } from "./embed.ts";
+import { modelCommand } from "./model.ts";
 import { importCommand } from "./import.ts";
 import { mcpCommand } from "./mcp.ts";
 import { memoryCommand } from "./memory.ts";
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   recallCommand,
   embedCommand,
+  modelCommand,
   pluginCommand,
   memoryCommand,
   mcpCommand,

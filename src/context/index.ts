@@ -11,5 +11,6 @@ export {
   planPrune, pinnedCount, overflowRatio, formatOverflowCheck, OVERFLOW_THRESHOLD, DEFAULT_PINNED, type PrunePlan, type PrunableEvent,
 } from "./prune.ts";
 export { writeL1Event, loadL1Events, exportContextDump, sinkToL2, eventBlocks, type WriteL1Input, type L1Row, type NewBlock } from "./l1-store.ts";
+export { maskEventSecrets } from "./mask-event.ts";
 export { createContextEngine, type ContextEngine, type ContextEngineOptions } from "./engine.ts";
 export { runContextCommand, CONTEXT_USAGE } from "./render-command.ts";

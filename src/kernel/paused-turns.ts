@@ -5,13 +5,14 @@
  * results come, so a round never answered leaves history valid; the row goes when the results
  * come or when the session's next message leaves the round behind.
  *
- * The row holds what the client was already sent (the round's calls) and the turn's system
- * message (homed's prompt and the memory injected for it, masked as memory is); it is never
- * recalled, searched or shown, and lives only until the turn goes on.
+ * The row is written with secrets masked as a stored turn is (issue 15: the user's input, the
+ * round's arguments, results; mask-event.ts), so a password typed into a paused turn is not kept
+ * on disk even for a while; on resume the model sees the markers, as it does in stored history.
+ * The row is never recalled, searched or shown, and lives only until the turn goes on.
  */
 import type { Client } from "@libsql/client";
 import { z } from "zod";
-import { ChatMessageSchema, ToolCallSchema } from "../context/index.ts";
+import { ChatMessageSchema, maskEventSecrets, ToolCallSchema, type ChatMessage, type ContextEvent } from "../context/index.ts";
 import { deletePausedTurn, hasPausedTurn, pausedTurnOf, putPausedTurn } from "../store/index.ts";
 import type { PausedRound } from "./turn.ts";
 
@@ -29,11 +30,22 @@ const PausedRoundSchema = z.object({
   usage: UsageSchema.optional(),
 });
 
+/** Messages with secrets masked, as writeL1Event masks a stored turn's. */
+const masked = <M extends ChatMessage>(messages: M[]): M[] => maskEventSecrets({ id: "paused", time: new Date().toISOString(), messages } as ContextEvent).event.messages as M[];
+
+/** The round as it may be kept: its messages masked; the client's calls keep their ids and names. */
+function maskedRound(round: PausedRound): PausedRound {
+  const [message] = masked([round.message]);
+  const [systemMessage] = masked([round.systemMessage]);
+  const pending = masked([{ role: "assistant", content: null, tool_calls: round.pending }])[0]!.tool_calls!;
+  return { ...round, message: message!, systemMessage: systemMessage!, results: masked(round.results), turnMessages: masked(round.turnMessages), pending };
+}
+
 export class PausedTurns {
   constructor(private readonly client: Client) {}
 
   async put(sessionId: string, round: PausedRound): Promise<void> {
-    await putPausedTurn(this.client, sessionId, JSON.stringify(round));
+    await putPausedTurn(this.client, sessionId, JSON.stringify(maskedRound(round)));
   }
 
   /** The session's paused round, or undefined when none waits (or the stored one does not parse). */

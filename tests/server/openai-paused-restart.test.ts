@@ -5,7 +5,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import OpenAI from "openai";
+import { openStore } from "../../src/store/index.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
@@ -37,14 +39,21 @@ describe("a paused client-tools turn and a daemon restart", () => {
     dir?.remove();
   });
 
-  test("the tool results sent after the restart finish the turn; sent twice, the second is refused", async () => {
-    const question = { role: "user" as const, content: "weather in Oslo?" };
+  test("the tool results sent after the restart finish the turn; sent twice, the second is refused; no secret kept on disk", async () => {
+    const secret = "sk-proj-Zq8vN2xLk4Rt7Wm1Yp3Hs6Dj9Fg0Bc5A";
+    const question = { role: "user" as const, content: `weather in Oslo? (my key is ${secret})` };
     const paused = await sdk().chat.completions.create({ model: "homed", user: "restart", tools: [weather], messages: [question] });
     assert.equal(paused.choices[0]!.finish_reason, "tool_calls");
     const calls = paused.choices[0]!.message.tool_calls!;
     assert.deepEqual(calls.map((c) => c.id), ["call-w"]);
 
     await daemon.stop("SIGKILL");
+    // The paused round is on disk, with the secret in the user's input masked.
+    const store = await openStore({ url: `file:${join(dir.path, "homed.db")}` });
+    const rows = (await store.client.execute("SELECT round FROM paused_turns")).rows.map((r) => String(r.round));
+    store.close();
+    assert.equal(rows.length, 1);
+    assert.ok(!rows[0]!.includes(secret) && rows[0]!.includes("[secret masked: openai-key]"), rows[0]!);
     daemon = await startApiDaemon(dir.path, provider.url);
 
     const messages = [question, { role: "assistant" as const, content: null, tool_calls: calls }, { role: "tool" as const, tool_call_id: "call-w", content: "sunny" }];

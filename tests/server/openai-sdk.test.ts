@@ -185,6 +185,11 @@ describe("the openai SDK against homed's /v1", () => {
     const stored = events.flatMap((e: { messages: { role: string }[] }) => e.messages).filter((m: { role: string }) => m.role === "user");
     assert.deepEqual(stored, [{ role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] }], "the new image stored once, the history's not again");
 
+    const imageOnly = await client.chat.completions.create({ model: "homed", user: "vision-only", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: RED_DOT } }] }] });
+    assert.equal(imageOnly.choices[0]!.message.content, "first: ", "a message that is only an image is a turn too");
+    const lastSent = first.requests.at(-1)!.body.messages.at(-1);
+    assert.deepEqual(lastSent, { role: "user", content: [{ type: "image_url", image_url: { url: RED_DOT } }] });
+
     const audio = await client.chat.completions
       .create({ model: "homed", messages: [{ role: "user", content: [{ type: "text", text: "hear" }, { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }] })
       .catch((e) => e);

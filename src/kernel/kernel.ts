@@ -159,6 +159,7 @@ export class Kernel {
               embedder,
               conversation: context.partner,
               partner: context.partner,
+              injection: this.injection,
               ...(context.restore ? { restore: context.restore } : {}),
               log: (line) => this.options.log.info(line),
             }),

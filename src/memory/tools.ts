@@ -6,15 +6,21 @@
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
-import { DEFAULT_INJECTION } from "./injection-config.ts";
+import { DEFAULT_INJECTION, InjectionConfigSchema, type InjectionConfig } from "./injection-config.ts";
+import { COOLING_JOB, DEFAULT_COOLING } from "./cooling.ts";
+import { RRF_K } from "./fusion.ts";
+import { auditedIds, coolingBacklog, duplicateFacts, eventWithVector, leaseOf, nextSeq, storagePath, vectorCoverageByLayer } from "../store/index.ts";
+import { cosine } from "../embed/index.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
 import { forgetRecord, openRecord } from "./records.ts";
 import { factText, maskFactSecrets, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
-import { describeMasked } from "../text/index.ts";
+import { describeMasked, maskSecrets } from "../text/index.ts";
+import { randomUUID } from "node:crypto";
+import { coldEventId, coldEventStatements, coldSessionId, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
-import { MemoryScopeSchema, privateToOf, viewerFilter, type Viewer } from "./scope.ts";
+import { MemoryScopeSchema, privateToOf, viewerFilter, type PrivateScope, type Viewer } from "./scope.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -32,6 +38,8 @@ export type MemoryToolContext = {
    * context to move them into.
    */
   restore?: (ids: readonly string[]) => Promise<{ restored: string[]; skipped: { id: string; reason: string }[] }>;
+  /** The injection thresholds in force (memory_stats, memory_doctor); the defaults when absent. */
+  injection?: InjectionConfig;
   /** Where a tool logs what it did not store (a masked secret's kinds, never its value). */
   log?: (line: string) => void;
 };
@@ -165,7 +173,8 @@ const open = tool({
 
 const note = tool({
   name: "memory_note",
-  description: "Write a fact into stable memory by hand (evidence: written by hand). Give subject, predicate and object, or just text.",
+  description:
+    "Write a memory by hand (evidence: written by hand). Give subject, predicate and object, or just text. layer L3 (default) makes it a stable fact; L2 keeps it verbatim in cold context, like a message. title names it; tags are added to it as #words recall can find.",
   // One object schema (MCP and OpenAI tools need type "object"), with either form checked.
   input: z
     .object({
@@ -173,6 +182,9 @@ const note = tool({
       predicate: z.string().min(1).max(100).optional(),
       object: z.string().min(1).max(2000).optional(),
       text: z.string().min(1).max(2000).optional(),
+      layer: z.enum(["L2", "L3"]).default("L3"),
+      title: z.string().min(1).max(200).optional(),
+      tags: z.array(z.string().regex(/^[^\s#]{1,40}$/, "a tag is one word of at most 40 characters, without #")).max(20).optional(),
       kind: z.enum(TRIPLE_KINDS).default("entity"),
       /** `user` (every chat), `partner:NAME` or `project:NAME` (only that one's chats), or a conversation key. */
       scope: z.string().min(1).max(200).default("user"),
@@ -180,16 +192,20 @@ const note = tool({
     })
     .refine((a) => (a.text !== undefined) !== (a.subject !== undefined && a.predicate !== undefined && a.object !== undefined), {
       message: "give either text, or subject, predicate and object",
-    }),
+    })
+    .refine((a) => a.layer === "L3" || a.text !== undefined, { message: "an L2 note is verbatim text: give text, not subject/predicate/object" }),
   async run(args, ctx) {
     // A private note is found by its partner's chats (their conversation key is the partner's
     // name) and, for a project, under the project's own key.
     const privateTo = MemoryScopeSchema.safeParse(args.scope).success ? privateToOf(args.scope) : null;
     const scope = privateTo?.startsWith("partner:") ? privateTo.slice("partner:".length) : args.scope;
+    // Tags go into the text as #words: no schema of their own, found by recall's words channel.
+    const tagged = (text: string) => (args.tags?.length ? `${text} ${args.tags.map((t) => `#${t}`).join(" ")}` : text);
+    if (args.layer === "L2") return await noteColdEvent(ctx, { text: tagged(args.text!), title: args.title, scope, privateTo });
     const given =
       args.text !== undefined
-        ? { subject: "note", predicate: "says", object: args.text, kind: "convention" as const, scope, privateTo, importance: args.importance }
-        : { subject: args.subject!, predicate: args.predicate!, object: args.object!, kind: args.kind, scope, privateTo, importance: args.importance };
+        ? { subject: args.title ?? "note", predicate: "says", object: tagged(args.text), kind: "convention" as const, scope, privateTo, importance: args.importance }
+        : { subject: args.title ? `${args.title}: ${args.subject!}` : args.subject!, predicate: args.predicate!, object: tagged(args.object!), kind: args.kind, scope, privateTo, importance: args.importance };
     // Secrets are masked before the text is embedded, so not even the vector is the secret's.
     const { fact, masked } = maskFactSecrets({ ...given, confidence: 1, evidence: "manual" });
     const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([factText(fact)], { purpose: "write" }) : [];
@@ -198,12 +214,44 @@ const note = tool({
       const written = await writeFact(tx, fact, Date.now(), vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined);
       await tx.commit();
       if (masked.length > 0) ctx.log?.(`memory_note ${written.id}: secrets masked (${describeMasked(masked)})`);
-      return { ...written, masked };
+      return { ...written, layer: "L3", masked };
     } finally {
       tx.close();
     }
   },
 });
+
+/**
+ * An L2 note: a cold event of the conversation `scope` names (session "notes"), kept verbatim
+ * like an imported message, so it may later cool into facts like any other. `title` is its speaker.
+ */
+async function noteColdEvent(ctx: MemoryToolContext, note: { text: string; title?: string; scope: string; privateTo: PrivateScope | null }) {
+  const { text, masked } = maskSecrets(note.text);
+  const now = Date.now();
+  const message: ColdMessage = {
+    conversation: note.scope,
+    session: "notes",
+    time: now,
+    speaker: note.title ?? "note",
+    role: "user",
+    text,
+    sourceId: `note-${randomUUID()}`,
+    scope: note.scope === "user" ? "user" : "conversation",
+    privateTo: note.privateTo,
+  };
+  const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([text], { purpose: "write" }) : [];
+  const tx = await ctx.client.transaction("write");
+  try {
+    const seq = await nextSeq(tx, coldSessionId(message.conversation, message.session));
+    for (const statement of await coldEventStatements(message, seq, vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined, now)) await tx.execute(statement);
+    await tx.commit();
+  } finally {
+    tx.close();
+  }
+  const id = coldEventId(message.conversation, message.sourceId);
+  if (masked.length > 0) ctx.log?.(`memory_note ${id}: secrets masked (${describeMasked(masked)})`);
+  return { id, action: "created", layer: "L2", masked };
+}
 
 const list = tool({
   name: "memory_list",
@@ -250,17 +298,33 @@ const injections = tool({
 
 const stats = tool({
   name: "memory_stats",
-  description: "Totals per layer, the embedder in use, and the database size.",
+  description: "Totals per layer, vector coverage, where the database is and its size, the distillation (cooling) backlog, and every recall threshold in force.",
   input: z.object({}),
   async run(_args, ctx) {
     const pages = await ctx.client.execute("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()");
+    const coverage = await vectorCoverageByLayer(ctx.client);
+    const model = ctx.embedder?.modelId;
+    const share = (group: { total: number; byModel: Record<string, number> }) => ({ ...group, share: model && group.total ? (group.byModel[model] ?? 0) / group.total : 0 });
+    const now = Date.now();
+    const backlog = await coolingBacklog(ctx.client, DEFAULT_COOLING.maxAccesses, now - DEFAULT_COOLING.idleMs);
+    const lease = await leaseOf(ctx.client, COOLING_JOB);
     return {
       events: await count(ctx.client, "SELECT layer AS k, count(*) AS n FROM events GROUP BY layer"),
       blocks: await count(ctx.client, "SELECT holder AS k, count(*) AS n FROM blocks GROUP BY holder"),
       facts: await count(ctx.client, "SELECT evidence AS k, count(*) AS n FROM triples GROUP BY evidence"),
       injections: Number((await ctx.client.execute("SELECT count(*) AS n FROM injection_audit")).rows[0]!.n),
-      embedder: ctx.embedder?.modelId ?? "fallback (vector recall off)",
+      embedder: model ?? "fallback (vector recall off)",
+      // `share`: the part holding a vector of the embedder in use (the only ones vector recall compares).
+      vectors: { events: coverage.events.map(share), facts: share(coverage.facts), images: share(coverage.images) },
+      storage: { path: (await storagePath(ctx.client)) ?? "not a local file (remote or in memory)", bytes: Number(pages.rows[0]?.bytes ?? 0) },
       databaseBytes: Number(pages.rows[0]?.bytes ?? 0),
+      distillation: {
+        // Cold events cooling would distill now, and the events already distilled into facts.
+        due: backlog.due,
+        distilled: backlog.distilled,
+        running: lease && lease.expiresAt > now ? { holder: lease.holder, leaseUntil: new Date(lease.expiresAt).toISOString() } : null,
+      },
+      thresholds: { injection: ctx.injection ?? DEFAULT_INJECTION, cooling: DEFAULT_COOLING, rrfK: RRF_K },
     };
   },
 });
@@ -269,9 +333,10 @@ type Check = { check: string; ok: boolean; detail: string };
 
 const doctor = tool({
   name: "memory_doctor",
-  description: "Check memory for real: open a fact and verify its evidence hash, run a recall probe on a stored memory, and report anything that could not be checked.",
-  input: z.object({}),
-  async run(_args, ctx) {
+  description:
+    "Check memory for real: open a fact and verify its evidence hash, run a recall probe on a stored memory, and report anything that could not be checked. deep: also re-embed a stored memory to check its vector, look for facts stored twice, resolve the ids of recent injections, and check the thresholds in force.",
+  input: z.object({ deep: z.boolean().default(false) }),
+  async run({ deep }, ctx) {
     const checks: Check[] = [];
     const fact = await ctx.client.execute("SELECT id FROM triples ORDER BY random() LIMIT 1");
     if (!fact.rows[0]) checks.push({ check: "fact evidence", ok: true, detail: "not checked: no facts yet" });
@@ -291,9 +356,57 @@ const doctor = tool({
     const orphans = await ctx.client.execute("SELECT count(*) AS n FROM blocks b JOIN events e ON e.id = b.event_id WHERE b.holder <> e.layer");
     const n = Number(orphans.rows[0]!.n);
     checks.push({ check: "one holder per block", ok: n === 0, detail: n === 0 ? "every event's blocks are held by its layer" : `${n} blocks held by another layer than their event` });
+    if (deep) checks.push(await vectorCheck(ctx), await duplicateCheck(ctx), await auditCheck(ctx), thresholdCheck(ctx.injection ?? DEFAULT_INJECTION));
     return { ok: checks.every((c) => c.ok), checks };
   },
 });
+
+/**
+ * A stored vector is the embedder's own: a memory's text embedded again lands where its stored
+ * vector is (cosine ≥ 0.99; a deterministic model gives 1). Fails on vectors written by another
+ * model under this one's name, or corrupted bytes.
+ */
+async function vectorCheck(ctx: MemoryToolContext): Promise<Check> {
+  if (!ctx.embedder) return { check: "vectors", ok: true, detail: "not checked: no embedding model in use (vector recall off)" };
+  const stored = await eventWithVector(ctx.client, ctx.embedder.modelId);
+  if (!stored) return { check: "vectors", ok: true, detail: `not checked: no memory has a ${ctx.embedder.modelId} vector yet` };
+  const [again] = await ctx.embedder.embedTexts([stored.text], { purpose: "write" });
+  const similarity = again ? cosine(again, stored.vector) : 0;
+  return { check: "vectors", ok: similarity >= 0.99, detail: `${stored.id}: its text embedded again, cosine ${similarity.toFixed(4)} to the stored vector` };
+}
+
+async function duplicateCheck(ctx: MemoryToolContext): Promise<Check> {
+  const twice = await duplicateFacts(ctx.client);
+  return twice.length === 0
+    ? { check: "duplicates", ok: true, detail: "no fact is stored twice" }
+    : { check: "duplicates", ok: false, detail: `${twice.length} facts stored more than once: ${twice.slice(0, 3).map((d) => d.ids.join(" = ")).join("; ")}` };
+}
+
+/** The ids recent injections named still open (a forgotten memory's id is reported: the audit outlives it). */
+async function auditCheck(ctx: MemoryToolContext): Promise<Check> {
+  const audited = await auditedIds(ctx.client, 200);
+  if (audited.records === 0) return { check: "audit ids", ok: true, detail: "not checked: nothing injected yet" };
+  const missing = audited.missing;
+  return {
+    check: "audit ids",
+    ok: missing.length === 0,
+    detail: missing.length === 0 ? `all ${audited.ids} ids of the last ${audited.records} injections resolve` : `${missing.length} of ${audited.ids} audited ids no longer exist (forgotten?): ${missing.slice(0, 3).join(", ")}`,
+  };
+}
+
+/**
+ * The thresholds in force can do their job. The one a typo breaks silently: a minimum fused score
+ * above what every channel ranking a memory first can give (n / (RRF_K + 1)) injects nothing, ever.
+ */
+function thresholdCheck(config: InjectionConfig): Check {
+  const parsed = InjectionConfigSchema.safeParse(config);
+  if (!parsed.success) return { check: "thresholds", ok: false, detail: z.prettifyError(parsed.error) };
+  const best = 2 / (RRF_K + 1);
+  if (config.minScore > best) return { check: "thresholds", ok: false, detail: `minScore ${config.minScore} is above ${best.toFixed(4)}, the best fused score of words + grams: nothing would ever be injected` };
+  const bandChars = config.bands.immediate.chars + config.bands.working.chars + config.bands.background.chars;
+  if (bandChars < config.lineChars / 4) return { check: "thresholds", ok: false, detail: `the bands hold ${bandChars} characters in all, less than a quarter of one ${config.lineChars}-character line` };
+  return { check: "thresholds", ok: true, detail: `minScore ${config.minScore.toFixed(4)} ≤ ${best.toFixed(4)}; bands ${bandChars} chars; restore rank ≤ ${config.restore.maxRank}, coverage ≥ ${config.restore.minCoverage}` };
+}
 
 export const MEMORY_TOOLS: readonly MemoryTool[] = [recall, open, note, list, forget, injections, stats, doctor];
 

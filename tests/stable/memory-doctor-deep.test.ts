@@ -32,8 +32,9 @@ describe("memory doctor, deep", () => {
     assert.match(named(checks, "vectors").detail, /cosine 1\.0000/);
 
     // A vector that is not its text's (another model's, or corrupted bytes).
-    await h.store.client.execute("UPDATE events SET embedding = (SELECT embedding FROM events WHERE text LIKE 'ok%' LIMIT 1) WHERE text LIKE 'where does%'");
-    await h.store.client.execute("UPDATE events SET embedding = (SELECT embedding FROM events WHERE text LIKE 'where does%' LIMIT 1) WHERE text LIKE 'ok%'");
+    // Every event's, so whichever the check picks is wrong.
+    const [other] = await ctx.embedder!.embedTexts(["whales sing in the cold northern sea"], { purpose: "write" });
+    await h.store.client.execute({ sql: "UPDATE events SET embedding = ? WHERE embedding IS NOT NULL", args: [new Uint8Array(other!.buffer, other!.byteOffset, other!.byteLength)] });
     // A fact stored twice (as an old bug could have left it).
     const columns = (await h.store.client.execute("SELECT name FROM pragma_table_info('triples') WHERE name <> 'id'")).rows.map((r) => String(r.name)).join(", ");
     await h.store.client.execute({ sql: `INSERT INTO triples (id, ${columns}) SELECT 'fact_twin', ${columns} FROM triples WHERE id = ?`, args: [noted.id] });

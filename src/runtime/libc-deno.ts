@@ -1,7 +1,10 @@
 /** libc through Deno's FFI, `Deno.dlopen` (see libc.ts). The library is opened on first use. */
 import { deno, type DenoPointer } from "./deno-api.ts";
 import { cString } from "./c-string.ts";
-import { MADV_REMOVE, type Libc } from "./libc.ts";
+import type { Libc } from "./libc.ts";
+
+/** madvise's advice that frees a shared (tmpfs) range (a value import of libc.ts would be a cycle: it awaits this file). */
+const MADV_REMOVE = 9;
 
 const MAP_FAILED = 2n ** 64n - 1n;
 

@@ -13,9 +13,6 @@ import { RUNTIME } from "./which.ts";
  */
 export type Mapping = { bytes: Uint8Array; unmap(): number; removePages(start: number, length: number): number };
 
-/** madvise's advice that frees a shared (tmpfs) range. */
-export const MADV_REMOVE = 9;
-
 export interface Libc {
   open(path: string, flags: number, mode: number): number;
   flock(fd: number, operation: number): number;

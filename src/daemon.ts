@@ -7,7 +7,7 @@ import { configSection, describeTightening, ensureWritableDir, lockDataFolder, r
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder } from "./embed/index.ts";
-import { Kernel, KernelConfigSchema, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
@@ -69,8 +69,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
       kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line), (name) => kernel.tools.has(name)));
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
-      // What plugins push (a watched terminal's output) waits for the session it names.
-      kernel.addParticipant(pluginEventInbox(plugins, log).participant);
+      // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
+      kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
       // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.

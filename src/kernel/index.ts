@@ -6,5 +6,5 @@ export { STAGES, StageError, runHook, type StageName, type Participant, type Hoo
 export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound, type ImagePart } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
-export { pluginEventInbox } from "./plugin-events.ts";
+export { pluginEventInbox, kernelWake, WAKE_INTERVAL_MS } from "./plugin-events.ts";
 export { ACTS_ON_MACHINE, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission-gate.ts";

@@ -1,0 +1,69 @@
+/**
+ * Urgent pushed events wake a turn (issue 18 item 1): a real plugin process pushes events for the
+ * session whose tool call armed them; urgent ones make the kernel run a turn of that session at
+ * once (the events in its system message), several close together wake one turn, and ordinary
+ * ones wait for the next turn the user starts.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { kernelWake, pluginEventInbox, pluginTools } from "../../src/kernel/index.ts";
+import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
+import { FIXTURES } from "../plugins/support.ts";
+import { kernelHarness, type Harness } from "./support.ts";
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(check: () => boolean, what: string, withinMs = 5000): Promise<void> {
+  const end = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await settle(10);
+  }
+}
+
+describe("urgent plugin events wake a turn", () => {
+  let host: PluginHost;
+  let h: Harness;
+  let stopInbox: () => void;
+  before(async () => {
+    host = createPluginHost([PluginSpecSchema.parse({ name: "alarm", command: process.execPath, args: [join(FIXTURES, "alarm-plugin.ts")] })], { report: () => {} });
+    await host.start();
+    h = await kernelHarness([
+      { toolCalls: [{ id: "c1", name: "alarm", arguments: JSON.stringify({ text: "quiet", urgent: false }) }] },
+      { content: "armed quietly" },
+      { toolCalls: [{ id: "c2", name: "alarm", arguments: JSON.stringify({ text: "fire", count: 2, delayMs: 0 }) }] },
+      { content: "armed" },
+      { content: "woken answer" },
+    ]);
+    h.kernel.tools.addSource(pluginTools(host));
+    const log = { info: (l: string) => h.logs.push(l), warn: (l: string) => h.logs.push(l) };
+    const inbox = pluginEventInbox(host, log, kernelWake(h.kernel, log));
+    stopInbox = inbox.stop;
+    h.kernel.addParticipant(inbox.participant);
+  });
+  after(async () => {
+    stopInbox?.();
+    await host?.stopAll();
+    await h?.close();
+  });
+
+  test("an ordinary event waits for the next turn; two urgent ones wake one turn that sees both", async () => {
+    const session = await h.kernel.sessions.open("chat", "ann");
+    assert.equal((await h.kernel.turn({ session, input: "remind me quietly" })).text, "armed quietly");
+    await until(() => h.logs.some((l) => /pushed alarm .* for session .*: waiting for its next turn/.test(l)), "the quiet event");
+    await settle(300);
+    assert.equal(h.provider.requests.length, 2, "an ordinary event wakes nothing");
+
+    assert.equal((await h.kernel.turn({ session, input: "wake me" })).text, "armed");
+    assert.ok((h.provider.requests[2]!.body.messages[0].content as string).includes('"text":"quiet 1"'), "the ordinary event went with the user's next turn");
+    await until(() => h.provider.requests.length === 5, "the woken turn's model call");
+    const woken = h.provider.requests[4]!.body.messages;
+    const system = woken[0].content as string;
+    for (const text of ["fire 1", "fire 2"]) assert.ok(system.includes(`"text":"${text}"`), `${text} in the woken turn`);
+    assert.match(woken.at(-1).content, /^\[homed: woken by an urgent event from plugin alarm; the events are in the system message\]$/);
+    assert.ok(!system.includes("quiet 1"), "delivered once");
+    await until(() => h.logs.some((l) => l === `session ${session.id}: turn woken by plugin alarm ended (no_tool_calls)`), "the woken turn's end");
+    await settle(300);
+    assert.equal(h.provider.requests.length, 5, "the second urgent event did not wake a second turn");
+  });
+});

@@ -2,8 +2,9 @@
  * What `/v1/chat/completions` accepts, parsed once here: the fields homed honours (forwarded to
  * the provider as given), the ones it refuses with a reason, and the rest of OpenAI's request
  * ignored. Refused rather than ignored: what would silently change the answer's shape (`n`,
- * `logprobs`) or the tools the model sees (`functions`, tools not of type function). The
- * client's function tools go to the model beside homed's (a call to one pauses the turn).
+ * `logprobs`), the tools the model sees (`functions`, tools not of type function) or what the
+ * user said (content parts other than text and images). The client's function tools go to the
+ * model beside homed's (a call to one pauses the turn).
  */
 import { z } from "zod";
 import { contentText, type Content } from "../context/index.ts";
@@ -127,7 +128,10 @@ export function userContent(content: unknown, at: number): Content {
   if (!Array.isArray(content)) return contentText(content as never);
   const parts = content.map((raw, j): Exclude<Content, string>[number] => {
     const part = raw as { type: string; text?: unknown };
-    if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
+    if (part.type === "text") {
+      if (typeof part.text === "string") return { type: "text", text: part.text };
+      throw new HomedError("invalid_request", `messages.${at}.content.${j}.text: a text part has its text`, { param: `messages.${at}.content.${j}` });
+    }
     if (part.type !== "image_url") throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text and image_url parts to the model`);
     const image = ImagePartSchema.safeParse(part);
     if (!image.success) {

@@ -196,6 +196,9 @@ describe("the openai SDK against homed's /v1", () => {
     assert.ok(audio instanceof OpenAI.BadRequestError);
     assert.equal(audio.param, "messages.0.content.1.type");
     assert.match(audio.message, /^400 Content parts of type 'input_audio' are not supported/);
+    const textless = await client.chat.completions.create({ model: "homed", messages: [{ role: "user", content: [{ type: "text" } as never] }] }).catch((e) => e);
+    assert.deepEqual([textless.status, textless.param], [400, "messages.0.content.0"]);
+    assert.match(textless.message, /^400 messages.0.content.0.text: a text part has its text/);
   });
 
   test("client tools: runTools gets the call, homed resumes with its result; the model saw both toolsets", async () => {

@@ -33,21 +33,78 @@ function turnError(code, message) {
   );
 }
 
-function messageView(message) {
+/** A stored message; a tool call shows its result (from the tool message answering it) as it did live. */
+function messageView(message, results) {
   if (message.role === "tool") return null;
   const text = typeof message.content === "string" ? message.content : (message.content ?? []).map((p) => p.text ?? t("chat.image")).join(" ");
   return h(
     "div",
     { class: `msg ${message.role}` },
     text ? (message.role === "assistant" ? renderMarkdown(h("div", { class: "answer md", translate: "no" }), text) : data(text, "p")) : null,
-    (message.tool_calls ?? []).map((c) => h("details", { class: "step" }, h("summary", {}, t("chat.tool", { name: c.function.name })), data(c.function.arguments, "pre"))),
+    (message.tool_calls ?? []).map((c) => {
+      const result = results.get(c.id);
+      return h(
+        "details",
+        { class: "step tool" },
+        h("summary", {}, result === undefined ? t("chat.tool", { name: c.function.name }) : t("chat.toolDone", { name: c.function.name })),
+        data(c.function.arguments, "pre", { class: "args" }),
+        result === undefined ? null : data(result, "pre", { class: "result" }),
+      );
+    }),
   );
+}
+
+/** The conversation's name with Rename (an inline form; an empty name shows the partner again). */
+function conversationHeading(session) {
+  const heading = h("div", { class: "conversation-heading" });
+  const show = () =>
+    clear(heading,
+      h("h2", {}, data(session.title ?? session.partner), h("small", { translate: "no" }, ` · ${session.partner} · ${session.channel}`)),
+      h("button", { type: "button", class: "quiet small", onclick: edit }, t("chat.rename")),
+      h("a", { class: "small", href: `#/context/${session.id}` }, t("chat.inspector")));
+  function edit() {
+    const input = h("input", { id: "rename", value: session.title ?? "", maxlength: 200, placeholder: session.partner });
+    const out = h("span", { "aria-live": "polite" });
+    clear(heading, h("form", {
+      class: "inline-row",
+      async onsubmit(event) {
+        event.preventDefault();
+        try {
+          await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title: input.value });
+          // Redrawn so the list on the side shows the new name too.
+          window.dispatchEvent(new HashChangeEvent("hashchange"));
+        } catch (error) {
+          clear(out, notice(error.message, "error"));
+        }
+      },
+    }, h("label", { for: "rename" }, t("chat.name")), input, h("button", { type: "submit" }, t("chat.save")), h("button", { type: "button", class: "quiet", onclick: show }, t("chat.cancel")), out));
+    input.focus();
+  }
+  show();
+  return heading;
 }
 
 export async function renderChat(view, [sessionId]) {
   const { sessions } = await api("GET", "/api/sessions");
   const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : sessions[0]);
   const partner = h("input", { id: "new-partner", name: "partner", required: true, placeholder: t("chat.partnerPlaceholder") });
+  const find = h("input", { id: "find-conversation", type: "search", placeholder: t("chat.findPlaceholder") });
+  const noMatch = h("p", { class: "muted", hidden: true }, t("chat.noMatch"));
+  // Grouped by partner (each partner's conversations, one per channel), the most recent first.
+  const byPartner = Map.groupBy(sessions, (s) => s.partner);
+  const groups = [...byPartner].map(([who, list]) =>
+    h("li", { class: "partner", dataset: { partner: who } }, h("span", { class: "who", translate: "no" }, who),
+      h("ul", {}, list.map((s) => h("li", { dataset: { session: s.id, find: `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase() } },
+        h("a", { href: `#/chat/${s.id}`, "aria-current": s.id === current?.id ? "page" : null }, data(s.title ?? s.partner), h("small", { translate: "no" }, ` · ${s.channel}`)))))));
+  find.addEventListener("input", () => {
+    const q = find.value.trim().toLowerCase();
+    for (const group of groups) {
+      let shown = 0;
+      for (const item of group.querySelectorAll("li[data-session]")) shown += (item.hidden = !item.dataset.find.includes(q)) ? 0 : 1;
+      group.hidden = shown === 0;
+    }
+    noMatch.hidden = groups.some((g) => !g.hidden);
+  });
   const side = h(
     "aside",
     { class: "sessions", "aria-label": t("chat.conversations") },
@@ -66,7 +123,9 @@ export async function renderChat(view, [sessionId]) {
       partner,
       h("button", { type: "submit" }, t("chat.start")),
     ),
-    h("ul", {}, sessions.map((s) => h("li", {}, h("a", { href: `#/chat/${s.id}`, "aria-current": s.id === current?.id ? "page" : null }, data(s.title ?? s.partner), h("small", { translate: "no" }, ` · ${s.channel}`))))),
+    sessions.length ? [h("label", { for: "find-conversation" }, t("chat.find")), find] : null,
+    h("ul", { class: "conversations" }, groups),
+    noMatch,
   );
   const main = h("section", { class: "chat", "aria-label": t("chat.conversation") });
   view.append(h("h1", { class: "sr-only" }, t("chat.heading")), h("div", { class: "chat-layout" }, side, main));
@@ -77,7 +136,8 @@ export async function renderChat(view, [sessionId]) {
 
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" });
   const history = await api("GET", `/api/sessions/${current.id}/context`);
-  for (const event of history) for (const m of event.messages) log.append(messageView(m) ?? "");
+  const results = new Map(history.flatMap((e) => e.messages).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)]));
+  for (const event of history) for (const m of event.messages) log.append(messageView(m, results) ?? "");
   const input = h("textarea", { id: "message", name: "message", rows: 3, required: true, placeholder: t("chat.messagePlaceholder") });
   const send = h("button", { type: "submit" }, t("chat.send"));
   /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */
@@ -92,7 +152,7 @@ export async function renderChat(view, [sessionId]) {
     stop,
   );
   input.addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.requestSubmit());
-  main.append(h("h2", {}, data(current.title ?? current.partner), " ", h("a", { class: "small", href: `#/context/${current.id}` }, t("chat.inspector"))), log, form);
+  main.append(conversationHeading(current), log, form);
 
   async function turn(text) {
     if (!text.trim()) return;

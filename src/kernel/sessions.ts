@@ -1,6 +1,6 @@
 /** Sessions: one per (channel, partner), created on first contact. */
 import type { Client } from "@libsql/client";
-import { listSessions, openSession, sessionById, touchSession, type SessionRow } from "../store/index.ts";
+import { listSessions, openSession, renameSession, sessionById, touchSession, type SessionRow } from "../store/index.ts";
 
 export type Session = SessionRow;
 
@@ -18,6 +18,11 @@ export class Sessions {
 
   list(): Promise<Session[]> {
     return listSessions(this.client);
+  }
+
+  /** Whether there was a session `id` to rename. */
+  rename(id: string, title: string | null): Promise<boolean> {
+    return renameSession(this.client, id, title);
   }
 
   touch(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * `/api/sessions`: list and create sessions, send a message (the answer streams back as SSE),
+ * `/api/sessions`: list, create and rename sessions, send a message (the answer streams back as SSE),
  * and export a session's L1 context dump.
  */
 import { Hono } from "hono";
@@ -18,6 +18,9 @@ const CreateSessionSchema = z.object({
   partner: z.string().min(1).max(200),
   title: z.string().max(200).optional(),
 });
+
+/** A conversation's name; empty or null clears it (the console then shows the partner). */
+const RenameSessionSchema = z.object({ title: z.string().trim().max(200).nullable() });
 
 const SendMessageSchema = z.object({
   content: z.string().min(1).max(200_000),
@@ -46,6 +49,13 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
   app.post("/", async (c) => {
     const body = await parseBody(c, CreateSessionSchema);
     return c.json(await kernel.sessions.open(body.channel, body.partner, body.title), 201);
+  });
+
+  app.patch("/:id", async (c) => {
+    const id = c.req.param("id");
+    const { title } = await parseBody(c, RenameSessionSchema);
+    if (!(await kernel.sessions.rename(id, title || null))) throw new HomedError("session_not_found", `No session with id ${id}`);
+    return c.json(await sessionOr404(id));
   });
 
   app.get("/:id/context", async (c) => {

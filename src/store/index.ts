@@ -19,7 +19,7 @@ export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
 export { databaseBytes } from "./database-size.ts";
-export { sessionExists, openSession, sessionById, listSessions, touchSession, type SessionRow } from "./sessions-table.ts";
+export { sessionExists, openSession, sessionById, listSessions, renameSession, touchSession, type SessionRow } from "./sessions-table.ts";
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";
 export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-table.ts";
 export type { Executor } from "./query-db.ts";

@@ -32,6 +32,12 @@ export function listSessions(client: Executor): Promise<SessionRow[]> {
   return queryDb(client).select().from(sessions).orderBy(desc(sessions.updatedAt));
 }
 
+/** Names a session (null: no name, the console shows the partner). Whether there was such a session. */
+export async function renameSession(client: Executor, id: string, title: string | null): Promise<boolean> {
+  const renamed = await queryDb(client).update(sessions).set({ title }).where(eq(sessions.id, id)).returning({ id: sessions.id });
+  return renamed.length > 0;
+}
+
 export async function touchSession(client: Executor, id: string, now = Date.now()): Promise<void> {
   await queryDb(client).update(sessions).set({ updatedAt: now }).where(eq(sessions.id, id));
 }

@@ -7,6 +7,7 @@
  */
 import { accessSync, constants, existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { RUNTIME, type RuntimeName } from "../../src/runtime/index.ts";
 
 export const BWRAP_CANDIDATES = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
 export const BWRAP_HINT = "install bubblewrap (Debian/Ubuntu: apt install bubblewrap)";
@@ -14,7 +15,7 @@ export const BWRAP_HINT = "install bubblewrap (Debian/Ubuntu: apt install bubble
 export type Language = "python" | "javascript";
 export type Limits = { cpuSeconds: number; memoryMb: number; maxFileBytes: number };
 export type Interpreter = {
-  runtime: "python" | "node" | "bun";
+  runtime: "python" | "node" | RuntimeName;
   path: string;
   /** What it needs besides /usr (a pyenv or nvm folder; homed's own binary): bound read-only. */
   prefix?: string;
@@ -64,11 +65,12 @@ export function resolveInterpreter(language: Language, command: string): Interpr
 
 /**
  * JavaScript without Node: the runtime homed itself runs on. A compiled homed is a Bun
- * executable, which runs a script when BUN_BE_BUN=1; from source this is the bun binary.
+ * executable, which runs a script when BUN_BE_BUN=1; from source this is the bun binary, or
+ * the deno binary when Deno runs homed.
  */
 export function ownJavaScript(): Interpreter {
   const path = process.execPath;
-  return inUsr(path) ? { runtime: "bun", path } : { runtime: "bun", path, prefix: path };
+  return inUsr(path) ? { runtime: RUNTIME, path } : { runtime: RUNTIME, path, prefix: path };
 }
 
 function inUsr(path: string): boolean {
@@ -83,13 +85,18 @@ export function sandboxedCommand(options: { bwrap?: string; prlimit: string; run
   // Before running a line, V8 reserves about 1 GiB of address space and Bun (JavaScriptCore)
   // about 2 GiB (measured with prlimit: node starts at 1024 MB, not 512; bun at 2048, not 1280).
   // Node's heap is capped by --max-old-space-size; the address space gets the reservation on top.
-  const reserved = { python: 0, node: 1024, bun: 2048 }[interpreter.runtime];
-  const addressSpace = (limits.memoryMb + reserved) * 1024 * 1024;
-  const prlimit = [options.prlimit, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, `--as=${addressSpace}`, `--fsize=${limits.maxFileBytes}`, "--nofile=256", "--"];
+  // Deno cannot start under any address-space cap (measured: killed at start even with 32 GiB;
+  // its V8 reserves a far larger sandbox), so there the memory cap is V8's heap limit alone.
+  const reserved = { python: 0, node: 1024, bun: 2048, deno: undefined }[interpreter.runtime];
+  const addressSpace = reserved === undefined ? [] : [`--as=${(limits.memoryMb + reserved) * 1024 * 1024}`];
+  const prlimit = [options.prlimit, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, ...addressSpace, `--fsize=${limits.maxFileBytes}`, "--nofile=256", "--"];
   const run = {
     python: [interpreter.path, "-I", options.script],
     node: [interpreter.path, `--max-old-space-size=${limits.memoryMb}`, options.script],
     bun: ["/usr/bin/env", "BUN_BE_BUN=1", interpreter.path, options.script],
+    // Every permission, as Bun and Node have: the sandbox and the limits are the fence. No
+    // config (homed's deno.json is not the snippet's), never a permission prompt.
+    deno: [interpreter.path, "run", "-A", "--no-config", "--no-prompt", `--v8-flags=--max-old-space-size=${limits.memoryMb}`, options.script],
   }[interpreter.runtime];
   if (!options.bwrap) return [...prlimit, ...run];
   const binds = SYSTEM.filter((p) => existsSync(p)).flatMap((p) => ["--ro-bind", p, p]);

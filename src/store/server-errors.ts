@@ -16,9 +16,22 @@ export const redactDbUrl = (url: string) => url.replace(/(authToken=)[^&]+/i, "$
 
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ConnectionRefused", "FailedToOpenSocket"]);
 
+/**
+ * Deno's fetch fails with "fetch failed" and no code; what happened is in its cause's message
+ * (measured, Deno 2.9: "... tcp connect error: Connection refused (os error 111)", TLS to a
+ * plain server: "... received corrupt message of type InvalidContentType"). Named here as Bun
+ * and Node name them.
+ */
+function codeFromCause(error: unknown): string {
+  const cause = String((error as { cause?: { message?: unknown } })?.cause?.message ?? "");
+  if (/Connection refused/i.test(cause)) return "ECONNREFUSED";
+  if (/corrupt message|InvalidContentType|tls handshake/i.test(cause)) return "EPROTO";
+  return "";
+}
+
 /** A clear error for a server that failed to open, or the error itself when it is not one of these. */
 export function explainServerError(url: string, error: unknown, hadToken: boolean): unknown {
-  const code = String((error as { code?: unknown })?.code ?? "");
+  const code = String((error as { code?: unknown })?.code ?? "") || codeFromCause(error);
   const message = String((error as Error)?.message ?? error);
   const head = `Cannot open database ${redactDbUrl(url)}`;
   if (code === "EPROTO" || /TLS handshake/i.test(message)) {

@@ -5,7 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSentenceEmbedder, openEmbedder, readSentenceFolder } from "../../src/embed/index.ts";
@@ -75,7 +75,7 @@ describe("sentence encoder (BERT-family ONNX)", () => {
 
   test("a model without the BERT inputs, a bad config or a SentencePiece tokenizer is named", async () => {
     const dir = tinySentenceFolder({ pooling: "cls" });
-    writeFileSync(join(dir, "onnx", "model.onnx"), new Uint8Array(await Bun.file(new URL("../../src/embed/tiny-linear.onnx", import.meta.url)).arrayBuffer()));
+    writeFileSync(join(dir, "onnx", "model.onnx"), readFileSync(new URL("../../src/embed/tiny-linear.onnx", import.meta.url)));
     await assert.rejects(createSentenceEmbedder(readSentenceFolder(dir)), /not a BERT-style sentence encoder, no input 'input_ids', input 'attention_mask', input 'token_type_ids', output 'last_hidden_state'/);
     assert.throws(() => readSentenceFolder(tinySentenceFolder({ pooling: "max" })), /homed-embed\.json is not valid: pooling: /);
     const unigram = tinySentenceFolder({ pooling: "cls" }, { vocab: "tokenizer.json" });

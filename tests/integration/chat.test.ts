@@ -58,7 +58,8 @@ describe("homed chat", () => {
     const c = chat(daemon, data);
     c.child.stdin.write("this will hang\n");
     await until(() => provider.requests.length === 1, "the turn to reach the model");
-    c.child.kill("SIGINT");
+    // process.kill, not child.kill: Deno's child_process treats a child it signalled as ended.
+    process.kill(c.child.pid!, "SIGINT");
     await until(() => c.out().includes("(cancelled)"), "the cancellation to be reported");
     c.child.stdin.write("hello again\n/quit\n");
     assert.equal(await c.exited, 0, c.err());

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { hostname } from "node:os";
 import { evalCommand, run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 
 const WORDS = ["tea", "garden", "train", "parking", "车", "停在", "地下", "二层", "会议", "guitar", "laptop", "西湖", "dinner", "report"];
 
@@ -53,7 +54,9 @@ const SEARCH = ["memory_words", "memory_grams", "memory_bigrams"];
 async function importMeasured(data: string, file: string): Promise<{ code: number; stdout: string; stderr: string; peakMiB: number }> {
   const measure = `const r = Bun.spawnSync(JSON.parse(process.env.MEASURED), { stdout: "pipe", stderr: "pipe" });
     console.log(JSON.stringify({ code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString(), peak: r.resourceUsage.maxRSS }));`;
-  const out = await run([process.execPath, "-e", measure], { env: { ...process.env, MEASURED: JSON.stringify([...SOURCE_HOMED, "import", "-data", data, file]) } });
+  // The measuring process is always Bun (Bun.spawnSync reports the child's peak RSS); the import
+  // it measures runs under the runtime running the tests.
+  const out = await run([RUNTIME_BINARIES.bun, "-e", measure], { env: { ...process.env, MEASURED: JSON.stringify([...SOURCE_HOMED, "import", "-data", data, file]) } });
   assert.equal(out.code, 0, out.stderr);
   const child = JSON.parse(out.stdout) as { code: number; stdout: string; stderr: string; peak: number };
   return { code: child.code, stdout: child.stdout, stderr: child.stderr, peakMiB: child.peak / 2 ** 20 };

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { builtinSpec } from "../../plugins/index.ts";
 import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { createPluginHost, type PluginHost } from "../../src/plugins/index.ts";
+import { RUNTIME } from "../../src/runtime/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
 
 const SANDBOXED = usableBwrap() !== undefined;
@@ -148,9 +149,10 @@ describe("code plugin", () => {
     assert.equal((await run({ language: "ruby", code: "puts 1" })).error, "invalid_arguments");
   });
 
-  test("JavaScript without Node runs on homed's own runtime (Bun)", async () => {
-    const js = await run({ language: "javascript", code: "console.log(typeof Bun, [1, 2].map((x) => x * 21).join(','))" }, "code_plain");
-    assert.deepEqual([js.runtime, js.exitCode, js.stdout], ["bun", 0, "object 21,42\n"]);
+  test("JavaScript without Node runs on homed's own runtime (Bun, or Deno under Deno)", async () => {
+    const code = "console.log('Bun' in globalThis ? 'bun' : 'Deno' in globalThis ? 'deno' : 'neither', [1, 2].map((x) => x * 21).join(','))";
+    const js = await run({ language: "javascript", code }, "code_plain");
+    assert.deepEqual([js.runtime, js.exitCode, js.stdout], [RUNTIME, 0, `${RUNTIME} 21,42\n`]);
     const sandboxed = await run({ language: "javascript", code: "console.log('node', process.version.startsWith('v'))" });
     assert.deepEqual([sandboxed.runtime, sandboxed.stdout], ["node", "node true\n"]);
   });

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { once } from "node:events";
 import { filesPlugin } from "../../plugins/files/index.ts";
 import type { PluginShared, ToolDefinition } from "../../plugins/sdk/index.ts";
-import { scriptCommand } from "../support/process.ts";
+import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 import { FIXTURES } from "./support.ts";
 
 /** The files plugin never pushes: its tools are built here without a shared segment. */
@@ -47,8 +47,9 @@ describe("files plugin: a folder swapped for a symlink mid-call never leads outs
     writeFileSync(join(outside, "f.txt"), "OUTSIDE SECRET");
     writeFileSync(join(outside, "OUTSIDE-MARKER"), "");
     tools = new Map((await filesPlugin.tools({ root, maxReadBytes: 1024 * 1024 }, { onClose() {}, shared: NO_SEGMENT })).map((t) => [t.name, t]));
-    const [command, ...args] = scriptCommand(join(FIXTURES, "swapper.ts"));
-    swapper = spawn(command!, [...args, root, outside], { stdio: ["ignore", "pipe", "inherit"] });
+    // The attacker is always Bun (its renameat2 is called through bun:ffi); the plugin under
+    // attack runs under the runtime running the tests.
+    swapper = spawn(RUNTIME_BINARIES.bun, [join(FIXTURES, "swapper.ts"), root, outside], { stdio: ["ignore", "pipe", "inherit"] });
     swapper.stdout!.setEncoding("utf8");
     const [first] = (await once(swapper.stdout!, "data")) as [string];
     assert.match(first, /ready/);

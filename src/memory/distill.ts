@@ -71,6 +71,16 @@ export function fallbackFacts(event: ColdEventRow): NewFact[] {
   ];
 }
 
+/**
+ * A model's fact is backed verbatim when its object is in the source's words (case and spacing
+ * aside: "jasmine tea" in "I switched to jasmine tea"); otherwise the model summarised, and the
+ * fact says "summary only" — the excerpt it keeps is the source, not the fact.
+ */
+export function verbatimIn(object: string, source: string): boolean {
+  const squeeze = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  return squeeze(source).includes(squeeze(object));
+}
+
 /** Reads a JSON object out of a model's answer, tolerating a ```json fence around it. */
 function jsonOf(answer: string): unknown {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(answer);
@@ -102,7 +112,7 @@ export async function distillEvent(event: ColdEventRow, ask?: Ask): Promise<Dist
       ...t,
       scope: t.scope === "user" ? "user" : event.conversation,
       privateTo: event.privateTo ?? null,
-      evidence: "verbatim",
+      evidence: verbatimIn(t.object, event.text) ? ("verbatim" as const) : ("summary" as const),
       source: sourceOf(event),
     })),
   };

@@ -6,7 +6,7 @@
 import type { Client, Transaction } from "@libsql/client";
 import { HomedError } from "../errors/index.ts";
 import {
-  deleteEventRows,
+  deleteEventRows, markSourceGone,
   deleteFactRows,
   eventRecordRow,
   eventTextById,
@@ -138,6 +138,8 @@ export async function forgetRecord(client: Client, idOrSuffix: string): Promise<
     // First: the search rows are found through the record's own row.
     await removeFromSearch(tx, ref.kind === "fact" ? "triple" : "event", ref.id);
     await (ref.kind === "fact" ? deleteFactRows : deleteEventRows)(tx, ref.id);
+    // Facts distilled from a forgotten event keep their pointer, and now say that is all they have.
+    if (ref.kind === "event") await markSourceGone(tx, ref.id);
     await tx.commit();
     return ref;
   } finally {

@@ -17,6 +17,7 @@ export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds,
 export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, keepRevision, type NewTripleRow } from "./triples-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
+export { markSourceGone } from "./fact-evidence.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
 export { databaseBytes } from "./database-size.ts";
 export { sessionExists, openSession, sessionById, listSessions, renameSession, touchSession, type SessionRow } from "./sessions-table.ts";

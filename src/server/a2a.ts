@@ -10,11 +10,12 @@
  * `tasks/cancel`), chosen by the `A2A-Version` header as the spec says (none means 0.3); errors are
  * theirs, in JSON-RPC's shape. homed adds the turn (a2a-executor.ts), the card (a2a-card.ts) and
  * auth: the admin token or an app key with the `a2a` scope, whose partner the turns belong to.
- * Tasks live in memory: after a restart `tasks/get` no longer finds them (the turns stay in memory).
+ * Tasks live in memory, bounded (a2a-task-store.ts): after a restart `tasks/get` no longer finds
+ * them (the turns themselves are stored).
  */
 import { A2A_VERSION_HEADER, SSE_HEADERS, type AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
+import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
 import { Hono, type MiddlewareHandler } from "hono";
 import { stream } from "hono/streaming";
 import type { Kernel } from "../kernel/index.ts";
@@ -22,6 +23,7 @@ import type { Logger } from "../log/index.ts";
 import { ErrorCode } from "../plugins/index.ts";
 import { a2aCard, A2A_PATH, v03CardJson, v1CardJson, type A2AConfig } from "./a2a-card.ts";
 import { HomedAgentExecutor } from "./a2a-executor.ts";
+import { BoundedTaskStore } from "./a2a-task-store.ts";
 import type { AuthEnv } from "./auth.ts";
 
 export { A2AConfigSchema, A2A_PATH, type A2AConfig } from "./a2a-card.ts";
@@ -53,7 +55,7 @@ export function a2aRoutes(kernel: Kernel, config: A2AConfig, log: Pick<Logger, "
   const app = new Hono<AuthEnv>();
   // The handler's own copy of the card only decides versions and capabilities; the card served
   // names the address it was fetched from.
-  const handler = new DefaultRequestHandler(a2aCard(config, "http://127.0.0.1"), new InMemoryTaskStore(), new HomedAgentExecutor(kernel, log), undefined, undefined, undefined, undefined, undefined, {
+  const handler = new DefaultRequestHandler(a2aCard(config, "http://127.0.0.1"), new BoundedTaskStore(), new HomedAgentExecutor(kernel, log), undefined, undefined, undefined, undefined, undefined, {
     validateInputModes: true,
   });
   const v1 = new JsonRpcTransportHandler(handler);

@@ -12,7 +12,7 @@ import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
-import { cleanAbandonedImports, CoolingConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
+import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
 
@@ -48,6 +48,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const tightened = tightenDataDir(settings.dataDir, embeddedDbFiles(settings.dbUrl));
   const file = readConfigFile(settings.dataDir);
   const memory = { injection: configSection(file, "injection", InjectionConfigSchema), cooling: configSection(file, "cooling", CoolingConfigSchema) };
+  configureFusion(configSection(file, "fusion", FusionConfigSchema));
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const channels = configSection(file, "channels", ChannelsConfigSchema);

@@ -5,11 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
+import { configSection, readConfigFile, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
 import { vectorEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
+import { configureFusion, FusionConfigSchema } from "./fusion.ts";
 
 const USAGE = 'homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query" | --queries FILE.jsonl';
 
@@ -106,6 +107,8 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   expectArguments(rest, batchFile === undefined ? 1 : 0, USAGE);
   const explain = args.flags.has("explain");
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
+  // The same fusion weights as the daemon's recall (homed.json "fusion").
+  configureFusion(configSection(readConfigFile(settings.dataDir), "fusion", FusionConfigSchema));
   const active = await openDataEmbedder(settings);
   const { embedder } = active;
   const { options, vectorsMissing } = parseOptions(args.flags, active);

@@ -25,13 +25,25 @@ export const InjectionConfigSchema = z.object({
   /** Longest single line; longer memories are cut with "…". Prevents: one memory eating a band. */
   lineChars: z.number().int().min(40).max(4000).default(360),
   /**
-   * The active window: 1–2 high-importance L3 facts injected every turn from a reserved budget.
+   * The active window: 1–2 high-importance L3 facts (or L2 events in steady use: `minAccesses`)
+   * injected every turn from a reserved budget.
    * Prevents: standing preferences ("answers in Chinese") dropping out whenever the turn's own
    * matches fill the bands. Capped at 2 so they never crowd out the turn.
    */
   activeWindow: z
-    .object({ max: z.number().int().min(0).max(2), minImportance: z.number().min(0).max(1), chars: z.number().int().min(0).max(4000) })
-    .default({ max: 2, minImportance: 0.7, chars: 400 }),
+    .object({
+      max: z.number().int().min(0).max(2),
+      minImportance: z.number().min(0).max(1),
+      chars: z.number().int().min(0).max(4000),
+      /**
+       * A cold (L2) event used this often (cited or recalled) may hold a place too: 3 is the first
+       * count cooling never distills (it takes ≤ 2), so such an event stays verbatim for good.
+       * Prevents: a memory the model keeps coming back to dropping out whenever a turn's words
+       * miss it, only because it was never distilled into a fact.
+       */
+      minAccesses: z.number().int().min(1).max(1000).default(3),
+    })
+    .default({ max: 2, minImportance: 0.7, chars: 400, minAccesses: 3 }),
   /**
    * Inputs this short (or a bare "继续"/"go on") carry nothing to search for. Prevents: random
    * matches for "ok"; such turns get recent + important memories instead.

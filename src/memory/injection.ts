@@ -10,7 +10,8 @@ import type { InjectionConfig } from "./injection-config.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { coldcontextQuery, type Candidate } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
-import { viewerFilter, type Viewer } from "./scope.ts";
+import { viewerFilter, visibleScopes, type Viewer } from "./scope.ts";
+import { standingColdEvents } from "../store/index.ts";
 import { searchWords } from "../text/index.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
 
@@ -145,9 +146,17 @@ export async function buildInjection(client: Client, input: string, options: Inj
 
   if (config.activeWindow.max > 0) {
     let chars = 0;
-    const facts = await importantFacts(client, { conversation, viewer, minImportance: config.activeWindow.minImportance, limit: config.activeWindow.max + taken.size });
-    for (const fact of facts.filter((f) => !taken.has(f.id)).slice(0, config.activeWindow.max)) {
-      const line = render({ ...fact, uses: fact.citedCount }, "ACTIVE", config.lineChars);
+    const limit = config.activeWindow.max + taken.size;
+    const facts = await importantFacts(client, { conversation, viewer, minImportance: config.activeWindow.minImportance, limit });
+    // Cold events in steady use compete with the facts: one used n times weighs as a fact of
+    // importance n / (n + 1) (3 uses: 0.75, just above the facts' default floor of 0.7).
+    const standing = await standingColdEvents(client, { minAccesses: config.activeWindow.minAccesses, limit, conversation, privateScopes: viewer && visibleScopes(viewer) });
+    const important: (Pick & { importance: number })[] = [
+      ...facts.map((f) => ({ ...f, uses: f.citedCount })),
+      ...standing.map((e) => ({ id: e.id, layer: "L2" as const, score: 0, text: e.speaker ? `${e.speaker}: ${e.text}` : e.text, evidence: "verbatim", uses: e.accessCount, importance: e.accessCount / (e.accessCount + 1) })),
+    ].sort((a, b) => b.importance - a.importance);
+    for (const pick of important.filter((p) => !taken.has(p.id)).slice(0, config.activeWindow.max)) {
+      const line = render(pick, "ACTIVE", config.lineChars);
       if (chars + line.line.length > config.activeWindow.chars) break;
       lines.push(line);
       chars += line.line.length;

@@ -18,6 +18,7 @@ export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, 
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
 export { markSourceGone } from "./fact-evidence.ts";
+export { standingColdEvents, type StandingColdEvent } from "./standing-cold.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
 export { databaseBytes } from "./database-size.ts";
 export { sessionExists, openSession, sessionById, listSessions, renameSession, touchSession, type SessionRow } from "./sessions-table.ts";

@@ -320,6 +320,10 @@ export const STRINGS = {
     restart: ["Restart", "重启"],
     restartLabel: ["Restart {name}", "重启 {name}"],
     cannotRestart: ["Cannot restart {name}: {message}", "无法重启 {name}：{message}"],
+    events: ["Pushed events", "推送的事件"],
+    noEvents: ["No plugin has pushed an event since homed started.", "自 homed 启动以来，没有插件推送过事件。"],
+    eventSession: [" · for session {session}", " · 发给会话 {session}"],
+    urgent: ["urgent", "紧急"],
   },
 };
 

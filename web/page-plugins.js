@@ -1,4 +1,5 @@
-// Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed").
+// Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed");
+// then the events they pushed lately (what reached, or will reach, a session's turn).
 import { api } from "/assets/api.js";
 import { clear, data, h, notice, when } from "/assets/dom.js";
 import { t } from "/assets/i18n.js";
@@ -30,4 +31,12 @@ export async function renderPlugins(view) {
         }
         reload();
       } }, t("plugins.restart"))))));
+  view.append(h("h2", {}, t("plugins.events")));
+  const { events } = await api("GET", "/api/plugins/events");
+  if (!events.length) return view.append(h("p", { class: "muted" }, t("plugins.noEvents")));
+  view.append(h("ul", { class: "records" }, events.map((e) =>
+    h("li", { class: "record pushed-event", dataset: { plugin: e.plugin } },
+      h("div", { class: "meta" }, when(e.at), " · ", h("strong", { translate: "no" }, e.plugin), e.event?.type ? data(` · ${e.event.type}`, "span") : "",
+        e.event?.session ? data(t("plugins.eventSession", { session: e.event.session }), "span") : "", e.event?.urgent ? h("span", { class: "badge" }, t("plugins.urgent")) : ""),
+      data(JSON.stringify(e.event), "pre", { class: "verbatim" })))));
 }

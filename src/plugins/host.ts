@@ -51,7 +51,14 @@ export interface PluginHost {
   runHook(stage: Stage, payload: unknown, options?: { deadlineMs?: number }): Promise<HookOutcome>;
   /** Events pushed by any plugin through its segment's ring. */
   onEvent(listener: (plugin: string, event: unknown) => void): () => void;
+  /** The last RECENT_EVENTS pushed events, newest first (for the console). */
+  recentEvents(): PushedEvent[];
 }
+
+/** Pushed events the host keeps for the console; each cut at RECENT_EVENT_CHARS of JSON. */
+export const RECENT_EVENTS = 100;
+export const RECENT_EVENT_CHARS = 2000;
+export type PushedEvent = { at: number; plugin: string; event: unknown };
 
 export type PluginHostOptions = {
   clock?: Clock;
@@ -114,10 +121,20 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     return promise;
   };
 
+  const recent: PushedEvent[] = [];
+  for (const s of supervisors.values()) {
+    s.onEvent((event) => {
+      const json = JSON.stringify(event) ?? "null";
+      recent.push({ at: Date.now(), plugin: s.spec.name, event: json.length > RECENT_EVENT_CHARS ? { cut: `${json.slice(0, RECENT_EVENT_CHARS)}…`, chars: json.length } : event });
+      if (recent.length > RECENT_EVENTS) recent.shift();
+    });
+  }
+
   return {
     async start() {
       await Promise.all([...supervisors.keys()].map(startOne));
     },
+    recentEvents: () => [...recent].reverse(),
     list: () => [...supervisors.values()].map((s) => s.status()),
     status: (name) => get(name).status(),
     async waitFor(name, ...states) {

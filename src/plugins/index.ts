@@ -24,7 +24,7 @@ export { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from "./intake.ts";
 export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
 export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus, type Report, type ReportLevel } from "./supervisor.ts";
-export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, type PluginHost, type PluginHostOptions, type HostedTool } from "./host.ts";
+export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, RECENT_EVENTS, type PluginHost, type PluginHostOptions, type HostedTool, type PushedEvent } from "./host.ts";
 export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";

@@ -1,5 +1,6 @@
 /**
- * `/api/plugins`: every plugin's state, restart count, last exit and log tail, and a restart
+ * `/api/plugins`: every plugin's state, restart count, last exit and log tail, the events they
+ * pushed lately (`/api/plugins/events`), and a restart
  * by hand (the way out of "failed" after a crash loop). Mounted by the app with
  * `app.route("/", pluginsRoutes(host))`.
  */
@@ -11,6 +12,9 @@ export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hon
   const routes = new Hono();
 
   routes.get("/api/plugins", (c) => c.json({ plugins: host.list() }));
+
+  /** What plugins pushed through their event rings lately, newest first. */
+  routes.get("/api/plugins/events", (c) => c.json({ events: host.recentEvents() }));
 
   routes.post("/api/plugins/:name/restart", async (c) => {
     // An unknown name is a PluginError `unknown_plugin`: a 404 from the app's error handler.

@@ -1,7 +1,8 @@
 /**
  * The plugins page against a real plugin host: a plugin that crashes on every start until a
  * marker file exists ends up "failed" after its crash loop; the marker is made (the fault is
- * fixed) and the Restart button in Chromium brings it back to "running".
+ * fixed) and the Restart button in Chromium brings it back to "running". Events a plugin pushed
+ * are listed under the plugins.
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -38,7 +39,8 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
       args: ["-c", `echo "starting flaky" >&2; test -e "$FIXED" || { echo "flaky: config missing" >&2; exit 3; }; exec "$BUN" "$MISBEHAVE" ok`],
       env: { FIXED: fixed, BUN: process.execPath, MISBEHAVE },
     });
-    host = createPluginHost([flaky], { graceMs: 300 });
+    const alarm = PluginSpecSchema.parse({ name: "alarm", command: process.execPath, args: [join(import.meta.dirname, "../plugins/fixtures/alarm-plugin.ts")] });
+    host = createPluginHost([flaky, alarm], { graceMs: 300 });
     void host.start().catch(() => {});
     const app = createApp({ version: "0.0.0-test", store, log, kernel, adminToken: TOKEN, plugins: host });
     server = serve("127.0.0.1", 0, (request) => app.fetch(request));
@@ -72,5 +74,24 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
     assert.equal(host.list().find((p) => p.name === "flaky")!.state, "running");
     await screenshot(page, "plugins-restarted");
     assert.deepEqual(browser.requests.filter((u) => !u.startsWith(`${url}/`)), []);
+  });
+
+  test("what a plugin pushed is listed under Pushed events, newest first, an urgent one marked", async () => {
+    const url = `http://127.0.0.1:${server.port}`;
+    const { page } = browser;
+    await host.waitFor("alarm", "running");
+    await host.callTool("alarm", "alarm", { text: "kettle boiled", delayMs: 0 });
+    await host.callTool("alarm", "alarm", { text: "tea ready", urgent: false, delayMs: 0 });
+    while (host.recentEvents().length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The page is already on #/plugins (the test before): reloaded, it asks again.
+    await page.goto(`${url}/#/plugins`);
+    await page.reload();
+    const items = page.locator("li.pushed-event[data-plugin=alarm]");
+    await items.nth(1).waitFor();
+    const [newest, older] = [await items.nth(0).innerText(), await items.nth(1).innerText()];
+    assert.match(newest, /alarm · alarm[\s\S]*"text":"tea ready 1"/);
+    assert.match(older, /alarm · alarm[\s\S]*"text":"kettle boiled 1"/);
+    assert.deepEqual([await items.nth(0).locator(".badge").count(), await items.nth(1).locator(".badge").innerText()], [0, "urgent"]);
+    await screenshot(page, "plugins-events");
   });
 });

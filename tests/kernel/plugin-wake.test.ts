@@ -2,13 +2,14 @@
  * Urgent pushed events wake a turn (issue 18 item 1): a real plugin process pushes events for the
  * session whose tool call armed them; urgent ones make the kernel run a turn of that session at
  * once (the events in its system message), several close together wake one turn, and ordinary
- * ones wait for the next turn the user starts.
+ * ones wait for the next turn the user starts; the host keeps them for the console.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { kernelWake, pluginEventInbox, pluginTools } from "../../src/kernel/index.ts";
-import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
+import { createPluginHost, PluginSpecSchema, type PluginHost, type PushedEvent } from "../../src/plugins/index.ts";
+import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
 import { FIXTURES } from "../plugins/support.ts";
 import { kernelHarness, type Harness } from "./support.ts";
 
@@ -65,5 +66,15 @@ describe("urgent plugin events wake a turn", () => {
     await until(() => h.logs.some((l) => l === `session ${session.id}: turn woken by plugin alarm ended (no_tool_calls)`), "the woken turn's end");
     await settle(300);
     assert.equal(h.provider.requests.length, 5, "the second urgent event did not wake a second turn");
+  });
+
+  test("the host keeps what was pushed, newest first, and /api/plugins/events shows it", async () => {
+    const expected = ["fire 2", "fire 1", "quiet 1"].map((text) => ({ plugin: "alarm", type: "alarm", text, urgent: text !== "quiet 1" }));
+    const shape = (events: PushedEvent[]) => events.map((e) => ({ plugin: e.plugin, type: (e.event as any).type, text: (e.event as any).text, urgent: (e.event as any).urgent }));
+    assert.deepEqual(shape(host.recentEvents()), expected);
+    const response = await pluginsRoutes(host).request("/api/plugins/events");
+    const body = (await response.json()) as { events: PushedEvent[] };
+    assert.deepEqual(shape(body.events), expected);
+    assert.ok(body.events.every((e) => typeof e.at === "number" && typeof (e.event as any).session === "string"));
   });
 });

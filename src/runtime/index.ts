@@ -7,4 +7,5 @@ export { selfCommand, scriptCommand, evalCommand } from "./self.ts";
 export { RUNTIME, type RuntimeName } from "./which.ts";
 export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";
 export { collectGarbage } from "./gc.ts";
+export { nextMacrotask } from "./macrotask.ts";
 export { openLockFile, FileLockError, type LockFile } from "./file-lock.ts";

@@ -14,7 +14,7 @@
  * of each shape: 0.00 % token count error on random CJK (BMP and astral), random Latin letters and
  * base64, 0.8 % on one letter repeated (tests/text/bounded.test.ts).
  */
-import { setImmediate } from "node:timers";
+import { nextMacrotask } from "../runtime/index.ts";
 
 /**
  * Characters per piece. Measured on this machine, the slowest shape (random rare CJK, ~2 tokens
@@ -71,12 +71,12 @@ let sliceStart = performance.now();
 /**
  * Lets the event loop run when the current synchronous stretch has lasted SLICE_MS. Shared by
  * every caller: whoever notices the loop has been held long enough gives it back. A macrotask,
- * not a microtask, since only a macrotask lets pending I/O (a waiting request) run; setImmediate
- * rather than setTimeout(0), which Bun clamps to ~1.1 ms (measured), a 14 % tax on long texts.
+ * not a microtask, since only a macrotask lets pending I/O (a waiting request) run (which one:
+ * src/runtime/macrotask.ts).
  */
 export async function yieldIfLong(): Promise<void> {
   if (performance.now() - sliceStart < SLICE_MS) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextMacrotask();
   sliceStart = performance.now();
 }
 

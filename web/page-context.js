@@ -24,10 +24,12 @@ function tokensChart(c) {
   if (all.length < 2) return null;
   let total = 0;
   const values = all.map((e) => (total += e.tokens));
+  // Far under the budget, its line would squash the conversation's to a flat 0: then it is only named.
+  const budgetShown = total >= c.budget / 4;
   return lineChart({
-    title: t("context.chartTitle"),
+    title: budgetShown ? t("context.chartTitle") : t("context.chartTitleUnder", { budget: c.budget }),
     x: all.map((_, i) => i + 1),
-    series: [{ label: t("context.said"), values }, { label: t("context.budget"), values: all.map(() => c.budget), dash: [6, 4] }],
+    series: [{ label: t("context.said"), values }, ...(budgetShown ? [{ label: t("context.budget"), values: all.map(() => c.budget), dash: [6, 4] }] : [])],
     summary: t("context.chartSummary", { total, n: all.length, budget: c.budget }),
   });
 }

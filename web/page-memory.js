@@ -5,9 +5,16 @@ import { lineChart } from "/assets/charts.js";
 import { bytes, clear, data, h, notice, when } from "/assets/dom.js";
 import { t, word } from "/assets/i18n.js";
 
+/** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
+const CHART_MIN_DAYS = 3;
+
 function growthChart(growth) {
   const days = [...new Set(growth.map((g) => g.day))].sort();
   if (days.length === 0) return null;
+  if (days.length < CHART_MIN_DAYS) {
+    const n = (layer) => growth.filter((g) => g.layer === layer).reduce((a, g) => a + g.n, 0);
+    return h("p", { class: "muted growth-summary" }, t("memory.growthShort", { days: days.length, l1: n("L1"), l2: n("L2"), l3: n("L3") }));
+  }
   const layers = ["L1", "L2", "L3"];
   const series = layers.map((layer) => {
     let total = 0;
@@ -39,6 +46,7 @@ function factDiff(older, newer) {
 
 /** Opens on demand: the evidence check (facts), the source messages, and the revision history. */
 function recordDetails(record) {
+  const id = h("p", { class: "muted record-id" }, t("memory.id"), h("code", {}, record.id));
   const body = h("div", {}, h("p", { class: "muted" }, t("memory.loading")));
   const details = h("details", { class: "step" }, h("summary", {}, t("memory.details")), body);
   details.addEventListener("toggle", async () => {
@@ -47,7 +55,7 @@ function recordDetails(record) {
     try {
       const r = await api("GET", `/api/memory/records/${encodeURIComponent(record.id)}`);
       if (r.kind === "event") {
-        clear(body, h("p", {}, t("memory.sourceIds", { ids: r.sources.join(", ") || t("memory.saidHere") })), data(JSON.stringify(r.messages, null, 2), "pre", { class: "verbatim" }));
+        clear(body, id, h("p", {}, t("memory.sourceIds", { ids: r.sources.join(", ") || t("memory.saidHere") })), data(JSON.stringify(r.messages, null, 2), "pre", { class: "verbatim" }));
         return;
       }
       // History is newest first: each old revision is compared with the one that replaced it.
@@ -55,6 +63,7 @@ function recordDetails(record) {
         h("li", { dataset: { revision: old.revision } }, t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) }), h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r))));
       clear(
         body,
+        id,
         h("p", { class: "evidence-check" }, t("memory.evidenceCheck", { check: word(r.check) })),
         r.provenance.excerpt ? data(r.provenance.excerpt, "blockquote") : null,
         r.provenance.eventId ? h("p", { class: "muted" }, t("memory.fromEventSession", { event: r.provenance.eventId, session: r.provenance.session })) : null,
@@ -75,7 +84,7 @@ function recordView(record, onDeleted) {
   const item = h(
     "li",
     { class: "record", dataset: { id: record.id, layer: record.layer } },
-    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, record.layer), h("code", {}, record.id), ` · ${when(record.time)}`, record.conversation ? [" · ", data(record.conversation)] : "", " · ", word(record.scope),
+    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, t(`memory.badge${record.layer}`)), when(record.time), record.conversation ? [" · ", data(record.conversation)] : "", " · ", word(record.scope),
       record.score !== undefined ? h("span", { class: "muted" }, t("memory.score", { score: record.score.toFixed(4), channels: record.channels.join("+") })) : null),
     data(record.text, "p", { class: "text" }),
     record.kind === "fact" && p.excerpt ? data(p.excerpt, "blockquote") : null,
@@ -139,6 +148,9 @@ function importForm(onImported) {
 /** The totals' cards: data-stat (stable, for tests) → their label in STRINGS.memory. */
 const STAT_LABELS = { "L1 live": "l1", "L2 cold": "l2", "L3 facts": "l3", Embedder: "embedder", Storage: "storage" };
 
+/** The layer filter's choices; the first, facts and history, is what the page opens on. */
+const LAYERS = ["memories", "L3", "L2", "L1", "all"];
+
 export async function renderMemory(view) {
   const totals = h("div", { class: "cards" });
   const charts = h("div");
@@ -162,20 +174,23 @@ export async function renderMemory(view) {
     h("label", { for: "m-q" }, t("memory.search")),
     h("input", { id: "m-q", name: "q", type: "search", placeholder: t("memory.searchPlaceholder") }),
     h("label", { for: "m-layer" }, t("memory.layer")),
-    h("select", { id: "m-layer", name: "layer" }, ["all", "L1", "L2", "L3"].map((l) => h("option", { value: l }, l === "all" ? t("memory.all") : l))),
+    h("select", { id: "m-layer", name: "layer" }, LAYERS.map((l) => h("option", { value: l }, t(`memory.layer_${l}`)))),
     h("label", { for: "m-scope" }, t("memory.scope")),
     h("select", { id: "m-scope", name: "scope" }, h("option", { value: "" }, t("memory.any")), ["conversation", "user", "project"].map((s) => h("option", { value: s }, word(s)))),
     h("label", { for: "m-conv" }, t("memory.conversation")),
     h("input", { id: "m-conv", name: "conversation", placeholder: t("memory.any") }),
     h("button", { type: "submit" }, t("memory.search")),
   );
+  // Raw live events are one click away, not the first thing shown.
+  const showRaw = h("button", { type: "button", class: "quiet", onclick: () => ((form.elements.layer.value = "L1"), search().catch(failed)) }, t("memory.showRaw"));
+  const failed = (error) => clear(results, notice(error.message, "error"));
   async function search() {
     const params = new URLSearchParams([...new FormData(form)].filter(([, v]) => v !== ""));
     const { records } = await api("GET", `/api/memory/search?${params}`);
     clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice(t("memory.noMatch")));
   }
   form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
-  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), form, results);
+  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), form, showRaw, results);
   await loadStats();
   await search();
 }

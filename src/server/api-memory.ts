@@ -14,7 +14,8 @@ import { databaseBytes, eventsByIds, setEventPrivateTo, setFactPrivateTo, layerT
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
-  layer: z.enum(["all", "L1", "L2", "L3"]).default("all"),
+  /** `memories`: facts (L3) and cold history (L2), what a person looks for; L1 is the live conversation's raw events. */
+  layer: z.enum(["all", "memories", "L1", "L2", "L3"]).default("all"),
   scope: z.enum(["user", "conversation", "project"]).optional(),
   conversation: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -58,7 +59,8 @@ type Found = { ranked: MemoryRecord[]; listed: MemoryRecord[] };
 async function searchEvents(client: Client, s: Search, asked: RecallQuery, embedder: Embedder | undefined): Promise<Found> {
   const ranked: MemoryRecord[] = [];
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
-  if (s.q && (s.layer === "all" || s.layer === "L2")) {
+  const coldOnly = s.layer === "L2" || s.layer === "memories";
+  if (s.q && (s.layer === "all" || coldOnly)) {
     const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
     const byId = new Map((await eventsByIds(client, found.map((f) => f.id))).map((r) => [r.id, r]));
     for (const f of found) {
@@ -66,9 +68,9 @@ async function searchEvents(client: Client, s: Search, asked: RecallQuery, embed
       if (row && (!s.scope || row.scope === s.scope)) ranked.push(eventRecord(row, { score: f.score, channels: Object.keys(f.channels) }));
     }
   }
-  if (s.layer === "L2" && s.q) return { ranked, listed: [] };
+  if (coldOnly && s.q) return { ranked, listed: [] };
   const listed = await listEvents(client, {
-    layer: s.layer !== "all" ? s.layer : undefined,
+    layer: s.layer === "memories" ? "L2" : s.layer !== "all" ? s.layer : undefined,
     notLayer: s.layer === "all" && s.q ? "L2" : undefined, // L2 matches came ranked above
     containing: s.q || undefined,
     scope: s.scope,
@@ -107,7 +109,7 @@ function factRecord(r: FactRow, extra: Partial<MemoryRecord> = {}): MemoryRecord
 }
 
 async function searchTriples(client: Client, s: Search, asked: RecallQuery, embedder: Embedder | undefined): Promise<Found> {
-  if (s.layer !== "all" && s.layer !== "L3") return { ranked: [], listed: [] };
+  if (s.layer !== "all" && s.layer !== "L3" && s.layer !== "memories") return { ranked: [], listed: [] };
   const scope = factScope(s.scope);
   if (s.q) {
     // Facts are ranked the way recall ranks them (words, grams and vectors fused), in the same

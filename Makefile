@@ -7,7 +7,7 @@ DENO_PACKAGE := node_modules/@deno/linux-$(subst aarch64,arm64,$(subst x86_64,x6
 WITH_DENO := PATH="$(CURDIR)/$(DENO_BIN):$$PATH"
 # The tests of runtime-specific code (src/runtime/: FFI locks and shared memory, HTTP serving,
 # PTY, assets, spawning homed) that `make test` also runs under Deno; `make test-deno` runs all.
-DENO_TESTS := tests/runtime tests/integration/daemon.test.ts tests/integration/data-lock.test.ts tests/plugins/shared-memory.test.ts tests/plugins/terminal.test.ts tests/unit/serve.test.ts
+DENO_TESTS := tests/runtime tests/integration/daemon.test.ts tests/integration/data-lock.test.ts tests/plugins/shared-memory.test.ts tests/plugins/bulk.test.ts tests/plugins/terminal.test.ts tests/unit/serve.test.ts
 DATA ?= ./data
 
 .PHONY: install run test test-deno test-fast build dist test-dist bench migrations typecheck fmt lint clean

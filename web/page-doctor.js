@@ -14,7 +14,7 @@ export async function renderDoctor(view) {
         const r = await api("POST", "/api/doctor");
         clear(out,
           notice(r.ok ? t("doctor.passed", { ms: r.ms }) : t("doctor.failed", { ms: r.ms }), r.ok ? "ok" : "error"),
-          h("ul", { class: "checks" }, r.results.map((c) => h("li", { class: c.ok ? "ok" : "fail" }, h("strong", { translate: "no" }, `${c.ok ? "✓" : "✗"} ${c.name}`), " ", data(c.detail)))));
+          h("ul", { class: "checks" }, r.results.map((c) => h("li", { class: !c.ok ? "fail" : c.warn ? "warn" : "ok" }, h("strong", { translate: "no" }, `${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${c.name}`), " ", data(c.detail)))));
       } catch (error) {
         clear(out, notice(error.message, "error"));
       } finally {

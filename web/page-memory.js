@@ -145,6 +145,37 @@ function importForm(onImported) {
   return form;
 }
 
+/** Sets up an OpenAI-compatible embedder: probes it with one sentence and says how to start homed with it. */
+function embedderForm() {
+  const out = h("div", { "aria-live": "polite" });
+  const field = (id, name, label, attrs = {}) => [h("label", { for: id }, t(label)), h("input", { id, name, ...attrs })];
+  const form = h(
+    "form",
+    { class: "card embed-setup", dataset: { form: "embedder" } },
+    h("h2", {}, t("memory.embedSetup")),
+    ...field("e-url", "baseUrl", "memory.embedUrl", { required: true, placeholder: "http://127.0.0.1:11434/v1" }),
+    ...field("e-model", "model", "memory.embedModel", { required: true, placeholder: "bge-m3" }),
+    ...field("e-key", "apiKey", "memory.embedKey", { type: "password", autocomplete: "off" }),
+    ...field("e-dim", "dimension", "memory.embedDim", { type: "number", min: 1 }),
+    h("button", { type: "submit" }, t("memory.embedProbe")),
+    out,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== ""));
+    clear(out, notice(t("memory.embedProbing")));
+    try {
+      const r = await api("POST", "/api/memory/embedder/probe", body);
+      if (!r.ok) return clear(out, notice(r.error, "error"));
+      const flags = `-embed-url ${body.baseUrl} -embed-model ${body.model}${body.dimension ? ` -embed-dim ${body.dimension}` : ""}`;
+      clear(out, notice(t("memory.embedProbed", { model: r.modelId, dim: r.dimension, ms: r.ms, flags }), "ok"));
+    } catch (error) {
+      clear(out, notice(error.message, "error"));
+    }
+  });
+  return form;
+}
+
 /** The totals' cards: data-stat (stable, for tests) → their label in STRINGS.memory. */
 const STAT_LABELS = { "L1 live": "l1", "L2 cold": "l2", "L3 facts": "l3", Embedder: "embedder", Storage: "storage" };
 
@@ -162,7 +193,13 @@ export async function renderMemory(view) {
       card("L1 live", s.layers.L1.events, t("memory.tokens", { n: s.layers.L1.tokens })),
       card("L2 cold", s.layers.L2.events, t("memory.tokens", { n: s.layers.L2.tokens })),
       card("L3 facts", s.triples, t("memory.sourceEvents", { n: s.layers.L3.events })),
-      card("Embedder", h("code", {}, s.embedder.modelId), t("memory.dimensions", { n: s.embedder.dimension })),
+      card(
+        "Embedder",
+        h("code", {}, s.embedder.modelId),
+        s.embedder.vectors
+          ? `${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`
+          : t("memory.fallbackNote"),
+      ),
       card("Storage", bytes(s.storageBytes)),
     );
     clear(charts, growthChart(s.growth));
@@ -190,7 +227,7 @@ export async function renderMemory(view) {
     clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice(t("memory.noMatch")));
   }
   form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
-  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), form, showRaw, results);
+  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), embedderForm(), form, showRaw, results);
   await loadStats();
   await search();
 }

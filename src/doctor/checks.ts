@@ -10,11 +10,15 @@ import { fullTextProbe, integrityCheck, migrationStatus, openStore, redactDbUrl,
 import { segment, segmentForSearch } from "../text/index.ts";
 import { pluginDependencyChecks } from "./plugin-deps.ts";
 
-export type CheckResult = { name: string; ok: boolean; detail: string };
+/** `warn`: the check passed, but something the user should fix degrades homed (exit code unaffected). */
+export type CheckResult = { name: string; ok: boolean; detail: string; warn?: boolean };
+
+/** What a check returns when it passed with a warning. */
+type Warning = { warn: string };
 
 export type DoctorOptions = { dataDir: string; dbUrl: string; dbSyncUrl?: string; dbAuthToken?: string; embed?: EmbedSettings };
 
-type Check = { name: string; run: () => Promise<string> };
+type Check = { name: string; run: () => Promise<string | Warning> };
 
 /** Runs a probe in a write transaction and always rolls it back. */
 async function probeInRollback<T>(client: Client, probe: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -84,6 +88,10 @@ function embedderCheck(settings: EmbedSettings): Check {
           await active.embedder.embedTexts(["homed doctor"], { purpose: "query" });
           return `${active.embedder.modelId} answered in ${Math.round(performance.now() - started)} ms: ${active.reason}`;
         }
+        // Not a failure (a fresh install runs so), but recall has no sense of meaning: say how to fix it.
+        if (active.kind === "fallback") {
+          return { warn: `${active.embedder.modelId}: ${active.reason}; recall matches words and characters only — install a model: homed model pull bge-small-zh-v1.5 (or -embed-url an OpenAI-compatible endpoint)` };
+        }
         return `${active.embedder.modelId}: ${active.reason}`;
       } finally {
         await active.embedder.close?.();
@@ -122,13 +130,15 @@ function standaloneChecks(): Check[] {
 
 export async function runDoctor(options: DoctorOptions, report: (result: CheckResult) => void): Promise<boolean> {
   let allOk = true;
-  const record = (name: string, ok: boolean, detail: string) => {
+  const record = (name: string, ok: boolean, detail: string, warn?: boolean) => {
     allOk &&= ok;
-    report({ name, ok, detail });
+    report(warn ? { name, ok, detail, warn } : { name, ok, detail });
   };
   const attempt = async (check: Check) => {
     try {
-      record(check.name, true, await check.run());
+      const result = await check.run();
+      if (typeof result === "string") record(check.name, true, result);
+      else record(check.name, true, result.warn, true);
     } catch (error) {
       record(check.name, false, (error as Error).message);
     }
@@ -164,5 +174,5 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
 }
 
 export function formatResult(result: CheckResult): string {
-  return `${result.ok ? "ok  " : "FAIL"} ${result.name.padEnd(22)} ${result.detail}`;
+  return `${!result.ok ? "FAIL" : result.warn ? "WARN" : "ok  "} ${result.name.padEnd(22)} ${result.detail}`;
 }

@@ -6,11 +6,11 @@
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Embedder } from "../embed/index.ts";
+import { createHttpEmbedder, EmbedError, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
-import { databaseBytes, eventsByIds, setEventPrivateTo, setFactPrivateTo, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
+import { databaseBytes, vectorCoverage, eventsByIds, setEventPrivateTo, setFactPrivateTo, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -137,13 +137,44 @@ async function search(client: Client, s: Search, embedder: Embedder | undefined)
   return [...ranked, ...listed].slice(0, s.limit);
 }
 
-async function stats(client: Client, embedder: Embedder) {
+/**
+ * The embedder card: the model, its width, whether recall searches its vectors (not with the
+ * fallback) and its coverage — how many memories carry its vectors; after a switch of model the
+ * rest are being re-embedded in the background, so coverage is the backfill's progress.
+ */
+async function embedderStats(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined) {
+  const coverage = recallEmbedder ? await vectorCoverage(client, recallEmbedder.modelId) : { embedded: 0, events: 0 };
+  return { modelId: embedder.modelId, dimension: embedder.dimension, vectors: recallEmbedder !== undefined, ...coverage };
+}
+
+/** A console form's candidate embedder: asked for one sentence, so the user sees it answer. */
+const ProbeSchema = z.object({
+  baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL"),
+  model: z.string().min(1),
+  apiKey: z.string().optional(),
+  dimension: z.coerce.number().int().min(1).max(65536).optional(),
+});
+
+async function probeEmbedder(input: z.output<typeof ProbeSchema>) {
+  const embedder = createHttpEmbedder({ ...input, queryBudgetMs: 15_000 });
+  const started = performance.now();
+  try {
+    const [vector] = await embedder.embedTexts(["homed checks this embedding model"], { purpose: "query" });
+    return { ok: true, modelId: embedder.modelId, dimension: vector!.length, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    // A refused or unreachable endpoint is the answer the user asked for, not a server error.
+    if (!(error instanceof EmbedError) && !(error instanceof EmbedTimeoutError)) throw error;
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined) {
   const totals: Record<string, { events: number; tokens: number; chars: number }> = { L1: { events: 0, tokens: 0, chars: 0 }, L2: { events: 0, tokens: 0, chars: 0 }, L3: { events: 0, tokens: 0, chars: 0 } };
   for (const r of await layerTotals(client)) totals[r.layer] = { events: Number(r.events), tokens: Number(r.tokens), chars: Number(r.chars) };
   return {
     layers: totals,
     triples: await tripleCount(client),
-    embedder: { modelId: embedder.modelId, dimension: embedder.dimension },
+    embedder: await embedderStats(client, embedder, recallEmbedder),
     storageBytes: await databaseBytes(client),
     // When each memory was written, by the layer it is in now: the growth chart's data.
     growth: (await writtenPerDay(client)).map((r) => ({ layer: r.layer, day: r.day, n: Number(r.n) })),
@@ -153,7 +184,12 @@ async function stats(client: Client, embedder: Embedder) {
 /** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
 export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info">): Hono {
   const app = new Hono();
-  app.get("/stats", async (c) => c.json(await stats(client, embedder)));
+  app.get("/stats", async (c) => c.json(await stats(client, embedder, recallEmbedder)));
+  app.post("/embedder/probe", async (c) => {
+    const parsed = ProbeSchema.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+    return c.json(await probeEmbedder(parsed.data));
+  });
 
   app.get("/search", async (c) => {
     const parsed = SearchSchema.safeParse(c.req.query());

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runDoctor, type CheckResult } from "../../src/doctor/index.ts";
+import { formatResult, runDoctor, type CheckResult } from "../../src/doctor/index.ts";
 import type { EmbedSettings } from "../../src/embed/index.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
 
@@ -24,10 +24,12 @@ describe("doctor: embedder", () => {
     assert.match(line.detail, /^chinese-clip-vit-b16@512: Chinese-CLIP ViT-B\/16 from .*text fp32, image fp32/);
   });
 
-  test("no model: ok, the fallback and where the model would go", async () => {
+  test("no model: a warning (not ok, not a failure): the fallback, where the model would go, how to install one", async () => {
     const line = await embedderLine({ modelsDir: mkdtempSync(join(tmpdir(), "homed-m-")), threads: 1 });
     assert.equal(line.ok, true);
-    assert.match(line.detail, /^fallback-hash-v1@512: no Chinese-CLIP model in /);
+    assert.equal(line.warn, true);
+    assert.match(line.detail, /^fallback-hash-v1@512: no Chinese-CLIP model in .* install a model: homed model pull bge-small-zh-v1\.5/);
+    assert.match(formatResult(line), /^WARN embedder /);
   });
 
   test("a corrupt model: FAIL, naming the file", async () => {

@@ -1,7 +1,9 @@
 # homed — every command installs what it needs first.
 BUN := node_modules/.bin/bun
-# Deno from npm (package.json's devDependency), put on PATH from a plain folder holding only the
-# binary: node_modules/.bin/deno may be npm's JavaScript shim, which `deno task` runs as a script.
+# Deno from npm: the binary alone, from its platform package (package.json's optionalDependencies
+# @deno/linux-*-glibc, one installs per CPU), put on PATH from a plain folder. Not npm's `deno`
+# package: its bin link node_modules/.bin/deno comes first on `deno task`'s PATH and deno task
+# runs whatever is there as a script ("Invalid or unexpected token" on the ELF binary).
 DENO_BIN := node_modules/.deno-bin
 DENO_PACKAGE := node_modules/@deno/linux-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))-glibc/deno
 WITH_DENO := PATH="$(CURDIR)/$(DENO_BIN):$$PATH"

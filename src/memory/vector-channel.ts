@@ -7,6 +7,7 @@ import type { Embedder } from "../embed/index.ts";
 import type { Ranked } from "./channels.ts";
 import type { RecallQuery } from "./recall-query.ts";
 import { scopeFilter, type RecallScope } from "./scope.ts";
+import { aboveNoiseFloor } from "./vector-floor.ts";
 import { ensureVectorSpace, findVectorSpace, INDEX_FROM_VECTORS } from "../store/index.ts";
 
 /**
@@ -92,5 +93,5 @@ export async function vectorChannel(
   for (const { id, score } of [...texts, ...(await imageNeighbours(client, blob, embedder.modelId, scope, limit))]) {
     best.set(id, Math.max(best.get(id) ?? -Infinity, score));
   }
-  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, limit);
+  return aboveNoiseFloor([...best].map(([id, score]) => ({ id, score }))).sort((a, b) => b.score - a.score).slice(0, limit);
 }

@@ -16,6 +16,9 @@ function providerForm(list, existing, done) {
   };
   const preset = h("select", { id: "p-preset", name: "preset" }, h("option", { value: "" }, t("providers.custom")), list.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id, translate: "no" }, p.name)));
   const out = h("div", { "aria-live": "polite" });
+  // The provider's own model list, offered as the Model field's suggestions.
+  const models = h("datalist", { id: "p-models" });
+  const modelsOut = h("span", { "aria-live": "polite", class: "muted" });
   const title = existing ? t("providers.editTitle", { name: existing.name }) : t("providers.add");
   const form = h(
     "form",
@@ -25,7 +28,12 @@ function providerForm(list, existing, done) {
     preset,
     ...field("name", t("providers.name"), { required: true }),
     ...field("baseUrl", t("providers.baseUrl"), { required: true, type: "url", placeholder: "https://…/v1" }),
-    ...field("model", t("providers.model"), { required: true }),
+    h("label", { for: "p-model" }, t("providers.model")),
+    h("div", { class: "inline-row" },
+      h("input", { id: "p-model", name: "model", value: existing?.model ?? "", required: true, list: "p-models", autocomplete: "off" }),
+      models,
+      h("button", { type: "button", class: "quiet", onclick: () => fetchModels() }, t("providers.fetchModels")),
+      modelsOut),
     h("label", { for: "p-apiKey" }, t("providers.apiKey")),
     h("input", { id: "p-apiKey", name: "apiKey", type: "password", autocomplete: "off", placeholder: existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet") }),
     h(
@@ -45,6 +53,20 @@ function providerForm(list, existing, done) {
     form.elements.baseUrl.value = p.baseUrl;
     form.elements.model.value = p.defaultModel;
   });
+  async function fetchModels() {
+    const v = values();
+    clear(modelsOut, t("providers.fetchingModels"));
+    try {
+      const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl ? { id: existing.id } : { baseUrl: v.baseUrl, apiKey: v.apiKey };
+      const r = await api("POST", "/api/providers/models", body);
+      if (!r.ok) return clear(modelsOut, notice(t("providers.modelsFailed", { details: [r.status ? `HTTP ${r.status}` : null, r.message].filter(Boolean).join(" · ") }), "error"));
+      clear(models, r.models.map((id) => h("option", { value: id })));
+      clear(modelsOut, t("providers.modelsFound", { n: r.models.length }));
+      if (!form.elements.model.value && r.models.length) form.elements.model.value = r.models[0];
+    } catch (error) {
+      clear(modelsOut, notice(error.message, "error"));
+    }
+  }
   async function test() {
     const v = values();
     clear(out, notice(t("providers.testing")));

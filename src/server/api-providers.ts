@@ -1,11 +1,12 @@
 /**
  * `/api/providers`: model providers. Keys are write-only: no response carries one. "Test
- * connection" makes one real, tiny call and reports latency and the provider's words verbatim.
+ * connection" makes one real, tiny call and reports latency and the provider's words verbatim;
+ * "models" lists what the provider offers.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
-import { ChatClient, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
+import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
@@ -14,6 +15,9 @@ const TestSchema = z.union([
   z.object({ id: z.string().min(1) }),
   z.object({ baseUrl: BaseUrlSchema, model: z.string().min(1), apiKey: ApiKeySchema.optional() }),
 ]);
+
+/** A saved provider (its stored key), or a base URL and key being typed into the form. */
+const ModelsSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ baseUrl: BaseUrlSchema, apiKey: ApiKeySchema.optional() })]);
 
 async function testConnection(target: ProviderTarget) {
   const client = new ChatClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: 20_000, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
@@ -60,6 +64,18 @@ export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono
     const active = providers.find((p) => p.id === c.req.param("id"));
     log?.info(`audit: provider activated: ${active ? describeProvider(active) : c.req.param("id")}`);
     return c.json({ providers });
+  });
+  /** The provider's model list, or its error verbatim (like Test connection, a 200 either way). */
+  app.post("/models", async (c) => {
+    const body = await parseBody(c, ModelsSchema);
+    const target = "id" in body ? await kernel.providers.target(body.id) : body;
+    if (!target) throw new HomedError("provider_not_found", `No provider with id ${(body as { id: string }).id}`);
+    try {
+      return c.json({ ok: true, models: await listModels(target.baseUrl, target.apiKey) });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return c.json({ ok: false, error: error.code, status: error.status, message: error.message });
+    }
   });
   app.post("/test", async (c) => {
     const body = await parseBody(c, TestSchema);

@@ -1,7 +1,8 @@
 /**
  * The console in Chinese and English, in Chromium: a browser set to zh-CN gets every page in
  * Chinese (no English word outside the person's own data, ids and code), a Chinese speaker can
- * go login → provider → chat with memory → memory page in Chinese alone, the language switch
+ * go login → provider (its model picked from the provider's own list) → chat with memory →
+ * memory page in Chinese alone, the language switch
  * turns the console to English and the choice survives a reload; at a phone's 375 px the
  * navigation folds behind a Menu button instead of running off the edge.
  */
@@ -90,8 +91,15 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.getByRole("alert").filter({ hasText: "还没有设置模型服务" }).getByRole("link", { name: "去“模型服务”页面添加一个" }).click();
     await page.getByRole("heading", { name: "模型服务", level: 1 }).waitFor();
     await page.getByLabel("名称", { exact: true }).fill("本地");
+    // The model comes from the provider's own list; a provider that cannot be reached says so.
+    await page.getByLabel("接口地址").fill("http://127.0.0.1:9/v1");
+    await page.getByRole("button", { name: "获取模型列表" }).click();
+    await page.getByRole("alert").filter({ hasText: "无法获取模型列表" }).waitFor();
     await page.getByLabel("接口地址").fill(c.provider.url);
-    await page.getByLabel("模型", { exact: true }).fill("scripted-model");
+    await page.getByRole("button", { name: "获取模型列表" }).click();
+    await page.getByText("找到 1 个模型：在“模型”栏里选择").waitFor();
+    assert.equal(await page.getByLabel("模型", { exact: true }).inputValue(), "scripted-model");
+    assert.deepEqual(await page.locator("datalist#p-models option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), ["scripted-model"]);
     await page.getByRole("button", { name: "测试连接" }).click();
     await page.getByText(/连接成功，用时 [\d,]+ 毫秒/).waitFor();
     await page.getByRole("button", { name: "添加", exact: true }).click();

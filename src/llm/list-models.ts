@@ -1,0 +1,30 @@
+/**
+ * The models an OpenAI-compatible provider offers (`GET <baseUrl>/models`), for the console's
+ * provider form: a person picks a model from the list instead of typing a name from the docs.
+ */
+import { z } from "zod";
+import { errorFromResponse, ProviderError } from "./errors.ts";
+
+const ModelsWire = z.object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) });
+
+/** Model ids in name order; a provider error (HTTP, network, timeout, not a list) as ProviderError. */
+export async function listModels(baseUrl: string, apiKey: string | undefined, timeoutMs = 15_000): Promise<string[]> {
+  const url = `${baseUrl.replace(/\/+$/, "")}/models`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") throw new ProviderError("timeout", `The provider did not list its models within ${timeoutMs} ms`, undefined, undefined, { cause: error });
+    throw new ProviderError("network", `Cannot reach the provider at ${url}: ${(error as Error).message}`, undefined, undefined, { cause: error });
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  const text = await response.text();
+  let parsed;
+  try {
+    parsed = ModelsWire.safeParse(JSON.parse(text));
+  } catch (error) {
+    throw new ProviderError("bad_response", `The provider's model list is not JSON: ${text.slice(0, 200)}`, undefined, text, { cause: error });
+  }
+  if (!parsed.success) throw new ProviderError("bad_response", `The provider's answer is not a model list: ${parsed.error.issues[0]?.message}`, undefined, text);
+  return [...new Set(parsed.data.data.map((m) => m.id))].sort();
+}

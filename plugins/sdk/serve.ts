@@ -164,7 +164,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     const call = parsed.data;
     const tool = tools.get(call.name);
     if (!tool) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "unknown_tool", message: `No tool named ${call.name}` }) }] };
-    return runTool(tool, call.arguments, { ...context, shared, session: call._meta?.[META.session] }, options.bulkMinBytes);
+    return runTool(tool, call.arguments, { ...context, shared, session: call._meta?.[META.session] }, { ...(options.bulkMinBytes !== undefined ? { bulkMinBytes: options.bulkMinBytes } : {}), log });
   });
   peer.handle("homed/manifest", () => ({
     name: plugin.name,

@@ -63,7 +63,7 @@ export function describeTool(tool: ToolDefinition) {
  * Runs a call. Text and images of at least `bulkMinBytes` go through the shared segment when the
  * plugin has one (src/plugins/bulk.ts), stdio carrying only their reference.
  */
-export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: ToolContext, bulkMinBytes = BULK_MIN_BYTES) {
+export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: ToolContext, { bulkMinBytes = BULK_MIN_BYTES, log = () => {} }: { bulkMinBytes?: number; log?: (line: string) => void } = {}) {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -72,20 +72,24 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: T
   const tooLarge = () => failure("too_large", `Cannot return ${tool.name}'s result: over ${INLINE_MAX_BYTES} bytes and the shared segment has no room for it (is another large result still being read?)`);
   try {
     const output = await tool.run(parsed.data, context);
+    // The kernel gave up on this call (its deadline passed): nothing is placed in the segment,
+    // since no one would read it back and release the room.
+    if (context.signal.aborted) return failure("cancelled", `${tool.name} finished after the kernel stopped waiting for it`);
+    const place = (part: Parameters<typeof contentPart>[2]) => contentPart(context.shared, bulkMinBytes, part, log);
     if (typeof output === "string") {
-      const part = contentPart(context.shared, bulkMinBytes, { type: "text", text: output });
+      const part = place({ type: "text", text: output });
       return part ? { content: [part] } : tooLarge();
     }
     if (output instanceof TextBytes) {
-      const part = contentPart(context.shared, bulkMinBytes, { type: "text", utf8: output.utf8 });
+      const part = place({ type: "text", utf8: output.utf8 });
       return part ? { content: [part] } : tooLarge();
     }
     if (output instanceof ImageOutput) {
-      const image = contentPart(context.shared, bulkMinBytes, { type: "image", data: output.image.data, mimeType: output.image.mimeType });
+      const image = place({ type: "image", data: output.image.data, mimeType: output.image.mimeType });
       return image ? { content: [image, { type: "text", text: JSON.stringify(output.details) }], structuredContent: output.details } : tooLarge();
     }
     const json = JSON.stringify(output);
-    const part = contentPart(context.shared, bulkMinBytes, { type: "text", text: json });
+    const part = place({ type: "text", text: json });
     if (!part) return tooLarge();
     // Structured content would carry an offloaded result over stdio after all: it goes only with inline text.
     return part._meta ? { content: [part] } : { content: [part], structuredContent: output };

@@ -63,6 +63,7 @@ export function contentPart(
   sink: BulkSink,
   minBytes: number,
   part: { type: "text"; text: string } | { type: "text"; utf8: Uint8Array } | { type: "image" | "audio"; data: Uint8Array; mimeType: string },
+  log: (line: string) => void = () => {},
 ): Part | undefined {
   const length = "text" in part ? Buffer.byteLength(part.text) : "utf8" in part ? part.utf8.length : part.data.length;
   const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -75,9 +76,11 @@ export function contentPart(
   let placed: { ref: PayloadRef; bytes: Uint8Array };
   try {
     placed = sink.allocate(length);
-  } catch {
+  } catch (error) {
     // The segment is full (earlier results not yet read): stdio, if the part is small enough.
-    return inline();
+    const sent = inline();
+    log(`bulk: ${length} bytes found no room in the shared segment (${(error as Error).message}); ${sent ? "sent over stdio" : "refused as too_large"}`);
+    return sent;
   }
   if ("text" in part) new TextEncoder().encodeInto(part.text, placed.bytes);
   else placed.bytes.set("utf8" in part ? part.utf8 : part.data);

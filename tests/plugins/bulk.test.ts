@@ -86,6 +86,15 @@ describe("bulk results through the shared segment", () => {
     assert.equal(large.isError, true);
     assert.match(JSON.stringify(large.structuredContent), /"error":"too_large".*over 8388608 bytes and the shared segment has no room/);
   });
+
+  test("a call the kernel stopped waiting for places nothing: later large results still find room", async () => {
+    // Only the 3 MiB results here log this size (the test before logs 6 and 10 MiB ones).
+    const noRoom = () => host.status("blob").logTail.filter((l) => l.includes(`bulk: ${3 * MiB} bytes found no room`)).length;
+    await assert.rejects(host.callTool("blob", "make_text_slowly", { length: 3 * MiB, delayMs: 300 }, { timeoutMs: 50 }), /no answer within 50 ms/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let i = 0; i < 2; i++) assert.equal(Buffer.byteLength((await host.callTool("blob", "make_text", { length: 3 * MiB })).content[0]!.text as string), 3 * MiB);
+    assert.equal(noRoom(), 0, "no result fell back to stdio: the abandoned call left no room taken");
+  });
 });
 
 describe("contentPart", () => {

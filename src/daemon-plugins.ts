@@ -10,6 +10,8 @@ import { z } from "zod";
 import { builtinSpec } from "../plugins/index.ts";
 import type { Logger } from "./log/index.ts";
 import { createPluginHost, loadExternalPlugins, type PluginHost } from "./plugins/index.ts";
+import type { Client } from "@libsql/client";
+import { declareScene } from "./memory/index.ts";
 import { selfCommand, USER_UMASK_ENV, userUmask } from "./runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
@@ -56,4 +58,25 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     specs.push(...external.specs);
   }
   return createPluginHost(specs, { report: (level, line) => log[level](line) });
+}
+
+/**
+ * Declares the scenes running plugins name in their manifests (`homed/manifest` → `scenes`), so
+ * memory of `chan:qq/peer:group_1` is a scene from its first turn, not its second. Idempotent: a
+ * scene declared before keeps its history. Returns the keys declared.
+ */
+export async function declarePluginScenes(plugins: PluginHost, client: Client, log: Pick<Logger, "info" | "warn">): Promise<string[]> {
+  const declared: string[] = [];
+  for (const status of plugins.list()) {
+    for (const key of status.state === "running" ? (status.manifest?.scenes ?? []) : []) {
+      try {
+        await declareScene(client, key);
+        declared.push(key);
+      } catch (error) {
+        log.warn(`plugin ${status.name}: cannot declare scene ${key}: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (declared.length > 0) log.info(`scenes declared by plugins: ${declared.join(", ")}`);
+  return declared;
 }

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
-import { createDaemonPlugins, PluginsConfigSchema } from "./daemon-plugins.ts";
+import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
@@ -73,7 +73,10 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
       kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
       // Plugins start in the background: the console answers while they come up.
-      const pluginsStarted = plugins.start().then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`));
+      const pluginsStarted = plugins
+        .start()
+        .then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`))
+        .then(() => declarePluginScenes(plugins, store.client, log).catch((error) => log.warn(`declaring plugin scenes failed: ${(error as Error).message}`)));
       // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.
       const qq = channels.qq.enabled ? new QQChannel(kernel, channels.qq, log) : undefined;
       qq?.start();

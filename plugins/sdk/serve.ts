@@ -40,6 +40,8 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   hookDeadlineMs?: number;
   /** `fail`: a failed or late answer fails the turn instead of being skipped (an audit that must see every call). */
   hookFailure?: "continue" | "fail";
+  /** Scenes this plugin knows by key (`chan:qq/peer:group_1`): declared by the daemon when it starts. */
+  scenes?: string[];
   /** Builds the tools once the settings are known; `onClose` registers clean-up for shutdown. */
   tools: (config: z.infer<C>, lifecycle: Lifecycle) => ToolDefinition[] | Promise<ToolDefinition[]>;
 };
@@ -175,6 +177,7 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     hooks: Object.keys(hooks),
     ...(plugin.hookDeadlineMs ? { hookDeadlineMs: plugin.hookDeadlineMs } : {}),
     ...(plugin.hookFailure ? { hookFailure: plugin.hookFailure } : {}),
+    ...(plugin.scenes?.length ? { scenes: plugin.scenes } : {}),
   }));
   peer.handle("homed/hook", (params, context) => {
     const parsed = HookParamsSchema.safeParse(params);

@@ -53,6 +53,12 @@ export const CallToolResultSchema = z.looseObject({
   isError: z.boolean().optional(),
 });
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+/** A scene's key as plugins declare it: `chan:NAME` or `chan:NAME/peer:NAME`, no spaces. */
+export const SceneKeySchema = z
+  .string()
+  .max(200)
+  .regex(/^chan:[^\s/:]+(\/peer:[^\s/]+)?$/, 'a scene key is "chan:NAME" or "chan:NAME/peer:NAME", e.g. chan:qq/peer:group_1');
+
 /** homed's manifest extension: which facilities a plugin provides and needs. */
 export const ManifestSchema = z.object({
   name: z.string().min(1),
@@ -67,6 +73,12 @@ export const ManifestSchema = z.object({
   hookDeadlineMs: z.number().int().positive().max(MAX_HOOK_DEADLINE_MS).optional(),
   /** `fail`: a failed or late hook answer fails the turn instead of being skipped (audits). */
   hookFailure: z.enum(["continue", "fail"]).default("continue"),
+  /**
+   * Scenes the plugin knows by key, e.g. `chan:qq/peer:group_1` (a channel, and optionally a
+   * peer in it): the daemon declares each when the plugin starts, and a declared scene takes its
+   * features from the key alone (DESIGN §3 Scenes).
+   */
+  scenes: z.array(SceneKeySchema).max(100).default([]),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
@@ -115,7 +127,10 @@ export class McpClient {
   /** homed's manifest, or null for a plain MCP server that does not know the extension. */
   async manifest(): Promise<Manifest | null> {
     try {
-      return ManifestSchema.parse(await this.call("homed/manifest", {}));
+      const parsed = ManifestSchema.safeParse(await this.call("homed/manifest", {}));
+      // The rule broken, in words, for the plugin's author (not zod's JSON of issues).
+      if (!parsed.success) throw new Error(`its homed/manifest is invalid: ${z.prettifyError(parsed.error)}`);
+      return parsed.data;
     } catch (error) {
       if (error instanceof RpcError && error.code === ErrorCode.MethodNotFound) return null;
       throw error;

@@ -198,7 +198,7 @@ export async function renderMemory(view) {
         h("code", {}, s.embedder.modelId),
         s.embedder.vectors
           ? `${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`
-          : t("memory.fallbackNote"),
+          : [t("memory.fallbackNote"), h("code", {}, "homed model pull"), t("memory.fallbackNoteAfter")],
       ),
       card("Storage", bytes(s.storageBytes)),
     );

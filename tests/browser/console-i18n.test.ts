@@ -8,7 +8,10 @@
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { ROOT } from "../support/process.ts";
 import type { Script } from "../support/scripted-provider.ts";
 import { chromiumMissing, openConsole, screenshot, type Console } from "./support.ts";
 
@@ -26,7 +29,7 @@ const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "pl
  * format names, units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
  * the console forgot to translate.
  */
-const LATIN_ALLOWED = ["homed", "API", "URL", "Cookie", "JSON", "Lines", "OpenAI", "ONNX", "Runtime", "jieba", "Ctrl", "Enter", "HTTP", "https", "token", "Token", "KB", "MB", "GB", "L1", "L2", "L3", "MCP", "webui"];
+const LATIN_ALLOWED = ["homed", "API", "URL", "Cookie", "JSON", "Lines", "OpenAI", "ONNX", "Runtime", "jieba", "Ctrl", "Enter", "HTTP", "http", "https", "token", "Token", "KB", "MB", "GB", "L1", "L2", "L3", "MCP", "webui"];
 
 /** Every Latin word in the page's own text and labels, with where it was. */
 async function untranslated(page: Page): Promise<string[]> {
@@ -57,6 +60,19 @@ async function untranslated(page: Page): Promise<string[]> {
   }, LATIN_ALLOWED);
 }
 
+/** axe-core (npm), evaluated into the page through the browser's debugging protocol (the console's CSP forbids any other script). */
+const AXE = readFileSync(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+
+/** The page's serious and critical accessibility violations by axe-core, each with where. */
+async function axeSerious(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
 describe("console in Chinese and English in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
   let c: Console;
   before(async () => {
@@ -72,6 +88,7 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.getByRole("heading", { name: "登录 homed" }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
     assert.deepEqual(await untranslated(page), []);
+    assert.deepEqual(await axeSerious(page), [], "axe on the login page");
     await screenshot(page, "zh-login");
     await page.getByLabel("管理员令牌").fill("wrong");
     await page.getByRole("button", { name: "登录" }).click();
@@ -125,7 +142,7 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.locator("li.record").filter({ hasText: "我的船漆成了蓝色。" }).filter({ hasText: /得分/ }).waitFor();
   });
 
-  test("every page in a zh-CN browser is in Chinese, at 1280 px and at 375 px", async () => {
+  test("every page in a zh-CN browser is in Chinese and has no serious or critical axe-core violation, at 1280 px and at 375 px", async () => {
     const { page } = c;
     for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 760 }]) {
       await page.setViewportSize(size);
@@ -136,6 +153,7 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
         await page.locator("main details").evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
         await page.waitForTimeout(50);
         assert.deepEqual(await untranslated(page), [], `#/${route} at ${size.width} px`);
+        assert.deepEqual(await axeSerious(page), [], `axe: #/${route} at ${size.width} px`);
         if (size.width === 1280) await screenshot(page, `zh-${route}`);
       }
     }

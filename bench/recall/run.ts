@@ -18,18 +18,13 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
 import { syntheticHistory, syntheticQueries, type SyntheticLine } from "./corpus.ts";
-import { fullRankingUnscoped } from "./full-ranking.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").filter(Boolean).map(Number);
 const SIZES = sizes("RECALL_SIZES", "10000,100000");
 const VECTOR_SIZES = sizes("RECALL_VECTOR_SIZES", "10000");
 const QUERIES = 200;
-/** The full ranking takes seconds a query at 1M: fewer queries keep the run under an hour. */
-const FULL_RANKING_QUERIES = 50;
 const K = 10;
-/** How deep recall ranks each channel for k = 10 (`channelDepth` in src/memory/query.ts). */
-const DEPTH = 100;
 
 const dirs = new Set<string>();
 function removeDir(dir: string): void {
@@ -118,9 +113,6 @@ async function measureSize(size: number, file: string, dir: string, queries: rea
         stableQuery(store.client, q.query, { k: K, conversation: scoped ? q.conversation : undefined }),
       );
     }
-    await latencies(size, "homed words+grams full ranking, all memory", queries.slice(0, FULL_RANKING_QUERIES), (q) =>
-      fullRankingUnscoped(store.client, q.query, DEPTH),
-    );
   } finally {
     store.close();
   }

@@ -9,7 +9,7 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
-import { conversationScopeKey, eventTextAt, indexForSearch, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents } from "../store/index.ts";
+import { eventTextAt, indexEvent, insertBlock, insertEvent, liveEvents, liveTfidfJson, mergeInBackground, nextSeq, sinkEvents } from "../store/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import { maskEventSecrets } from "./mask-event.ts";
@@ -95,7 +95,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   try {
     const tfidf = (await sessionTfidfCorpus(tx, input.sessionId)).vector(words);
     const seq = await nextSeq(tx, input.sessionId);
-    await insertEvent(tx, {
+    const rowid = await insertEvent(tx, {
       id: event.id,
       sessionId: input.sessionId,
       conversation: input.conversation,
@@ -119,9 +119,11 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
     // sinks it must still be findable by them (the same idea as imported history's neighbours;
     // measured there: LoCoMo R@5 .506 → .611 with one neighbour each side).
     const context = (await eventTextAt(tx, input.sessionId, seq - 1)) ?? "";
-    await indexForSearch(tx, "event", event.id, { own: text, context }, conversationScopeKey(input.conversation), { isNew: true });
+    await indexEvent(tx, rowid, { own: text, context });
     await yieldIfLong();
     await tx.commit();
+    // Each turn's event is a segment of its own; every eighth of a level, they are merged.
+    void mergeInBackground(client);
     return { seq, tokens, masked };
   } finally {
     tx.close();

@@ -63,9 +63,10 @@ function storeChecks(store: () => Store): Check[] {
       run: () =>
         probeInRollback(store().client, async (tx) => {
           const found = await fullTextProbe(tx);
-          if (found.words !== "doctor") throw new Error("FTS5 word search found nothing");
-          if (found.grams !== "doctor") throw new Error("FTS5 trigram search found nothing");
-          return "FTS5 BM25 (words) and trigram answer";
+          if (found.words !== "doctor") throw new Error("BM25 word search of memories found nothing");
+          if (found.grams !== "doctor") throw new Error("BM25 trigram search of memories found nothing");
+          if (found.facts !== "doctor") throw new Error("FTS5 word search of facts found nothing");
+          return "BM25 over memories (words, trigrams) and FTS5 over facts answer";
         }),
     },
   ];

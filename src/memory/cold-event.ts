@@ -1,12 +1,13 @@
 /**
  * Writes cold-context (L2) events: the same shape as L1 — an `events` row plus its blocks —
- * with layer and holder L2, the message's provenance (`source_id`, unique per conversation),
- * its vector in the embedder's space and its search rows. Statements are built here and run by
- * the caller inside its own transaction (an import stages them first: see import-staging.ts).
+ * with layer and holder L2, the message's provenance (`source_id`, unique per conversation) and
+ * its vector in the embedder's space. Statements are built here and run by the caller inside its
+ * own transaction (an import stages them first: see import-staging.ts); the caller indexes the
+ * event's `searchText` for search.
  */
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
-import { scopeKeyOf, searchRows, type SearchText } from "../store/index.ts";
+import type { SearchText } from "../store/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 
@@ -54,15 +55,14 @@ export function searchText(message: ColdMessage, context: string): SearchText {
 /**
  * The rows of one cold event. `stagedAs`: the rowid the event will have once its import makes it
  * visible — then the event and its blocks go to the import's staging tables (`import_events`,
- * `import_blocks`) and its search rows to the search tables under that rowid, where no recall
- * sees them until the event row itself exists (see import-staging.ts).
+ * `import_blocks`), where no recall sees them until the event row itself exists (see
+ * import-staging.ts).
  */
 export async function coldEventStatements(
   message: ColdMessage,
   seq: number,
   vector: VectorTag | undefined,
   now: number,
-  context = "",
   stagedAs?: number,
 ): Promise<InStatement[]> {
   await loadTokenizer();
@@ -108,7 +108,5 @@ export async function coldEventStatements(
       args: [...rowid, `${id}.${i + 1}`, id, image, now],
     });
   });
-  const scopeKey = scopeKeyOf({ conversation: message.conversation, userWide: message.scope === "user" });
-  statements.push(...(await searchRows("event", id, searchText(message, context), scopeKey, stagedAs)));
   return statements;
 }

@@ -4,11 +4,11 @@
  *
  * A run reserves a range of event rowids no live event reaches. Each chunk of messages is
  * written, in its own short transaction, as rows of `import_events`/`import_blocks` keyed by the
- * rowid each event will have, and as search rows under that same rowid. Recall finds search rows
- * only through their event row (`events.rowid`/`events.id`), which does not exist yet, so staged
- * messages are invisible without recall filtering anything. The last step copies the staged
- * events and blocks into `events`/`blocks` in one transaction (the FTS work, most of an import's
- * cost, is already done by then); then the staging rows are dropped in short transactions.
+ * rowid each event will have; every SEGMENT_DOCS messages (import.ts) their search segment is
+ * written 'staged' under the run, which no search reads. The last step copies the staged events
+ * and blocks into `events`/`blocks` and makes the run's segments live, in one transaction (the
+ * search analysis, most of an import's cost, is already done by then); then the staging rows
+ * are dropped in short transactions.
  *
  * A run that dies before its last step (a crash, kill -9) leaves its staged rows behind; the next
  * start (`cleanAbandonedImports`) removes them, search rows included, for every run whose process
@@ -16,6 +16,7 @@
  */
 import { hostname } from "node:os";
 import type { Client, InStatement } from "@libsql/client";
+import { dropStagedSegments, publishStagedSegments } from "../store/index.ts";
 
 /**
  * Rowids reserved per run: far more messages than one file holds, and far more live events than
@@ -27,8 +28,6 @@ export const RUN_ROWIDS = 2 ** 32;
 
 /** Rows per cleanup transaction: short, so a daemon's turns write in between. */
 const CLEANUP_ROWS = 2_000;
-
-const SEARCH_TABLES = ["memory_words", "memory_grams", "memory_bigrams"] as const;
 
 export type ImportRun = { id: number; firstRowid: number };
 
@@ -67,6 +66,7 @@ export async function makeVisible(client: Client, run: ImportRun, lastRowid: num
     [
       { sql: `INSERT INTO events (rowid, ${EVENT_COLUMNS}) SELECT event_rowid, ${EVENT_COLUMNS} FROM import_events WHERE event_rowid BETWEEN ? AND ?`, args: range },
       { sql: `INSERT INTO blocks (${BLOCK_COLUMNS}) SELECT ${BLOCK_COLUMNS} FROM import_blocks WHERE event_rowid BETWEEN ? AND ?`, args: range },
+      publishStagedSegments(run.id),
       { sql: "UPDATE import_runs SET state = 'visible' WHERE id = ?", args: [run.id] },
     ],
     "write",
@@ -86,11 +86,20 @@ export async function attachVectors(client: Client, run: ImportRun, lastRowid: n
 
 /**
  * Drops a run's staging rows, a chunk a transaction, and the run itself last. `searchRows`: also
- * its search rows — for a run that never became visible (aborted or crashed). Each chunk removes
- * search rows and staged events together, so a cleanup that is itself interrupted leaves a
- * consistent remainder for the next one.
+ * its staged search segments — for a run that never became visible (aborted or crashed), one
+ * segment a transaction. A cleanup that is itself interrupted leaves a consistent remainder for
+ * the next one.
  */
 export async function dropRun(client: Client, run: ImportRun, options: { searchRows: boolean }): Promise<void> {
+  if (options.searchRows) {
+    const tx = await client.transaction("write");
+    try {
+      await dropStagedSegments(tx, run.id);
+      await tx.commit();
+    } finally {
+      tx.close();
+    }
+  }
   const top = await client.execute({
     sql: "SELECT max(event_rowid) AS top FROM import_events WHERE event_rowid BETWEEN ? AND ?",
     args: [run.firstRowid, run.firstRowid + RUN_ROWIDS - 1],
@@ -98,11 +107,10 @@ export async function dropRun(client: Client, run: ImportRun, options: { searchR
   const lastRowid = top.rows[0]?.top === null || top.rows[0]?.top === undefined ? run.firstRowid - 1 : Number(top.rows[0].top);
   for (let to = lastRowid; to >= run.firstRowid; to -= CLEANUP_ROWS) {
     const range = [Math.max(run.firstRowid, to - CLEANUP_ROWS + 1), to];
-    const statements: InStatement[] = options.searchRows ? SEARCH_TABLES.map((t) => ({ sql: `DELETE FROM ${t} WHERE rowid BETWEEN ? AND ?`, args: range })) : [];
-    statements.push(
+    const statements: InStatement[] = [
       { sql: "DELETE FROM import_blocks WHERE event_rowid BETWEEN ? AND ?", args: range },
       { sql: "DELETE FROM import_events WHERE event_rowid BETWEEN ? AND ?", args: range },
-    );
+    ];
     await client.batch(statements, "write");
   }
   for (;;) {

@@ -5,7 +5,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { CHANNELS, gramChannel, wordChannel, type Channel, type Ranked } from "./channels.ts";
+import { bm25Channels, CHANNELS, type Channel, type Ranked } from "./channels.ts";
 import { fuseRrf, type ChannelHit } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
@@ -90,8 +90,10 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   if (wanted.has("vector") && options.embedder) runs.vector = vectorChannel(client, options.embedder, query, options, depth, options.exactScanLimit);
   if (wanted.has("words") || wanted.has("grams")) {
     const terms = await query.terms();
-    if (wanted.has("words")) runs.words = wordChannel(client, terms.words, options, depth);
-    if (wanted.has("grams")) runs.grams = gramChannel(client, terms, options, depth);
+    const asked = { words: wanted.has("words") ? terms.words : [], trigrams: wanted.has("grams") ? terms.trigrams : [], bigrams: wanted.has("grams") ? terms.bigrams : [] };
+    const both = bm25Channels(client, asked, options, depth);
+    if (wanted.has("words")) runs.words = both.then((b) => b.words);
+    if (wanted.has("grams")) runs.grams = both.then((b) => b.grams);
   }
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;

@@ -135,8 +135,10 @@ export async function forgetRecord(client: Client, idOrSuffix: string): Promise<
   const tx: Transaction = await client.transaction("write");
   try {
     const ref = await resolveRecord(tx, idOrSuffix);
-    // First: the search rows are found through the record's own row.
-    await removeFromSearch(tx, ref.kind === "fact" ? "triple" : "event", ref.id);
+    // First: a fact's search rows are found through its own row. An event's postings stay in
+    // its search segment until the next merge of it, never found again (searches look each
+    // result up in events).
+    if (ref.kind === "fact") await removeFromSearch(tx, "triple", ref.id);
     await (ref.kind === "fact" ? deleteFactRows : deleteEventRows)(tx, ref.id);
     // Facts distilled from a forgotten event keep their pointer, and now say that is all they have.
     if (ref.kind === "event") await markSourceGone(tx, ref.id);

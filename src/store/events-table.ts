@@ -164,8 +164,10 @@ export async function eventTextAt(client: Executor, sessionId: string, seq: numb
 
 export type NewEventRow = typeof events.$inferInsert;
 
-export async function insertEvent(client: Executor, row: NewEventRow): Promise<void> {
-  await queryDb(client).insert(events).values(row);
+/** Inserts an event; its rowid (the search index's document number). */
+export async function insertEvent(client: Executor, row: NewEventRow): Promise<number> {
+  const result = await queryDb(client).insert(events).values(row);
+  return Number(result.lastInsertRowid);
 }
 
 /** A session's live event with what pruning and rendering need. */

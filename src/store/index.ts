@@ -35,4 +35,7 @@ export { putPausedTurn, pausedTurnOf, hasPausedTurn, deletePausedTurn } from "./
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";
-export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, SEARCH_TABLES, CONTEXT_WEIGHT, type SearchDocKind, type SearchTable, type SearchText } from "./search-index.ts";
+export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, SEARCH_TABLES, type SearchDocKind, type SearchTable } from "./search-index.ts";
+export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
+export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR } from "./search-segments.ts";
+export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";

@@ -9,6 +9,7 @@ import { migrate } from "./migrate.ts";
 import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
 import { databasePath, openWriteLock, type WriteLock } from "./write-lock.ts";
 import { explainServerError } from "./server-errors.ts";
+import { backfillSearchIndex } from "./search-backfill.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
 
@@ -31,6 +32,8 @@ export type StoreOptions = {
   syncUrl?: string;
   /** Apply pending migrations (default true). Doctor opens without migrating. */
   migrate?: boolean;
+  /** Told what a long one-time upgrade step is doing (the search index moving out of FTS5). */
+  notice?: (line: string) => void;
   /** SQLite's wait for a process that is not homed (default BUSY_TIMEOUT_MS; tests shorten it). */
   busyTimeoutMs?: number;
 } & WriteWaitOptions;
@@ -84,7 +87,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       await client.execute("PRAGMA journal_mode = WAL");
     }
     await client.execute("PRAGMA foreign_keys = ON");
-    if (options.migrate !== false) await migrate(client);
+    if (options.migrate !== false) {
+      await migrate(client);
+      await backfillSearchIndex(client, options.notice);
+    }
   } catch (error) {
     stopSync?.();
     client.close();

@@ -6,6 +6,9 @@ import { sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { bm25Of, conversationScopeKey, scopedMatch } from "./search-index.ts";
 import { ensureVectorSpace } from "./vector-spaces.ts";
+import { searchEvents } from "./search-bm25.ts";
+import { indexEvent } from "./search-segments.ts";
+import type { Transaction } from "@libsql/client";
 
 /** The probe's vectors: an odd width, as any model's may be (the store holds any). */
 const PROBE_DIM = 24;
@@ -39,15 +42,23 @@ export async function vectorTopOneProbe(tx: Executor, now: number): Promise<{ to
   return { top: top?.id, dimension: space.dimension };
 }
 
-/** Indexes one Chinese text for search and matches a word and a trigram of it: the doc ids each found. */
-export async function fullTextProbe(tx: Executor): Promise<{ words: string | undefined; grams: string | undefined }> {
+/**
+ * Indexes one Chinese text as a memory and as a fact and finds it: by a word and a trigram in the
+ * memories' BM25 index, by a word in the facts' FTS5 tables. The ids each found.
+ */
+export async function fullTextProbe(tx: Transaction): Promise<{ words: string | undefined; grams: string | undefined; facts: string | undefined }> {
   const db = queryDb(tx);
+  const text = "北京天安门广场 flag ceremony";
+  const inserted = await tx.execute({
+    sql: "INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at) VALUES ('doctor', 'doctor', 'doctor', 'L2', 0, 0, '[]', ?, 0, 0)",
+    args: [text],
+  });
+  await indexEvent(tx, Number(inserted.lastInsertRowid), { own: text });
+  const found = await searchEvents(tx, { words: ["广场"], trigrams: ["安门广"], bigrams: [] }, { limit: 1, filter: { sql: "e.conversation = 'doctor'", args: [] }, narrow: true });
   const key = conversationScopeKey("doctor");
-  await db.run(sql`INSERT INTO memory_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'event', ${key}, '天安门 广场 flag ceremony')`);
-  await db.run(sql`INSERT INTO memory_grams (doc_id, kind, scope_key, text) VALUES ('doctor', 'event', ${key}, '北京天安门广场')`);
-  const [words] = await db.all<{ doc_id: string }>(
-    sql`SELECT doc_id, ${sql.raw(bm25Of("memory_words"))} AS score FROM memory_words WHERE memory_words MATCH ${scopedMatch("memory_words", ["广场"], "doctor")}`,
+  await db.run(sql`INSERT INTO fact_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'triple', ${key}, '天安门 广场 flag ceremony')`);
+  const [fact] = await db.all<{ doc_id: string }>(
+    sql`SELECT doc_id, ${sql.raw(bm25Of("fact_words"))} AS score FROM fact_words WHERE fact_words MATCH ${scopedMatch("fact_words", ["广场"], "doctor")}`,
   );
-  const [grams] = await db.all<{ doc_id: string }>(sql`SELECT doc_id FROM memory_grams WHERE memory_grams MATCH ${scopedMatch("memory_grams", ["安门广"], "doctor")}`);
-  return { words: words?.doc_id, grams: grams?.doc_id };
+  return { words: found.words[0]?.id, grams: found.grams[0]?.id, facts: fact?.doc_id };
 }

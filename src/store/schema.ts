@@ -344,3 +344,27 @@ export const vectorSpaces = sqliteTable("vector_spaces", {
   vectors: text("vectors").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * Segments of the BM25 search index of events (search-segments.ts): each holds some documents'
+ * postings, written once and never changed; small ones are merged into larger ones. `state`:
+ * 'live' (searched) or 'staged' (an import's, made live with its events). Per segment: its
+ * documents' event rowids and lengths per channel (postings-codec.ts), token totals per channel
+ * (BM25's average length) and its terms (to read or delete its postings by primary key).
+ * The postings themselves are in `search_postings` (term, segment) → bytes, a WITHOUT ROWID
+ * table written in the migration (drizzle cannot declare one).
+ */
+export const searchSegments = sqliteTable("search_segments", {
+  // AUTOINCREMENT: an id is never used twice, so a segment's documents can be cached by id.
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  state: text("state").notNull(),
+  importRun: integer("import_run"),
+  level: integer("level").notNull(),
+  docs: integer("docs").notNull(),
+  tokensWords: integer("tokens_words").notNull(),
+  tokensTrigrams: integer("tokens_trigrams").notNull(),
+  tokensBigrams: integer("tokens_bigrams").notNull(),
+  rowids: blob("rowids", { mode: "buffer" }).notNull(),
+  lengths: blob("lengths", { mode: "buffer" }).notNull(),
+  terms: text("terms").notNull(),
+});

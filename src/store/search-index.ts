@@ -1,52 +1,28 @@
 /**
- * Keeps the FTS5 channels in step with stored text. Every event (any layer) and every triple is
- * indexed once, when it is written, by `doc_id`, events and triples in tables of their own;
- * queries join back to `events`/`triples` to filter by layer and scope, so moving between layers
- * never touches the index.
+ * Keeps the FTS5 channels of L3 facts in step with their text. Every triple is indexed when it is
+ * written, by `doc_id`, in tables of its own (migration 0010: `fact_words`, `fact_grams`,
+ * `fact_bigrams`), so that a facts query pays only for facts — with 100k messages and no facts,
+ * tables shared with events cost 162 ms a facts query scoring cold rows it then threw away.
+ * Events have an index of their own (search-segments.ts); facts are few, and FTS5 answers a
+ * facts query in under a millisecond.
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { analysedPart, cjkBigrams, searchWords } from "../text/index.ts";
+import { CONTEXT_WEIGHT, type SearchText } from "./search-analysis.ts";
 
-export type SearchDocKind = "event" | "triple";
+export type SearchDocKind = "triple";
 
-/**
- * Each kind of document has its own three tables (migration 0010): events (cold context and L1)
- * in `memory_*`, L3 facts in `fact_*`. Separate tables, not one shared set filtered after the
- * match, so that a facts query pays only for facts: with 100k messages and no facts, the shared
- * tables' facts query cost 162 ms scoring cold rows it then threw away — and FTS5's BM25 counted
- * each term over both kinds, so cold history also swayed the facts' term weights.
- */
 export const SEARCH_TABLES = {
-  event: { words: "memory_words", grams: "memory_grams", bigrams: "memory_bigrams" },
   triple: { words: "fact_words", grams: "fact_grams", bigrams: "fact_bigrams" },
 } as const;
-export type SearchTable = (typeof SEARCH_TABLES)[SearchDocKind][keyof (typeof SEARCH_TABLES)["event"]];
+export type SearchTable = (typeof SEARCH_TABLES)[SearchDocKind][keyof (typeof SEARCH_TABLES)["triple"]];
 
 /** The FTS column with the document's own text, per table (its `context` column follows it). */
 export const SEARCH_COLUMNS: Record<SearchTable, string> = {
-  memory_words: "words",
-  memory_grams: "text",
-  memory_bigrams: "grams",
   fact_words: "words",
   fact_grams: "text",
   fact_bigrams: "grams",
 };
-
-/**
- * What a document is found by: its own text and, for a message, its neighbours' (`context`).
- * Two columns so that BM25 can weigh them apart (see CONTEXT_WEIGHT).
- */
-export type SearchText = { own: string; context?: string };
-
-/**
- * How much a term counts in the neighbours' text next to the message's own (BM25 column weight,
- * set as each table's `rank` in migration 0010 — keep them equal). Below 1 so that the message
- * that says the words ranks above the neighbours that only carry them: in a three-turn session
- * all three rows hold the same words, and with equal weights they tied. Half, not less: the
- * neighbours are there because an answer rarely repeats its question's words, and that context
- * must still find it.
- */
-export const CONTEXT_WEIGHT = 0.5;
 
 /**
  * Scope keys (see migration 0006): one token per scope, so a scoped search intersects inside the
@@ -79,34 +55,30 @@ export const bm25Of = (table: SearchTable) => `bm25(${table}, 0, 0, 0, 1, ${CONT
 type Executor = Pick<Client | Transaction, "execute">;
 
 /**
- * The FTS rowid of a document: its event's or its triple's rowid (each kind has its own tables).
+ * The FTS rowid of a document: its triple's rowid.
  * Keyed so, a document's search rows are found by rowid — a b-tree lookup — since `doc_id` is an
  * unindexed column and deleting by it scans the whole table (61 ms at 100k rows). The document's
  * own row must exist when its search rows are written or removed.
  */
 const ROWID: Record<SearchDocKind, string> = {
-  event: "(SELECT rowid FROM events WHERE id = ?)",
   triple: "(SELECT rowid FROM triples WHERE id = ?)",
 };
 
 /**
  * The INSERTs of one document's word, trigram and CJK-bigram rows (for batched writers).
- * `rowid`: the FTS rowid when the caller already knows it (an import stages an event under the
- * rowid it will have, before the event row exists); otherwise it is looked up from the document.
  * A document is indexed by the first ANALYSED_CHARS characters of its own text followed by its
  * context (`text/limits.ts`): FTS5 inserts run synchronously, and the grams of a 15 MB message
  * would hold the daemon for seconds.
  */
-export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string, rowid?: number): Promise<InStatement[]> {
+export async function searchRows(kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string): Promise<InStatement[]> {
   // One budget for both, own text first: a row costs what the single text column did (the reply
   // to a pasted page would otherwise index the page's first ANALYSED_CHARS again, in full).
   const own = analysedPart(text.own);
   const context = analysedPart(`${own}\n${text.context ?? ""}`).slice(own.length + 1);
   const tables = SEARCH_TABLES[kind];
-  const rowidSql = rowid === undefined ? ROWID[kind] : "?";
   const row = (table: SearchTable, ownText: string, ctx: string): InStatement => ({
-    sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${rowidSql}, ?, ?, ?, ?, ?)`,
-    args: [rowid ?? docId, docId, kind, scopeKey, ownText, ctx],
+    sql: `INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${SEARCH_COLUMNS[table]}, context) VALUES (${ROWID[kind]}, ?, ?, ?, ?, ?)`,
+    args: [docId, docId, kind, scopeKey, ownText, ctx],
   });
   const words = async (t: string) => (t ? (await searchWords(t)).join(" ") : "");
   const rows = [row(tables.words, await words(own), await words(context)), row(tables.grams, own, context)];

@@ -49,6 +49,20 @@ export function queryTrigrams(query: string): string[] {
   return [...grams];
 }
 
+/**
+ * Every trigram inside the text's lower-cased letter/digit runs, repeats included (their count is
+ * the term frequency): what a stored text is indexed by. A query asks for a subset of these
+ * (`queryTrigrams`), so the two always meet.
+ */
+export function documentTrigrams(text: string): string[] {
+  const out: string[] = [];
+  for (const [run] of text.toLowerCase().matchAll(WORD_RUN)) {
+    const chars = Array.from(run);
+    for (let i = 0; i + 3 <= chars.length; i++) out.push(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+  }
+  return out;
+}
+
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** A run's trigrams at even offsets, and its last: every character is in one. */

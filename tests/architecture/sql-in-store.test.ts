@@ -13,7 +13,6 @@ import { join, relative } from "node:path";
 import { ROOT } from "../support/process.ts";
 
 const PENDING = new Set([
-  "src/memory/channels.ts",
   "src/memory/import-staging.ts",
   "src/memory/import.ts",
   "src/memory/injection.ts",

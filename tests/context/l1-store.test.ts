@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type Store } from "../../src/store/index.ts";
+import { openStore, searchEvents, type Store } from "../../src/store/index.ts";
 import { createContextEngine, inspectSequence, sinkToL2, writeL1Event, type ContextEvent } from "../../src/context/index.ts";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
 import { coldcontextQuery } from "../../src/memory/index.ts";
@@ -74,8 +74,8 @@ describe("L1 in the store", () => {
     assert.ok("科幻" in tfidf && "search" in tfidf, `tfidf terms: ${Object.keys(tfidf)}`);
     const blocks = await store.client.execute("SELECT kind, holder FROM blocks WHERE event_id = 'ev-2' ORDER BY id");
     assert.deepEqual(blocks.rows.map((r) => `${r.kind}:${r.holder}`).sort(), ["image:L1", "text:L1", "text:L1", "text:L1", "text:L1", "text:L1"]);
-    const words = await store.client.execute("SELECT doc_id FROM memory_words WHERE doc_id = 'ev-2'");
-    assert.equal(words.rows.length, 1);
+    const found = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 5, filter: { sql: "e.id = 'ev-2'", args: [] }, narrow: true });
+    assert.deepEqual(found.words.map((r) => r.id), ["ev-2"]);
   });
 
   test("a prune sinks to L2: nothing lost, ids stay, every block exactly one holder, the same as its event", async () => {
@@ -99,11 +99,8 @@ describe("L1 in the store", () => {
   });
 
   test("a sunk event is searchable by its words in L2 (indexed on entry, not on the move)", async () => {
-    const hits = await store.client.execute({
-      sql: "SELECT w.doc_id AS id FROM memory_words w JOIN events e ON e.id = w.doc_id WHERE memory_words MATCH ? AND e.layer = 'L2'",
-      args: ["科幻"],
-    });
-    assert.ok(hits.rows.some((r) => r.id === "ev-2"), `L2 hits: ${hits.rows.map((r) => r.id)}`);
+    const hits = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 20, filter: { sql: "e.layer = 'L2'", args: [] }, narrow: false });
+    assert.ok(hits.words.some((r) => r.id === "ev-2"), `L2 hits: ${hits.words.map((r) => r.id)}`);
   });
 
   test("a second check under the threshold sinks nothing and counts #2", async () => {

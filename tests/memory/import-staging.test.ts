@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "../../src/store/index.ts";
+import { openStore, SegmentBuilder, analyseDocument } from "../../src/store/index.ts";
 import { hostname } from "node:os";
 import { evalCommand, run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 import { RUNTIME_BINARIES } from "../support/runtimes.ts";
@@ -43,7 +43,7 @@ async function counts(data: string, tables: readonly string[]): Promise<Record<s
 
 const VISIBLE = ["events", "blocks"];
 const STAGED = ["import_runs", "import_events", "import_blocks", "import_seen"];
-const SEARCH = ["memory_words", "memory_grams", "memory_bigrams"];
+const SEARCH = ["search_segments", "search_postings"];
 
 /**
  * Runs `homed import` and returns its peak resident memory (the kernel's account, from wait4).
@@ -102,17 +102,17 @@ describe("homed import of a large file (child processes)", () => {
     }
     child.kill("SIGKILL");
     await exited;
-    const killed = await counts(data, [...VISIBLE, ...STAGED, "memory_words"]);
+    const killed = await counts(data, [...VISIBLE, ...STAGED]);
     assert.deepEqual([killed.events, killed.blocks], [0, 0], "nothing visible");
-    assert.ok(killed.import_events! >= 1_000 && killed.memory_words! >= 1_000, `staged rows were left behind: ${JSON.stringify(killed)}`);
+    assert.ok(killed.import_events! >= 1_000, `staged rows were left behind: ${JSON.stringify(killed)}`);
 
     const small = join(tmp.dir, "small.jsonl");
     writeFileSync(small, historyLines(3).join("\n"));
     const next = await run([...SOURCE_HOMED, "import", "-data", data, small]);
     assert.equal(next.code, 0, next.stderr);
     assert.match(next.stdout, /3 added, 0 already present/);
-    const after = await counts(data, [...VISIBLE, ...STAGED, ...SEARCH]);
-    assert.deepEqual(after, { events: 3, blocks: 3, import_runs: 0, import_events: 0, import_blocks: 0, import_seen: 0, memory_words: 3, memory_grams: 3, memory_bigrams: 3 });
+    const after = await counts(data, [...VISIBLE, ...STAGED, "search_segments"]);
+    assert.deepEqual(after, { events: 3, blocks: 3, import_runs: 0, import_events: 0, import_blocks: 0, import_seen: 0, search_segments: 1 });
   });
 
   test("peak memory does not grow with the file; the WAL is truncated; re-importing adds nothing", async () => {
@@ -146,7 +146,7 @@ describe("homed import of a large file (child processes)", () => {
     const file = join(tmp.dir, "history.jsonl");
     writeFileSync(file, historyLines(3).join("\n"));
     assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, file])).code, 0);
-    // What a killed import leaves: its run (its process gone), a staged event and its search row.
+    // What a killed import leaves: its run (its process gone), a staged event and its staged search segment.
     const gone = (await run(evalCommand("console.log(process.pid)"))).stdout.trim();
     const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
@@ -156,7 +156,11 @@ describe("homed import of a large file (child processes)", () => {
         sql: "INSERT INTO import_events (event_rowid, id, session_id, conversation, scope, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 'ev_k', 'c/s', 'c', 'conversation', 'L2', 0, 0, '[]', 'killed', 1, 0)",
         args: [first],
       });
-      await store.client.execute({ sql: "INSERT INTO memory_words (rowid, doc_id, kind, scope_key, words, context) VALUES (?, 'ev_k', 'event', 'cz', 'killed', '')", args: [first] });
+      const segment = new SegmentBuilder();
+      segment.add(first, await analyseDocument({ own: "killed" }));
+      const tx = await store.client.transaction("write");
+      await segment.write(tx, "staged", 7);
+      await tx.commit();
     } finally {
       store.close();
     }
@@ -166,9 +170,9 @@ describe("homed import of a large file (child processes)", () => {
       let left: Record<string, number> = {};
       do {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        left = await counts(data, ["import_runs", "import_events", "memory_words", "events"]);
+        left = await counts(data, ["import_runs", "import_events", "search_segments", "events"]);
       } while (left.import_runs !== 0 && Date.now() - started < 30_000);
-      assert.deepEqual(left, { import_runs: 0, import_events: 0, memory_words: 3, events: 3 });
+      assert.deepEqual(left, { import_runs: 0, import_events: 0, search_segments: 1, events: 3 });
     } finally {
       await daemon.stop();
     }

@@ -40,7 +40,7 @@ describe("history import", () => {
     const more = [...batch, message("three", { session: "s", sourceId: "3" })];
     assert.deepEqual(await importHistory(store.client, more), { added: 1, present: 2 });
     assert.equal(await count(store, "SELECT count(*) FROM events"), 3);
-    assert.equal(await count(store, "SELECT count(*) FROM memory_words"), 3);
+    assert.equal(await count(store, "SELECT sum(docs) FROM search_segments WHERE state = 'live'"), 3, "each message indexed once");
     const seqs = await store.client.execute("SELECT seq FROM events ORDER BY time");
     assert.deepEqual(seqs.rows.map((r) => Number(r.seq)), [0, 1, 2]);
     // The same id in another conversation is another message.
@@ -72,7 +72,7 @@ describe("history import", () => {
     const many = Array.from({ length: 1_100 }, (_, i) => message(`note ${i}`, { sourceId: String(i) }));
     await assert.rejects(importHistory(store.client, many, { embedder: failing }), /model crashed/);
     assert.equal(calls, 2);
-    for (const table of ["events", "blocks", "memory_words", "memory_grams", "import_events", "import_blocks", "import_seen", "import_runs"]) {
+    for (const table of ["events", "blocks", "search_segments", "search_postings", "import_events", "import_blocks", "import_seen", "import_runs"]) {
       assert.equal(await count(store, `SELECT count(*) FROM ${table}`), 0, table);
     }
   });

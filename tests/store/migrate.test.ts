@@ -23,9 +23,10 @@ describe("migrations", () => {
     assert.equal(await migrate(store.client), 0);
     const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')");
     const names = tables.rows.map((r) => String(r.name));
-    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "memory_words", "memory_grams", "vector_spaces"]) {
+    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "search_segments", "search_postings", "fact_words", "vector_spaces"]) {
       assert.ok(names.includes(expected), `missing ${expected}`);
     }
+    assert.ok(!names.includes("memory_words"), "events are searched through search segments, not FTS5");
     store.close();
   });
 
@@ -107,7 +108,7 @@ describe("schema rules", () => {
 
 describe("migration 0006: scope keys in the search tables", () => {
   test("rows written before it get their scope key, the same the writer computes", async () => {
-    const { conversationScopeKey, USER_SCOPE_KEY, scopedMatch } = await import("../../src/store/index.ts");
+    const { conversationScopeKey, USER_SCOPE_KEY } = await import("../../src/store/index.ts");
     const client = createClient({ url });
     const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0006"));
     await migrate(client, MIGRATIONS.slice(0, before));
@@ -123,7 +124,9 @@ describe("migration 0006: scope keys in the search tables", () => {
     assert.deepEqual(keys.rows.map((r) => [r.doc_id, r.scope_key]), [["e1", conversationScopeKey("会话-1")], ["e2", conversationScopeKey("other")], ["e3", USER_SCOPE_KEY]]);
     const rowids = await client.execute("SELECT count(*) AS n FROM memory_words f JOIN events e ON e.rowid = f.rowid AND e.id = f.doc_id");
     assert.equal(Number(rowids.rows[0]!.n), 3, "each search row's rowid is its event's rowid");
-    const scoped = await client.execute({ sql: "SELECT doc_id FROM memory_words WHERE memory_words MATCH ? ORDER BY doc_id", args: [scopedMatch("memory_words", ["harbour"], "会话-1")] });
+    // (memory_words is read into search segments and dropped at the first start after 0018.)
+    const match = `scope_key : ("${conversationScopeKey("会话-1")}" OR "${USER_SCOPE_KEY}") AND {words context} : ("harbour")`;
+    const scoped = await client.execute({ sql: "SELECT doc_id FROM memory_words WHERE memory_words MATCH ? ORDER BY doc_id", args: [match] });
     assert.deepEqual(scoped.rows.map((r) => r.doc_id), ["e1", "e3"]);
     client.close();
   });
@@ -131,7 +134,10 @@ describe("migration 0006: scope keys in the search tables", () => {
 
 describe("migration 0010: facts' own search tables, a context column", () => {
   test("facts' rows move to the fact tables; messages' rows stay and rank as before; each table ranks as bm25Of", async () => {
-    const { CONTEXT_WEIGHT, SEARCH_TABLES, scopedMatch } = await import("../../src/store/index.ts");
+    const { CONTEXT_WEIGHT, SEARCH_TABLES } = await import("../../src/store/index.ts");
+    // The messages' tables as 0010 left them (read into search segments and dropped after 0018).
+    const tables = { event: ["memory_words", "memory_grams", "memory_bigrams"], triple: Object.values(SEARCH_TABLES.triple) };
+    const columns: Record<string, string> = { memory_words: "words", memory_grams: "text", memory_bigrams: "grams", fact_words: "words", fact_grams: "text", fact_bigrams: "grams" };
     const client = createClient({ url });
     const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0010"));
     await migrate(client, MIGRATIONS.slice(0, before));
@@ -146,12 +152,12 @@ describe("migration 0010: facts' own search tables, a context column", () => {
     }
     await migrate(client);
     for (const kind of ["event", "triple"] as const) {
-      for (const table of Object.values(SEARCH_TABLES[kind])) {
+      for (const table of tables[kind]) {
         const rows = await client.execute(`SELECT f.rowid, f.doc_id FROM ${table} f`);
         const own = await client.execute(`SELECT rowid FROM ${kind === "event" ? "events" : "triples"} WHERE id = '${kind === "event" ? "e1" : "t1"}'`);
         assert.deepEqual(rows.rows.map((r) => [Number(r.rowid), r.doc_id]), [[Number(own.rows[0]!.rowid), kind === "event" ? "e1" : "t1"]], table);
         const term = table.endsWith("bigrams") ? "海港" : table.endsWith("grams") ? "arb" : "harbour";
-        const found = await client.execute({ sql: `SELECT doc_id FROM ${table} WHERE ${table} MATCH ?`, args: [scopedMatch(table, [term])] });
+        const found = await client.execute({ sql: `SELECT doc_id FROM ${table} WHERE ${table} MATCH ?`, args: [`{${columns[table]} context} : ("${term}")`] });
         assert.equal(found.rows.length, 1, `${table} finds its row`);
         const rank = await client.execute(`SELECT v FROM ${table}_config WHERE k = 'rank'`);
         assert.equal(rank.rows[0]?.v, `bm25(0, 0, 0, 1, ${CONTEXT_WEIGHT})`, `${table}: ORDER BY rank must rank as bm25Of`);

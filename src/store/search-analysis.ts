@@ -1,0 +1,91 @@
+/**
+ * What the search index holds of one document: its terms per channel, with their weighted
+ * frequency, and its length per channel. The same analysis as the queries' (`searchWords`,
+ * trigrams and CJK bigrams from src/text), so that a query's terms meet the stored ones.
+ */
+import { analysedPart, cjkBigrams, documentTrigrams, LineMemo, searchWords } from "../text/index.ts";
+import { INDEX_CHANNELS, type IndexChannel } from "./postings-codec.ts";
+
+/**
+ * What a document is found by: its own text and, for a message, its neighbours' (`context`).
+ * Apart so that a term in the neighbours counts CONTEXT_WEIGHT of one in the message itself.
+ */
+export type SearchText = { own: string; context?: string };
+
+/**
+ * How much a term counts in the neighbours' text next to the message's own. Below 1 so that the
+ * message that says the words ranks above the neighbours that only carry them: in a three-turn
+ * session all three documents hold the same words, and with equal weights they tied. Half, not
+ * less: the neighbours are there because an answer rarely repeats its question's words, and that
+ * context must still find it. (Postings store twice the weighted frequency, a whole number: own
+ * text 2 an occurrence, context 1 — change both together.)
+ */
+export const CONTEXT_WEIGHT = 0.5;
+
+/** One letter before each term names its channel: one postings table serves all three. */
+export const TERM_PREFIX: Record<IndexChannel, string> = { words: "w", trigrams: "t", bigrams: "b" };
+
+export type AnalysedDoc = {
+  /** Prefixed term → twice its weighted frequency (own occurrences × 2 + context occurrences). */
+  terms: Map<string, number>;
+  /** Tokens per channel, own and context together (BM25's document length). */
+  lengths: Record<IndexChannel, number>;
+};
+
+/**
+ * A text's length for the trigram channel: its characters, as FTS5's trigram tokenizer counted
+ * it (every window of three, spaces and punctuation included), not only the trigrams indexed —
+ * so that length normalisation weighs a message as the FTS5 ranking it replaces did (measured
+ * equal or within a point on LoCoMo and MADial, see README).
+ */
+export const trigramLength = (part: string) => Math.max(0, part.length - 2);
+
+/** A line's terms per channel, prefixed. */
+type LineTerms = Record<IndexChannel, readonly string[]>;
+
+/**
+ * Context lines whose terms are remembered. Words, trigrams and bigrams never cross a line break,
+ * so a text's terms are its lines' terms; a message indexed as its neighbours' context (an
+ * import: up to four times) is analysed once. Only context lines: a message's own text carries
+ * its speaker and is indexed once. Two generations of 1,024 lines cover the neighbours of 100
+ * sessions interleaved line by line, and hold a few MB (4,096 held 50 MB more at the peak of an
+ * 8k-message import).
+ */
+const remembered = new LineMemo<LineTerms>(1_024);
+
+async function lineTerms(line: string, remember: boolean): Promise<LineTerms> {
+  const known = remember ? remembered.get(line) : undefined;
+  if (known) return known;
+  const prefixed = (channel: IndexChannel, tokens: readonly string[]) => tokens.map((t) => TERM_PREFIX[channel] + t);
+  const terms: LineTerms = {
+    words: prefixed("words", await searchWords(line)),
+    trigrams: prefixed("trigrams", documentTrigrams(line)),
+    bigrams: prefixed("bigrams", cjkBigrams(line)),
+  };
+  if (remember) remembered.set(line, terms);
+  return terms;
+}
+
+/**
+ * Analyses a document. A document is indexed by the first ANALYSED_CHARS characters of its own
+ * text followed by its context, one budget for both (`text/limits.ts`): the reply to a pasted
+ * page must not index the page's first ANALYSED_CHARS again, in full.
+ */
+export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
+  const own = analysedPart(text.own);
+  const context = analysedPart(`${own}\n${text.context ?? ""}`).slice(own.length + 1);
+  const terms = new Map<string, number>();
+  const lengths: Record<IndexChannel, number> = { words: 0, trigrams: 0, bigrams: 0 };
+  for (const [part, weight] of [[own, 2], [context, 1]] as const) {
+    if (!part) continue;
+    for (const line of part.split("\n")) {
+      const found = await lineTerms(line, weight === 1);
+      for (const channel of INDEX_CHANNELS) {
+        for (const term of found[channel]) terms.set(term, (terms.get(term) ?? 0) + weight);
+        if (channel !== "trigrams") lengths[channel] += found[channel].length;
+      }
+    }
+    lengths.trigrams += trigramLength(part);
+  }
+  return { terms, lengths };
+}

@@ -1,0 +1,231 @@
+/**
+ * The BM25 index of events, as segments (the shape of Lucene's and of FTS5's own storage, kept
+ * where homed can score it without FTS5's per-row overhead — see search-bm25.ts):
+ *
+ * - a segment is written once by one write transaction (a chat turn's event, an import's
+ *   batch) and never changed: its documents (event rowids, in ascending order, numbered by
+ *   ordinal) and, per term, one postings record in `search_postings`;
+ * - segments of one size class (level: ⌊log₈ documents⌋) are merged into one once MERGE_FACTOR
+ *   of them exist, so a term is found in a few dozen records at most, whatever the store's size;
+ * - a deleted event's postings stay until its segment is next merged; searches never see them,
+ *   as they look each result up in `events`.
+ */
+import type { Client, InStatement, Transaction } from "@libsql/client";
+import { INDEX_CHANNELS, PostingsWriter, VarintReader, decodeSegmentDocs, encodeSegmentDocs, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
+import { analyseDocument, type AnalysedDoc, type SearchText } from "./search-analysis.ts";
+
+type Executor = Pick<Client | Transaction, "execute" | "batch">;
+
+/** Segments of a level merged at once: each posting is rewritten about log₈(documents) times. */
+export const MERGE_FACTOR = 8;
+
+/**
+ * Segments are not merged past this level (8⁵ = 32,768 documents and more): one merge of eight
+ * such segments would hold the write turn for seconds. A store of a million messages has a few
+ * dozen segments at most.
+ */
+export const MAX_MERGE_LEVEL = 5;
+
+/** Postings rows a statement inserts (three values each, under SQLite's 32,766 variables). */
+const ROWS_PER_INSERT = 500;
+
+export const levelOf = (docs: number) => Math.floor(Math.log(Math.max(1, docs)) / Math.log(MERGE_FACTOR) + 1e-9);
+
+export type SegmentState = "live" | "staged";
+
+/** Documents gathered for one segment, in ascending rowid. */
+export class SegmentBuilder {
+  readonly #rowids: number[] = [];
+  readonly #lengths: Record<IndexChannel, number[]> = { words: [], trigrams: [], bigrams: [] };
+  readonly #postings = new Map<string, PostingsWriter>();
+
+  get docs(): number {
+    return this.#rowids.length;
+  }
+
+  /** Adds an analysed document (an event's text). */
+  add(rowid: number, doc: AnalysedDoc): void {
+    const ordinal = this.addDocument(rowid, doc.lengths);
+    for (const [term, tf2] of doc.terms) this.addPosting(term, ordinal, tf2);
+  }
+
+  /** Adds a document without its terms (a merge adds those term by term); returns its ordinal. */
+  addDocument(rowid: number, lengths: Record<IndexChannel, number>): number {
+    const last = this.#rowids.at(-1);
+    if (last !== undefined && rowid <= last) throw new RangeError(`Cannot index event rowid ${rowid} after ${last}: a segment's documents ascend`);
+    this.#rowids.push(rowid);
+    for (const channel of INDEX_CHANNELS) this.#lengths[channel].push(lengths[channel]);
+    return this.#rowids.length - 1;
+  }
+
+  /** One term's frequency in one document; a term's documents must come in ascending ordinal. */
+  addPosting(term: string, ordinal: number, tf2: number): void {
+    let postings = this.#postings.get(term);
+    if (!postings) this.#postings.set(term, (postings = new PostingsWriter()));
+    postings.add(ordinal, tf2);
+  }
+
+  /** Writes the segment through `db` (inside the caller's write transaction); its id, or undefined when empty. */
+  async write(db: Executor, state: SegmentState, importRun: number | null = null): Promise<number | undefined> {
+    if (this.docs === 0) return undefined;
+    const encoded = encodeSegmentDocs(this.#rowids, this.#lengths);
+    const terms = [...this.#postings.keys()].sort();
+    const total = (channel: IndexChannel) => this.#lengths[channel].reduce((a, b) => a + b, 0);
+    const inserted = await db.execute({
+      sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [state, importRun, levelOf(this.docs), this.docs, total("words"), total("trigrams"), total("bigrams"), encoded.rowids, encoded.lengths, JSON.stringify(terms)],
+    });
+    const id = Number(inserted.lastInsertRowid);
+    const statements: InStatement[] = [];
+    for (let i = 0; i < terms.length; i += ROWS_PER_INSERT) {
+      const slice = terms.slice(i, i + ROWS_PER_INSERT);
+      statements.push({
+        sql: `INSERT INTO search_postings (term, segment, postings) VALUES ${slice.map(() => "(?, ?, ?)").join(", ")}`,
+        args: slice.flatMap((term) => [term, id, this.#postings.get(term)!.finish()]),
+      });
+    }
+    for (const statement of statements) await db.execute(statement);
+    return id;
+  }
+}
+
+/** Deletes segments and their postings (inside the caller's write transaction). */
+export async function deleteSegments(db: Executor, ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    const row = await db.execute({ sql: "SELECT terms FROM search_segments WHERE id = ?", args: [id] });
+    if (!row.rows[0]) continue;
+    const terms = JSON.parse(String(row.rows[0].terms)) as string[];
+    for (let i = 0; i < terms.length; i += ROWS_PER_INSERT) {
+      const slice = terms.slice(i, i + ROWS_PER_INSERT);
+      await db.execute({ sql: `DELETE FROM search_postings WHERE segment = ? AND term IN (${slice.map(() => "?").join(", ")})`, args: [id, ...slice] });
+    }
+    await db.execute({ sql: "DELETE FROM search_segments WHERE id = ?", args: [id] });
+  }
+}
+
+/** An import's staged segments become live with its events (in the same transaction). */
+export const publishStagedSegments = (importRun: number): InStatement => ({
+  sql: "UPDATE search_segments SET state = 'live', import_run = NULL WHERE state = 'staged' AND import_run = ?",
+  args: [importRun],
+});
+
+/** Removes an import's staged segments: an import that failed or died before its last step. */
+export async function dropStagedSegments(db: Executor, importRun: number): Promise<void> {
+  const rows = await db.execute({ sql: "SELECT id FROM search_segments WHERE state = 'staged' AND import_run = ?", args: [importRun] });
+  await deleteSegments(db, rows.rows.map((r) => Number(r.id)));
+}
+
+type SourceSegment = { id: number; docs: SegmentDocs; terms: string[] };
+
+/**
+ * Merges the live segments of the lowest full level (MERGE_FACTOR or more of them, below
+ * MAX_MERGE_LEVEL) into one, in one write transaction, leaving out documents whose event is
+ * gone. Returns whether it merged (call again until it does not).
+ */
+export async function mergeOnce(client: Client): Promise<boolean> {
+  const tx = await client.transaction("write");
+  try {
+    const levels = await tx.execute({
+      sql: "SELECT level FROM search_segments WHERE state = 'live' AND level < ? GROUP BY level HAVING count(*) >= ? ORDER BY level LIMIT 1",
+      args: [MAX_MERGE_LEVEL, MERGE_FACTOR],
+    });
+    if (levels.rows.length === 0) return false;
+    const level = Number(levels.rows[0]!.level);
+    const rows = await tx.execute({ sql: "SELECT id, docs, rowids, lengths, terms FROM search_segments WHERE state = 'live' AND level = ? ORDER BY id", args: [level] });
+    const sources: SourceSegment[] = rows.rows.map((r) => ({
+      id: Number(r.id),
+      docs: decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)),
+      terms: JSON.parse(String(r.terms)) as string[],
+    }));
+    const merged = await mergedSegment(tx, sources);
+    await deleteSegments(tx, sources.map((s) => s.id));
+    await merged.write(tx, "live");
+    await tx.commit();
+    return true;
+  } finally {
+    tx.close();
+  }
+}
+
+/** The documents of `sources` that still have an event, re-numbered in rowid order, with all their postings. */
+async function mergedSegment(tx: Executor, sources: readonly SourceSegment[]): Promise<SegmentBuilder> {
+  const all = sources.flatMap((s, si) => Array.from(s.docs.rowids, (rowid, ordinal) => ({ rowid, si, ordinal })));
+  const alive = await existingRowids(tx, all.map((d) => d.rowid));
+  const kept = all.filter((d) => alive.has(d.rowid)).sort((a, b) => a.rowid - b.rowid);
+  const builder = new SegmentBuilder();
+  // Old (segment, ordinal) → new ordinal; -1: the event is gone.
+  const renumber = sources.map((s) => new Int32Array(s.docs.rowids.length).fill(-1));
+  for (const d of kept) {
+    const lengths = {} as Record<IndexChannel, number>;
+    for (const channel of INDEX_CHANNELS) lengths[channel] = sources[d.si]!.docs.lengths[channel][d.ordinal]!;
+    renumber[d.si]![d.ordinal] = builder.addDocument(d.rowid, lengths);
+  }
+  const segmentIndex = new Map(sources.map((s, si) => [s.id, si]));
+  const terms = [...new Set(sources.flatMap((s) => s.terms))].sort();
+  for (let i = 0; i < terms.length; i += ROWS_PER_INSERT) {
+    const slice = terms.slice(i, i + ROWS_PER_INSERT);
+    const found = await tx.execute({
+      sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (${slice.map(() => "?").join(", ")}) AND segment IN (${sources.map(() => "?").join(", ")})`,
+      args: [...slice, ...sources.map((s) => s.id)],
+    });
+    const byTerm = new Map<string, [number, number][]>();
+    for (const r of found.rows) {
+      const map = renumber[segmentIndex.get(Number(r.segment))!]!;
+      const term = String(r.term);
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, (list = []));
+      const reader = new VarintReader(new Uint8Array(r.postings as ArrayBuffer));
+      const count = reader.read();
+      let ordinal = -1;
+      for (let k = 0; k < count; k++) {
+        ordinal += reader.read() + 1;
+        const tf2 = reader.read();
+        if (map[ordinal]! >= 0) list.push([map[ordinal]!, tf2]);
+      }
+    }
+    for (const [term, list] of byTerm) for (const [ordinal, tf2] of list.sort((a, b) => a[0] - b[0])) builder.addPosting(term, ordinal, tf2);
+  }
+  return builder;
+}
+
+async function existingRowids(db: Executor, rowids: readonly number[]): Promise<Set<number>> {
+  const alive = new Set<number>();
+  for (let i = 0; i < rowids.length; i += 30_000) {
+    const slice = rowids.slice(i, i + 30_000);
+    const rows = await db.execute({ sql: "SELECT rowid AS r FROM events WHERE rowid IN (SELECT value FROM json_each(?))", args: [JSON.stringify(slice)] });
+    for (const r of rows.rows) alive.add(Number(r.r));
+  }
+  return alive;
+}
+
+/** Indexes one new event (inside the write transaction that inserted it) as a segment of its own. */
+export async function indexEvent(tx: Executor, rowid: number, text: SearchText): Promise<void> {
+  const builder = new SegmentBuilder();
+  builder.add(rowid, await analyseDocument(text));
+  await builder.write(tx, "live");
+}
+
+const merging = new WeakMap<Client, Promise<void>>();
+
+/**
+ * Merges full levels after a write, in the background: the writer does not wait, and a merge
+ * waits for its write turn like any writer. One chain per client; a call while one runs returns
+ * that one — it merges until no level is full, the new segment included. A merge that fails
+ * changes nothing (one transaction) and is tried again after the next write.
+ */
+export function mergeInBackground(client: Client): Promise<void> {
+  const running = merging.get(client);
+  if (running) return running;
+  const run = (async () => {
+    try {
+      while (await mergeOnce(client));
+    } catch {
+      // See above: the index stays correct, only less merged, until the next write.
+    } finally {
+      merging.delete(client);
+    }
+  })();
+  merging.set(client, run);
+  return run;
+}

@@ -52,7 +52,7 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
           const moved = new Set(restored);
           injection = injectionOf(injection.query, injection.lines.filter((l) => !moved.has(l.id)));
         }
-        if (injection.lines.length) await auditInjection(options.client, sessionId, injection, options.config.auditKeep);
+        if (injection.lines.length || restored.length) await auditInjection(options.client, sessionId, injection, options.config.auditKeep, Date.now(), restored);
         turns.set(turnId, { fingerprint, injected: injection.lines });
         // A cancelled turn never reaches after_output: forget the oldest so the map stays small.
         if (turns.size > 64) turns.delete(turns.keys().next().value!);

@@ -204,13 +204,21 @@ export async function queryCoverage(queryWords: readonly string[], text: string)
   return [...wanted].filter((w) => held.has(w)).length / wanted.size;
 }
 
-/** Records an injection and keeps only the newest `keep` records. */
-export async function auditInjection(client: Client, sessionId: string | null, injection: Injection, keep: number, now = Date.now()): Promise<void> {
+/**
+ * Records an injection and keeps only the newest `keep` records. `restored`: cold events the turn
+ * moved back into L1 instead of injecting them (peek → confirm → move), recorded as band
+ * RESTORED — the audit says everything memory brought to the turn.
+ */
+export async function auditInjection(client: Client, sessionId: string | null, injection: Injection, keep: number, now = Date.now(), restored: readonly string[] = []): Promise<void> {
+  const ids = [
+    ...injection.lines.map((l) => ({ id: l.id, layer: l.layer, band: l.band, evidence: l.evidence })),
+    ...restored.map((id) => ({ id, layer: "L2", band: "RESTORED", evidence: "verbatim" })),
+  ];
   await client.batch(
     [
       {
         sql: "INSERT INTO injection_audit (time, session_id, query, ids, counts, chars) VALUES (?, ?, ?, ?, ?, ?)",
-        args: [now, sessionId, injection.query, JSON.stringify(injection.lines.map((l) => ({ id: l.id, layer: l.layer, band: l.band, evidence: l.evidence }))), JSON.stringify(injection.counts), injection.chars],
+        args: [now, sessionId, injection.query, JSON.stringify(ids), JSON.stringify(injection.counts), injection.chars],
       },
       { sql: "DELETE FROM injection_audit WHERE id <= (SELECT max(id) FROM injection_audit) - ?", args: [keep] },
     ],

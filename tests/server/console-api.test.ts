@@ -145,7 +145,10 @@ describe("console memory, inspector and audit", () => {
 
     const record = (await (await app.request(`/api/memory/records/${first}`, { headers: { cookie } })).json()) as any;
     assert.equal(record.kind, "event");
-    assert.equal(record.layer, "L2");
+    // Recall was sure of it (first in both channels, every word of the question): the turn moved
+    // it back into the session's context (peek → confirm → move), and the audit says so.
+    assert.equal(record.layer, "L1");
+    assert.equal(audit.entries[0].ids[0].band, "RESTORED");
     assert.equal(record.session, session.id);
     assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { host: HOST, cookie } })).status, 403);
     const suffix = first.replace(/[^a-zA-Z0-9]/g, "").slice(-8);

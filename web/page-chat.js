@@ -7,7 +7,7 @@ import { renderMarkdown } from "/assets/markdown.js";
 
 /** "remembered 3 things (120 characters)", expanding to the query and the injected lines with their ids. */
 export function recallLine(report) {
-  const n = report.lines?.length ?? 0;
+  const n = report.lines?.length ?? report.ids?.length ?? 0;
   // Cold turns moved back into the conversation itself (not injected lines): said apart.
   const restored = report.restored?.length ? t("chat.restored", { n: report.restored.length }) : "";
   const summary = (n ? t("chat.recalled", { n, chars: report.chars ?? 0 }) : t("chat.recalledNothing")) + restored;
@@ -16,7 +16,7 @@ export function recallLine(report) {
     { class: "recall" },
     h("summary", {}, summary),
     h("p", {}, t("chat.recallQuery"), h("q", { translate: "no" }, report.query ?? "")),
-    n ? h("ul", { class: "lines", translate: "no" }, report.lines.map((line) => h("li", {}, line.replace(/^- /, "")))) : h("p", { class: "muted" }, t("chat.recallNone")),
+    report.lines?.length ? h("ul", { class: "lines", translate: "no" }, report.lines.map((line) => h("li", {}, line.replace(/^- /, "")))) : n ? null : h("p", { class: "muted" }, t("chat.recallNone")),
     report.ids?.length ? h("p", { class: "muted ids" }, t("chat.recallIds"), data(report.ids.join(", "))) : null,
   );
 }
@@ -136,8 +136,20 @@ export async function renderChat(view, [sessionId]) {
 
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" });
   const history = await api("GET", `/api/sessions/${current.id}/context`);
+  // Each turn's recall line, back in its place: the audit's entries of this conversation, oldest
+  // first, each given to the first user message it was the query of (the audit keeps ids, not lines).
+  const recalls = (await api("GET", `/api/audit?session=${encodeURIComponent(current.id)}`)).entries.reverse();
+  const recallFor = (text) => {
+    const i = recalls.findIndex((e) => e.query && text.startsWith(e.query));
+    return i < 0 ? null : recallLine({ query: recalls[i].query, chars: recalls[i].chars, ids: recalls.splice(0, i + 1).at(-1).ids.map((x) => x.id) });
+  };
   const results = new Map(history.flatMap((e) => e.messages).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)]));
-  for (const event of history) for (const m of event.messages) log.append(messageView(m, results) ?? "");
+  for (const event of history) {
+    for (const m of event.messages) {
+      log.append(messageView(m, results) ?? "");
+      if (m.role === "user" && typeof m.content === "string") log.append(recallFor(m.content) ?? "");
+    }
+  }
   const input = h("textarea", { id: "message", name: "message", rows: 3, required: true, placeholder: t("chat.messagePlaceholder") });
   const send = h("button", { type: "submit" }, t("chat.send"));
   /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */

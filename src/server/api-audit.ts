@@ -6,18 +6,26 @@
  */
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
 import { coldcontextQuery, listInjections } from "../memory/index.ts";
 import { recentAuditQueries } from "../store/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 export const AUDIT_SHOWN = 1000;
+const AuditQuerySchema = z.object({ session: z.string().min(1).max(200).optional() });
 /** Queries replayed per measurement: enough for a p95, few enough to answer in about a second. */
 export const REPLAY_QUERIES = 100;
 
 /** `embedder`: the one recall searches with (undefined with the fallback: words and grams only). */
 export function auditRoutes(client: Client, embedder: Embedder | undefined): Hono {
   const app = new Hono();
-  app.get("/", async (c) => c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN }) }));
+  // `?session=ID`: that conversation's turns only (the chat page puts each turn's recall line back after a reload).
+  app.get("/", async (c) => {
+    const parsed = AuditQuerySchema.safeParse(c.req.query());
+    if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+    return c.json({ entries: await listInjections(client, { limit: AUDIT_SHOWN, sessionId: parsed.data.session }) });
+  });
 
   app.post("/replay", async (c) => {
     const samples = [];

@@ -136,6 +136,16 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.match(await recall.innerText(), /looked for: .*What colour is my boat\?/);
     assert.match(await recall.locator(".lines").innerText(), /\(id:\w+\) .*My harbour boat is painted blue\./);
     await screenshot(page, "chat");
+    // After a reload the turn keeps its recall line, in its place after the question, ids one click away.
+    const ids = await recall.locator(".ids").innerText();
+    await page.reload();
+    const kept = page.locator(".log details.recall");
+    await kept.waitFor();
+    assert.equal(await kept.evaluate((d) => d.previousElementSibling?.textContent), "What colour is my boat?");
+    assert.match(await kept.locator("summary").innerText(), /^remembered [1-9]\d* things? \([1-9][\d,]* characters\)$/);
+    await kept.locator("summary").click();
+    assert.match(await kept.innerText(), /looked for: .*What colour is my boat\?/);
+    assert.equal(await kept.locator(".ids").innerText(), ids);
     // A second turn in the same situation makes it a scene.
     await page.getByLabel("Message").fill("Thanks!");
     await page.getByRole("button", { name: "Send" }).click();

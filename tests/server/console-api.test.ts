@@ -2,6 +2,7 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { sinkToL2 } from "../../src/context/index.ts";
+import { auditInjection } from "../../src/memory/index.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { toolSpecTokens } from "../../src/kernel/index.ts";
 import { createApp } from "../../src/server/index.ts";
@@ -212,5 +213,20 @@ describe("console history import", () => {
       assert.equal((await patch(scope)).status, 200);
       assert.equal((await h.store.client.execute({ sql: "SELECT private_to FROM events WHERE id = ?", args: [id] })).rows[0]!.private_to, stored);
     }
+  });
+});
+
+describe("console recall audit by conversation", () => {
+  test("?session= lists only that conversation's turns; a bad value is refused", async () => {
+    h = await kernelHarness([]);
+    const app = appFor(h);
+    const cookie = await login(app);
+    const injection = (query: string) => ({ query, text: "", lines: [], counts: { L2: 0, L3: 0 }, chars: 0 });
+    await auditInjection(h.store.client, "session-a", injection("asked in a"), 100);
+    await auditInjection(h.store.client, "session-b", injection("asked in b"), 100);
+    const entries = async (query: string) => ((await (await app.request(`/api/audit${query}`, { headers: { cookie } })).json()) as { entries: { query: string }[] }).entries.map((e) => e.query);
+    assert.deepEqual(await entries("?session=session-a"), ["asked in a"]);
+    assert.deepEqual((await entries("")).sort(), ["asked in a", "asked in b"]);
+    assert.equal((await app.request(`/api/audit?session=${"x".repeat(201)}`, { headers: { cookie } })).status, 400);
   });
 });

@@ -153,7 +153,7 @@ function embedderForm() {
     "form",
     { class: "card embed-setup", dataset: { form: "embedder" } },
     h("h2", {}, t("memory.embedSetup")),
-    ...field("e-url", "baseUrl", "memory.embedUrl", { required: true, placeholder: "http://127.0.0.1:11434/v1" }),
+    ...field("e-url", "baseUrl", "memory.embedUrl", { required: true, placeholder: "http://127.0.0.1:11434/v1", translate: "no" }),
     ...field("e-model", "model", "memory.embedModel", { required: true, placeholder: "bge-m3" }),
     ...field("e-key", "apiKey", "memory.embedKey", { type: "password", autocomplete: "off" }),
     ...field("e-dim", "dimension", "memory.embedDim", { type: "number", min: 1 }),

@@ -9,7 +9,7 @@ import type { Embedder } from "../embed/index.ts";
 import { DEFAULT_INJECTION, InjectionConfigSchema, type InjectionConfig } from "./injection-config.ts";
 import { COOLING_JOB, DEFAULT_COOLING } from "./cooling.ts";
 import { RRF_K } from "./fusion.ts";
-import { auditedIds, coolingBacklog, duplicateFacts, eventWithVector, leaseOf, nextSeq, storagePath, vectorCoverageByLayer } from "../store/index.ts";
+import { auditedIds, coolingBacklog, duplicateFacts, eventWithVector, indexEvent, leaseOf, mergeInBackground, nextSeq, storagePath, vectorCoverageByLayer } from "../store/index.ts";
 import { cosine } from "../embed/index.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
@@ -18,7 +18,7 @@ import { forgetRecord, openRecord } from "./records.ts";
 import { factText, maskFactSecrets, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { describeMasked, maskSecrets } from "../text/index.ts";
 import { randomUUID } from "node:crypto";
-import { coldEventId, coldEventStatements, coldSessionId, type ColdMessage } from "./cold-event.ts";
+import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
 import { MemoryScopeSchema, privateToOf, viewerFilter, type PrivateScope, type Viewer } from "./scope.ts";
 
@@ -243,8 +243,13 @@ async function noteColdEvent(ctx: MemoryToolContext, note: { text: string; title
   const tx = await ctx.client.transaction("write");
   try {
     const seq = await nextSeq(tx, coldSessionId(message.conversation, message.session));
-    for (const statement of await coldEventStatements(message, seq, vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined, now)) await tx.execute(statement);
+    const [insertEvent, ...rest] = await coldEventStatements(message, seq, vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined, now);
+    const rowid = Number((await tx.execute(insertEvent!)).lastInsertRowid);
+    for (const statement of rest) await tx.execute(statement);
+    // Searchable like an imported message: its speaker (the title) and its text.
+    await indexEvent(tx, rowid, searchText(message, ""));
     await tx.commit();
+    void mergeInBackground(ctx.client);
   } finally {
     tx.close();
   }

@@ -15,13 +15,11 @@ import { z } from "zod";
 import { UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
 import { catalogEntry, CATALOG, ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
 import { DownloadError, downloadFile, sha256File } from "./model-download.ts";
-import { ACTIVE_FILE, activeSentenceFolder, listSentenceFolders, SENTENCE_CONFIG } from "./sentence-folder.ts";
+import { ACTIVE_FILE, activeSentenceFolder, listSentenceFolders, PULL_RECORD, PullRecordSchema, SENTENCE_CONFIG } from "./sentence-folder.ts";
 import { CLIP_FOLDER_NAME, findClipFolder } from "./clip-folder.ts";
 
 export type ModelCommandIo = Pick<CommandIo, "stdout" | "stderr" | "isTty">;
 
-const PULL_RECORD = "homed-pull.json";
-const PullRecordSchema = z.object({ files: z.record(z.string(), z.object({ url: z.string(), sha256: z.string() })) });
 type PullRecord = z.infer<typeof PullRecordSchema>;
 
 function readPullRecord(dir: string): PullRecord {

@@ -6,6 +6,7 @@
  * attention-masked mean), L2 normalisation, and the prefixes the model was trained with for
  * queries and passages. The config file is what marks a folder as a sentence encoder.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -35,6 +36,26 @@ export class SentenceFolderError extends HomedError {
   constructor(dir: string, reason: string, options?: ErrorOptions) {
     super("model_folder", `Cannot load the sentence encoder in ${dir}: ${reason}`, options);
     this.name = "SentenceFolderError";
+  }
+}
+
+/** What `homed model pull` recorded: each file's source and the sha256 it verified or trusted. */
+export const PULL_RECORD = "homed-pull.json";
+export const PullRecordSchema = z.object({ files: z.record(z.string(), z.object({ url: z.string(), sha256: z.string() })) });
+
+/**
+ * A pulled folder's files are checked against the pull's record at every load, so a file
+ * truncated or changed since (a disk error, a hand edit) is named instead of silently giving
+ * other vectors. A folder put together by hand has no record and is not checked.
+ */
+function verifyPulled(dir: string): void {
+  if (!existsSync(join(dir, PULL_RECORD))) return;
+  const record = PullRecordSchema.safeParse(JSON.parse(readFileSync(join(dir, PULL_RECORD), "utf8")));
+  if (!record.success) throw new SentenceFolderError(dir, `${PULL_RECORD} is malformed; pull the model again`);
+  for (const [name, { sha256 }] of Object.entries(record.data.files)) {
+    if (!existsSync(join(dir, name))) throw new SentenceFolderError(dir, `${name} is missing; pull the model again`);
+    const hash = createHash("sha256").update(readFileSync(join(dir, name))).digest("hex");
+    if (hash !== sha256) throw new SentenceFolderError(dir, `${name} changed since it was pulled (sha256 ${hash.slice(0, 12)}…, expected ${sha256.slice(0, 12)}…); pull the model again`);
   }
 }
 
@@ -82,6 +103,7 @@ export function readSentenceFolder(dir: string): SentenceFolder {
     const why = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") : (error as Error).message;
     throw new SentenceFolderError(dir, `${SENTENCE_CONFIG} is not valid: ${why}`, { cause: error });
   }
+  verifyPulled(dir);
   const modelPath = [join(dir, "model.onnx"), join(dir, "onnx", "model.onnx")].find((path) => existsSync(path));
   if (!modelPath) throw new SentenceFolderError(dir, "model.onnx is missing (looked in the folder and in onnx/)");
   return { dir, config, model: new Uint8Array(readFileSync(modelPath)), vocab: readVocab(dir) };

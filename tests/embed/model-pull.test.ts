@@ -95,6 +95,12 @@ describe("homed model pull", () => {
     // Pulled again: nothing is fetched, the files on disk match.
     const again = await homedModel(data, ["pull", `${base}/tiny-a`]);
     assert.match(again.stderr, /model\.onnx: already here, sha256 matches/);
+    // A byte changed on disk after the pull: the model is refused at load, by name (doctor fails).
+    const onDisk = join(data, "models", "tiny-a", "model.onnx");
+    writeFileSync(onDisk, corrupted);
+    const broken = await openEmbedder(resolveSettings(parseArgs(["-data", data]), {}).embed);
+    assert.deepEqual([broken.kind, broken.degraded], ["fallback", true]);
+    assert.match(broken.reason, /model\.onnx changed since it was pulled \(sha256 [0-9a-f]{12}…, expected [0-9a-f]{12}…\); pull the model again/);
   });
 
   test("an interrupted run's .part is resumed by the next pull", async () => {

@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
-import { ROOT, run, SOURCE_HOMED } from "../support/process.ts";
+import { evalCommand, ROOT, run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
@@ -72,7 +72,7 @@ describe("README snippets for OpenAI and MCP clients", () => {
     const program = local(snippet("The OpenAI SDK\n(JavaScript", "ts"));
     assert.match(program, /process\.env\.HOMED_KEY/);
     // Run from the repository, where `openai` is installed, as a reader runs it from their project.
-    const ran = await run([process.execPath, "-e", program], { cwd: ROOT, env: { ...process.env, HOMED_KEY: key } });
+    const ran = await run(evalCommand(program), { cwd: ROOT, env: { ...process.env, HOMED_KEY: key } });
     assert.equal(ran.code, 0, ran.stderr);
     assert.match(ran.stdout, /^the shed key is under the blue pot \{[\s\S]*prompt_tokens: 10,[\s\S]*total_tokens: 15/);
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { partner: string }[] };

@@ -2,6 +2,7 @@
 import { announceServingDaemon, ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
 import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type CommandIo = {
   stdout: (text: string) => void;
@@ -42,10 +43,8 @@ export function expectArguments(rest: readonly string[], count: number, usage: s
 }
 
 /** A bad input file or line: reported as one "Cannot X: reason" line, without a stack. */
-export class InputError extends Error {
-  readonly code = "input";
+export class InputError extends HomedError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "InputError";
+    super("input", message, options);
   }
 }

@@ -113,6 +113,6 @@ describe("L3 facts", () => {
     assert.deepEqual(await forgetRecord(store.client, suffix), { kind: "fact", id });
     assert.equal((await store.client.execute("SELECT count(*) AS n FROM triples")).rows[0]!.n, 0);
     assert.equal(await searchRows(), 0);
-    await assert.rejects(openRecord(store.client, suffix), (e: RecordError) => e.code === "not_found");
+    await assert.rejects(openRecord(store.client, suffix), (e: Error) => e instanceof RecordError && e.code === "not_found");
   });
 });

@@ -9,33 +9,20 @@ import { blockData, blocks, events, tripleRevisions, triples } from "./schema.ts
 
 export type RecordKind = "fact" | "event";
 
+/*
+ * The two lookups below are typed sql templates, not the query builder: building a UNION ALL with
+ * the builder cost ~150 µs a call against ~40 µs for the whole raw query (measured, 5000 calls).
+ */
+
 /** The records whose id is `id` (at most one of each kind, in practice one). */
 export function recordsWithId(client: Executor, id: string): Promise<{ kind: RecordKind; id: string }[]> {
-  const db = queryDb(client);
-  return db
-    .select({ kind: sql<RecordKind>`'fact'`, id: triples.id })
-    .from(triples)
-    .where(eq(triples.id, id))
-    .unionAll(db.select({ kind: sql<RecordKind>`'event'`, id: events.id }).from(events).where(eq(events.id, id)));
+  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE id = ${id} UNION ALL SELECT 'event', id FROM events WHERE id = ${id}`);
 }
 
-/** Ids with their '-' and '_' removed, as injected lines shorten them. */
-const bare = (column: typeof triples.id | typeof events.id) => sql`replace(replace(${column}, '-', ''), '_', '')`;
-
-/** Up to `limit` records whose id (without '-' and '_') ends in `suffix`. */
+/** Up to `limit` records whose id, without its '-' and '_' (as injected lines shorten ids), ends in `suffix`. */
 export function recordsEndingIn(client: Executor, suffix: string, limit: number): Promise<{ kind: RecordKind; id: string }[]> {
-  const db = queryDb(client);
-  return db
-    .select({ kind: sql<RecordKind>`'fact'`, id: triples.id })
-    .from(triples)
-    .where(sql`${bare(triples.id)} LIKE '%' || ${suffix}`)
-    .unionAll(
-      db
-        .select({ kind: sql<RecordKind>`'event'`, id: events.id })
-        .from(events)
-        .where(sql`${bare(events.id)} LIKE '%' || ${suffix}`),
-    )
-    .limit(limit);
+  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix}
+    UNION ALL SELECT 'event', id FROM events WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix} LIMIT ${limit}`);
 }
 
 export type EventRecordRow = {

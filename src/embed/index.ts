@@ -10,6 +10,7 @@ export { createClipEmbedder, type ClipEmbedder } from "./clip-onnx.ts";
 export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts";
 export { openEmbedder, vectorEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";
+export { runModelCommand } from "./model-command.ts";
 export { backfillEmbeddings, leasedBackfill, BACKFILL_LEASE_MS, countStale, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
 export { dataUrlImageBytes } from "./data-url.ts";
 export { createSentenceEmbedder, poolHidden, type SentenceEmbedder } from "./sentence-onnx.ts";

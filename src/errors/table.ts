@@ -64,6 +64,8 @@ export const ERRORS = {
   embed_config: row(500),
   embed_timeout: row(500),
   embed: row(500),
+  // A model download that failed or did not match its checksum (the source is at fault).
+  download: row(502),
   segment_full: row(500),
   bad_reference: row(500),
   bad_segment: row(500),

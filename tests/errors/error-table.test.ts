@@ -62,6 +62,7 @@ const MATRIX: Record<string, [number, number]> = {
   embed_config: [500, 1],
   embed_timeout: [500, 1],
   embed: [500, 1],
+  download: [502, 1],
   segment_full: [500, 1],
   bad_reference: [500, 1],
   bad_segment: [500, 1],

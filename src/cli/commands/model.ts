@@ -8,5 +8,5 @@ export const modelCommand = defineCommand({
   description: "NAME is one of the catalog's (homed model list); --url fetches its files from a mirror. A URL serves homed-model.json describing the files.",
   flags: [{ name: "url", value: "BASE", default: "", help: "`homed model pull`: fetch the catalog model's files from this base URL instead" }],
   takesArguments: true,
-  run: async ({ args, rest, settings }, io) => (await import("../../embed/model-command.ts")).runModelCommand(rest, args, settings(), io),
+  run: async ({ args, rest, settings }, io) => (await import("../../embed/index.ts")).runModelCommand(rest, args, settings(), io),
 });

@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Client, InStatement } from "@libsql/client";
-import { coldcontextQuery, stableQuery, writeFact } from "../../src/memory/index.ts";
+import { buildInjection, coldcontextQuery, DEFAULT_INJECTION, stableQuery, writeFact } from "../../src/memory/index.ts";
 import { SEARCH_TABLES } from "../../src/store/index.ts";
 
 /** The messages' search index (src/store/search-segments.ts). */
@@ -88,4 +88,18 @@ describe("recall query plans", () => {
       }
     });
   }
+  test("a chat turn's whole injection (cold and facts recall, standing cold events) walks no table of events", async () => {
+    await using store = await openTempStore();
+    await seed(store, Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)));
+    await store.client.execute("UPDATE events SET access_count = 5 WHERE rowid % 3 = 0");
+    const { client, statements } = recording(store.client);
+    const injection = await buildInjection(client, "what did we plant in the garden last spring?", { viewer: { partner: "Ann" }, prefer: "conv-a", config: DEFAULT_INJECTION });
+    assert.ok(injection.lines.length > 0);
+    for (const stmt of statements) {
+      const { sql, args } = typeof stmt === "string" ? { sql: stmt, args: [] } : stmt;
+      const plan = await store.client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args as never });
+      const walks = plan.rows.map((r) => String(r.detail)).filter((d) => /^SCAN (e|events)\b/.test(d) || /USING (COVERING )?INDEX events_layer_time/.test(d));
+      assert.deepEqual(walks, [], `${sql}\n${plan.rows.map((r) => r.detail).join("\n")}`);
+    }
+  });
 });

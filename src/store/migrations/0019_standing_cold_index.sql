@@ -1,0 +1,1 @@
+CREATE INDEX `events_layer_access` ON `events` (`layer`,`access_count`,`last_access`);

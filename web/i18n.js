@@ -121,6 +121,8 @@ export const STRINGS = {
     save: ["Save", "保存"],
     addButton: ["Add provider", "添加"],
     test: ["Test connection", "测试连接"],
+    firstAdded: ["{name} is set up: homed can answer now. ", "{name} 已设置好，homed 现在可以回答了。"],
+    startChat: ["Start a chat →", "开始对话 →"],
     fetchModels: ["List models", "获取模型列表"],
     fetchingModels: ["Asking the provider…", "正在询问模型服务…"],
     modelsFound: [(p) => `${num(p.n)} ${plural(p.n, "model", "models")}: pick one in the Model field`, "找到 {n} 个模型：在“模型”栏里选择"],

@@ -84,7 +84,7 @@ function providerForm(list, existing, done) {
     if (!v.preset) delete v.preset;
     try {
       await api(existing ? "PUT" : "POST", existing ? `/api/providers/${existing.id}` : "/api/providers", v);
-      done();
+      done(existing ? undefined : v.name);
     } catch (error) {
       clear(out, notice(error.message, "error"));
     }
@@ -92,9 +92,10 @@ function providerForm(list, existing, done) {
   return form;
 }
 
-export async function renderProviders(view) {
+/** `added`: the name of a provider just added; the first one leads on into a first chat. */
+export async function renderProviders(view, _params, added) {
   const list = await api("GET", "/api/providers");
-  const reload = () => renderProviders(clear(view));
+  const reload = (name) => renderProviders(clear(view), [], typeof name === "string" ? name : undefined);
   const rows = list.providers.map((p) =>
     h(
       "tr",
@@ -118,6 +119,9 @@ export async function renderProviders(view) {
   const columns = ["colName", "colBaseUrl", "colModel", "colKey"].map((k) => t(`providers.${k}`));
   view.append(
     h("h1", {}, t("providers.title")),
+    added && list.providers.length === 1
+      ? h("p", { class: "notice ok", role: "status" }, t("providers.firstAdded", { name: added }), h("a", { href: "#/chat" }, t("providers.startChat")))
+      : "",
     h("p", { class: "help" }, t("providers.help")),
     rows.length
       ? h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, [...columns, ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))

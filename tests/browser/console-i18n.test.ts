@@ -122,7 +122,8 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.getByRole("button", { name: "添加", exact: true }).click();
     await page.locator("tr[data-provider=本地]").getByText("使用中").waitFor();
 
-    await page.getByRole("link", { name: "对话", exact: true }).click();
+    // The first provider leads on into the chat.
+    await page.getByRole("status").filter({ hasText: "本地 已设置好" }).getByRole("link", { name: "开始对话 →" }).click();
     await page.getByLabel("消息").fill("我的船漆成什么颜色了？");
     await page.getByRole("button", { name: "发送" }).click();
     await page.locator(".msg.assistant:not(.streaming) .answer").getByText("你的船是蓝色的。").waitFor();

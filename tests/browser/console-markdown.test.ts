@@ -67,7 +67,7 @@ describe("Markdown answers in Chromium", { skip: chromiumMissing ? "no /usr/bin/
 
   test("while waiting the turn says homed is thinking; the answer renders as Markdown and nothing in it runs", async () => {
     const { page } = c;
-    await page.getByRole("link", { name: "Chat" }).click();
+    await page.getByRole("link", { name: "Chat", exact: true }).click();
     await page.getByLabel("New conversation with").fill("me");
     await page.getByRole("button", { name: "Start" }).click();
     await page.getByLabel("Message").fill("Tell me about boats");

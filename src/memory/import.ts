@@ -57,7 +57,7 @@ const FULL_GC_EVERY = 10;
  * (about 2.5 bytes a posting, ~150 postings a message: ~6 MB); bigger segments mean fewer for a
  * search to read and fewer merges after the import.
  */
-const SEGMENT_DOCS = 16_384;
+const SEGMENT_DOCS = 8_192;
 
 /**
  * Sessions held open at once, in the window of neighbours and in the memory of where each

@@ -10,8 +10,16 @@
 
 /** A growable byte buffer of varints. */
 export class VarintWriter {
-  #bytes = new Uint8Array(64);
+  #bytes: Uint8Array;
   #length = 0;
+
+  /**
+   * `initial`: first capacity in bytes. Small for postings: most terms of a segment (numbers,
+   * names, rare trigrams) hold a document or two, and a builder holds one writer per term.
+   */
+  constructor(initial = 64) {
+    this.#bytes = new Uint8Array(initial);
+  }
 
   get length(): number {
     return this.#length;
@@ -19,7 +27,7 @@ export class VarintWriter {
 
   write(value: number): void {
     if (this.#length + 10 > this.#bytes.length) {
-      const grown = new Uint8Array(this.#bytes.length * 2);
+      const grown = new Uint8Array(Math.max(16, this.#bytes.length * 2));
       grown.set(this.#bytes.subarray(0, this.#length));
       this.#bytes = grown;
     }
@@ -64,7 +72,7 @@ export class VarintReader {
 
 /** One term's postings in one segment, being written: documents in ascending ordinal. */
 export class PostingsWriter {
-  readonly #body = new VarintWriter();
+  readonly #body = new VarintWriter(0);
   #count = 0;
   #last = -1;
 

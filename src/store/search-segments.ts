@@ -20,11 +20,12 @@ type Executor = Pick<Client | Transaction, "execute" | "batch">;
 export const MERGE_FACTOR = 8;
 
 /**
- * Segments are not merged past this level (8⁵ = 32,768 documents and more): one merge of eight
- * such segments would hold the write turn for seconds. A store of a million messages has a few
- * dozen segments at most.
+ * Segments of this level and above (8⁴ = 4,096 documents or more: an import's, or eight merged
+ * from 512 and up) are not merged again: merging eight of them would hold the write turn and
+ * tens of MB of postings for seconds. A store of a million imported messages has some sixty
+ * segments, and a query reads a term's records from each (measured in bench/recall).
  */
-export const MAX_MERGE_LEVEL = 5;
+export const MAX_MERGE_LEVEL = 4;
 
 /** Postings rows a statement inserts (three values each, under SQLite's 32,766 variables). */
 const ROWS_PER_INSERT = 500;
@@ -132,7 +133,12 @@ export async function mergeOnce(client: Client): Promise<boolean> {
     });
     if (levels.rows.length === 0) return false;
     const level = Number(levels.rows[0]!.level);
-    const rows = await tx.execute({ sql: "SELECT id, docs, rowids, lengths, terms FROM search_segments WHERE state = 'live' AND level = ? ORDER BY id", args: [level] });
+    // The oldest MERGE_FACTOR of the level, not all of them: a merge's size stays bounded (a
+    // level can hold more when segments are written faster than merged).
+    const rows = await tx.execute({
+      sql: "SELECT id, docs, rowids, lengths, terms FROM search_segments WHERE state = 'live' AND level = ? ORDER BY id LIMIT ?",
+      args: [level, MERGE_FACTOR],
+    });
     const sources: SourceSegment[] = rows.rows.map((r) => ({
       id: Number(r.id),
       docs: decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)),

@@ -29,6 +29,7 @@ run: install
 	$(BUN) src/main.ts -data $(DATA)
 
 test: install
+	node_modules/.bin/biome check --error-on-warnings .
 	node_modules/.bin/tsc -p .
 	$(BUN) test --timeout 120000
 	$(WITH_DENO) deno test -A --no-check $(DENO_TESTS)

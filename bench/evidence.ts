@@ -24,7 +24,7 @@ export function tempDir(prefix: string): string {
 }
 
 export function writeJsonl(path: string, rows: readonly unknown[]): void {
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(path, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
 }
 
 /** Imports a JSONL history into a fresh data folder; returns the summary line and seconds taken. */
@@ -43,7 +43,10 @@ export function batchRecall(dataDir: string, queriesFile: string, k: number, cha
   for (const line of out.split("\n")) {
     if (!line.trim()) continue;
     const parsed = JSON.parse(line) as RecallLine;
-    byId.set(String(parsed.id), parsed.results.map((r) => r.sources));
+    byId.set(
+      String(parsed.id),
+      parsed.results.map((r) => r.sources),
+    );
   }
   return byId;
 }
@@ -71,11 +74,7 @@ export async function startEmbeddingServer(): Promise<{ flags: string[]; stop: (
  * Fraction of `gold` found among the sources of the first k results, averaged over questions.
  * A question without gold (LoCoMo has two) has no recall to measure and is left out.
  */
-export function evidenceRecall(
-  questions: readonly { id: string; gold: readonly string[] }[],
-  ranked: (id: string) => string[][],
-  ks: readonly number[],
-): number[] {
+export function evidenceRecall(questions: readonly { id: string; gold: readonly string[] }[], ranked: (id: string) => string[][], ks: readonly number[]): number[] {
   const scored = questions.filter((q) => q.gold.length > 0);
   return ks.map((k) => {
     let sum = 0;

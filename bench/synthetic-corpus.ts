@@ -4,7 +4,18 @@
  */
 import type { ColdMessage } from "../src/memory/index.ts";
 
-const TOPICS_EN = ["my sister's wedding in Hangzhou", "the new database migration", "a trip to Kyoto next spring", "fixing the bike's rear brake", "learning to bake sourdough", "the quarterly budget review", "a bug in the login page", "our cat Miso's vet visit", "running a half marathon", "moving to a new apartment"];
+const TOPICS_EN = [
+  "my sister's wedding in Hangzhou",
+  "the new database migration",
+  "a trip to Kyoto next spring",
+  "fixing the bike's rear brake",
+  "learning to bake sourdough",
+  "the quarterly budget review",
+  "a bug in the login page",
+  "our cat Miso's vet visit",
+  "running a half marathon",
+  "moving to a new apartment",
+];
 const TOPICS_ZH = ["周末去西湖散步", "公司的年终总结", "学习弹吉他", "孩子的数学作业", "装修新房子的预算", "和朋友吃火锅", "准备考驾照", "给妈妈买生日礼物", "北京的雾霾天气", "换一台新笔记本电脑"];
 const VERBS_EN = ["I keep thinking about", "Can you remind me about", "Yesterday we talked about", "I finally decided on", "What do you know about"];
 const TAILS_ZH = ["，感觉有点累。", "，你觉得怎么样？", "，已经安排好了。", "，还没想好。", "，下周再说吧。"];

@@ -50,7 +50,11 @@ for (const arch of ARCHES) {
   made.push(makeRpm(release, tree, work));
   rmSync(work, { recursive: true, force: true });
 }
-const sums = execFileSync("sha256sum", made.map((f) => basename(f)), { cwd: dist, encoding: "utf8" });
+const sums = execFileSync(
+  "sha256sum",
+  made.map((f) => basename(f)),
+  { cwd: dist, encoding: "utf8" },
+);
 writeFileSync(join(dist, "SHA256SUMS"), sums);
 for (const f of made) console.log(`wrote ${f}`);
 console.log(`wrote ${join(dist, "SHA256SUMS")}`);

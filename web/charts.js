@@ -23,7 +23,12 @@ export function lineChart({ title, x, series, time = false, summary, height = 18
         scales: { x: { time, range: [min - pad, max + pad] } },
         // Dates in the reader's language (uPlot's own names are English); a template with hours keeps the time.
         fmtDate: (template) => {
-          const format = new Intl.DateTimeFormat(language(), /\{h/.test(template) ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" } : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined });
+          const format = new Intl.DateTimeFormat(
+            language(),
+            /\{h/.test(template)
+              ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }
+              : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined },
+          );
           return (date) => format.format(date);
         },
         // The legend names each line; uPlot's live values read "--" until the pointer is over the chart.

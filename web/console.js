@@ -39,7 +39,10 @@ function drawShell() {
   document.documentElement.lang = language();
   document.querySelector(".skip").textContent = t("shell.skip");
   nav.setAttribute("aria-label", t("shell.navLabel"));
-  clear(nav, PAGES.map(([route]) => h("a", { href: `#/${route}` }, t(`nav.${route}`))));
+  clear(
+    nav,
+    PAGES.map(([route]) => h("a", { href: `#/${route}` }, t(`nav.${route}`))),
+  );
   menu.textContent = t("shell.menu");
   clear(document.getElementById("top-language"), languageSwitch("top"));
   document.getElementById("logout").textContent = t("shell.logout");

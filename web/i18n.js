@@ -95,7 +95,10 @@ export const STRINGS = {
   },
   providers: {
     title: ["Providers", "模型服务"],
-    help: ["Any OpenAI-compatible endpoint. Keys are write-only: once saved, no page or API response shows them again.", "任何兼容 OpenAI 的接口都可以。密钥只写不读：保存后，任何页面或 API 都不会再显示。"],
+    help: [
+      "Any OpenAI-compatible endpoint. Keys are write-only: once saved, no page or API response shows them again.",
+      "任何兼容 OpenAI 的接口都可以。密钥只写不读：保存后，任何页面或 API 都不会再显示。",
+    ],
     none: ["No provider yet: add one below to start chatting.", "还没有模型服务：在下面添加一个就能开始对话。"],
     colName: ["Name", "名称"],
     colBaseUrl: ["Base URL", "接口地址"],
@@ -152,9 +155,15 @@ export const STRINGS = {
     embedDim: ["Dimensions (optional)", "维度（可选）"],
     embedProbe: ["Probe", "测试"],
     embedProbing: ["Embedding one sentence…", "正在嵌入一句话…"],
-    embedProbed: ["{model} answered: {dim} dimensions in {ms} ms. Start homed with: {flags} (the key in HOMED_EMBED_API_KEY or -embed-key-file)", "{model} 已应答：{dim} 维，用时 {ms} 毫秒。启动 homed 时加上：{flags}（密钥放在 HOMED_EMBED_API_KEY 或 -embed-key-file）"],
+    embedProbed: [
+      "{model} answered: {dim} dimensions in {ms} ms. Start homed with: {flags} (the key in HOMED_EMBED_API_KEY or -embed-key-file)",
+      "{model} 已应答：{dim} 维，用时 {ms} 毫秒。启动 homed 时加上：{flags}（密钥放在 HOMED_EMBED_API_KEY 或 -embed-key-file）",
+    ],
     growth: ["Memory growth (events written, by the layer they are in now)", "记忆增长（写入的事件，按当前所在层）"],
-    growthShort: [(p) => `Written so far, over ${num(p.days)} ${plural(p.days, "day", "days")}: ${num(p.l1)} live events, ${num(p.l2)} in history, ${num(p.l3)} facts' sources.`, "到目前为止（{days} 天内）写入：当前对话 {l1} 条，历史 {l2} 条，事实来源 {l3} 条。"],
+    growthShort: [
+      (p) => `Written so far, over ${num(p.days)} ${plural(p.days, "day", "days")}: ${num(p.l1)} live events, ${num(p.l2)} in history, ${num(p.l3)} facts' sources.`,
+      "到目前为止（{days} 天内）写入：当前对话 {l1} 条，历史 {l2} 条，事实来源 {l3} 条。",
+    ],
     layer_memories: ["Facts and history", "事实与历史"],
     layer_L3: ["Facts (L3)", "事实（L3）"],
     layer_L2: ["History (L2)", "历史（L2）"],
@@ -231,7 +240,10 @@ export const STRINGS = {
     sessions: ["Sessions", "会话"],
     none: ["No sessions yet.", "还没有会话。"],
     used: ["{used} of {budget} tokens ({pct}) — pruning starts above {threshold}× the budget", "已用 {used} / {budget} 个 token（{pct}）——超过预算的 {threshold} 倍开始裁剪"],
-    toolTokens: ["Tool definitions take {n} tokens of every request; history is rendered in what they, the system prompt and injected memory leave.", "每次请求的工具定义占 {n} 个 token；历史对话只能用工具定义、系统提示和注入的记忆剩下的空间。"],
+    toolTokens: [
+      "Tool definitions take {n} tokens of every request; history is rendered in what they, the system prompt and injected memory leave.",
+      "每次请求的工具定义占 {n} 个 token；历史对话只能用工具定义、系统提示和注入的记忆剩下的空间。",
+    ],
     budgetUse: ["Budget use", "预算用量"],
     budget: ["budget", "预算"],
     chartTitle: ["Tokens said so far vs. the budget, per event", "累计 token 与预算（按事件）"],
@@ -277,7 +289,10 @@ export const STRINGS = {
   },
   scenes: {
     title: ["Scenes", "场景"],
-    help: ["A scene is a situation that recurs (same channel, partner, tools, topic, time of day). Recall leans toward what happened in the current scene.", "场景是反复出现的情境（同一渠道、对象、工具、话题、时段）。回忆会偏向当前场景里发生过的事。"],
+    help: [
+      "A scene is a situation that recurs (same channel, partner, tools, topic, time of day). Recall leans toward what happened in the current scene.",
+      "场景是反复出现的情境（同一渠道、对象、工具、话题、时段）。回忆会偏向当前场景里发生过的事。",
+    ],
     none: ["No scene yet: a situation becomes a scene the second time it happens.", "还没有场景：同一情境第二次出现时就成为场景。"],
     chart: ["Strength over time (halves every {days} days idle; right of today is where it is heading)", "强度随时间的变化（闲置每 {days} 天减半；今天右侧是走势）"],
     chartSummary: ["{name}: {strength} now", "{name}：当前 {strength}"],
@@ -292,7 +307,10 @@ export const STRINGS = {
   },
   keys: {
     title: ["App keys", "应用密钥"],
-    help: ["A key lets one app reach /v1 (OpenAI clients) and /mcp (MCP clients) as its own partner, and nothing else: never this console or /api. Last used is kept to the minute.", "一个密钥让一个应用以它自己的身份访问 /v1（OpenAI 客户端）和 /mcp（MCP 客户端），别的都不行：永远进不了这个控制台或 /api。“最近使用”精确到分钟。"],
+    help: [
+      "A key lets one app reach /v1 (OpenAI clients) and /mcp (MCP clients) as its own partner, and nothing else: never this console or /api. Last used is kept to the minute.",
+      "一个密钥让一个应用以它自己的身份访问 /v1（OpenAI 客户端）和 /mcp（MCP 客户端），别的都不行：永远进不了这个控制台或 /api。“最近使用”精确到分钟。",
+    ],
     none: ["No app keys yet: create one below for each app that should reach homed.", "还没有应用密钥：在下面为每个要访问 homed 的应用创建一个。"],
     newKey: ["New key", "新密钥"],
     keyFor: ["Key for ", "密钥："],

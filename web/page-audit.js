@@ -1,7 +1,7 @@
 // Recall audit: what memory injected into each of the last 1000 turns, and how fast recall is.
 import { api } from "/assets/api.js";
 import { lineChart } from "/assets/charts.js";
-import { clear, data, h, notice, when } from "/assets/dom.js";
+import { clear, h, notice, when } from "/assets/dom.js";
 import { num, t } from "/assets/i18n.js";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -9,27 +9,33 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 /** Replays the audited queries and draws the latency distribution (sorted: the percentile curve). */
 function latencyPanel() {
   const out = h("div", { "aria-live": "polite" });
-  const button = h("button", {
-    type: "button",
-    async onclick() {
-      button.disabled = true;
-      clear(out, notice(t("audit.measuring")));
-      try {
-        const { samples, embedder } = await api("POST", "/api/audit/replay");
-        const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
-        if (!ms.length) return clear(out, notice(t("audit.noQueries")));
-        const fixed = (n) => num(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-        const stats = t("audit.stats", { n: ms.length, p50: fixed(percentile(ms, 50)), p95: fixed(percentile(ms, 95)), max: fixed(ms.at(-1)), embedder });
-        clear(out,
-          h("p", { class: "latency-stats" }, stats),
-          lineChart({ title: t("audit.latencyChart"), x: ms.map((_, i) => ms.length === 1 ? 100 : (i / (ms.length - 1)) * 100), series: [{ label: "ms", values: ms }], summary: stats }));
-      } catch (error) {
-        clear(out, notice(error.message, "error"));
-      } finally {
-        button.disabled = false;
-      }
+  const button = h(
+    "button",
+    {
+      type: "button",
+      async onclick() {
+        button.disabled = true;
+        clear(out, notice(t("audit.measuring")));
+        try {
+          const { samples, embedder } = await api("POST", "/api/audit/replay");
+          const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+          if (!ms.length) return clear(out, notice(t("audit.noQueries")));
+          const fixed = (n) => num(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+          const stats = t("audit.stats", { n: ms.length, p50: fixed(percentile(ms, 50)), p95: fixed(percentile(ms, 95)), max: fixed(ms.at(-1)), embedder });
+          clear(
+            out,
+            h("p", { class: "latency-stats" }, stats),
+            lineChart({ title: t("audit.latencyChart"), x: ms.map((_, i) => (ms.length === 1 ? 100 : (i / (ms.length - 1)) * 100)), series: [{ label: "ms", values: ms }], summary: stats }),
+          );
+        } catch (error) {
+          clear(out, notice(error.message, "error"));
+        } finally {
+          button.disabled = false;
+        }
+      },
     },
-  }, t("audit.measure"));
+    t("audit.measure"),
+  );
   return h("section", { class: "card" }, h("h2", {}, t("audit.latency")), h("p", { class: "help" }, t("audit.latencyHelp")), button, out);
 }
 
@@ -39,10 +45,51 @@ export async function renderAudit(view) {
   if (!entries.length) return view.append(notice(t("audit.none")));
   const ordered = [...entries].reverse();
   view.append(
-    lineChart({ title: t("audit.chart"), x: ordered.map((e) => e.time / 1000), time: true, series: [{ label: t("audit.chars"), values: ordered.map((e) => e.chars) }], summary: t("audit.turns", { n: entries.length }) }),
+    lineChart({
+      title: t("audit.chart"),
+      x: ordered.map((e) => e.time / 1000),
+      time: true,
+      series: [{ label: t("audit.chars"), values: ordered.map((e) => e.chars) }],
+      summary: t("audit.turns", { n: entries.length }),
+    }),
     latencyPanel(),
-    h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, ["colTime", "colQuery", "colInjected", "colChars", "colIds"].map((k) => h("th", { scope: "col" }, t(`audit.${k}`))))),
-      h("tbody", {}, entries.map((e) => h("tr", {}, h("td", {}, when(e.time)), h("td", { translate: "no" }, e.query), h("td", {}, Object.entries(e.counts).map(([k, v]) => `${k}×${v}`).join(" ")), h("td", { class: "num" }, e.chars), h("td", { class: "ids", translate: "no" }, e.ids.map((i) => `${i.id} (${i.layer} ${i.band} ${i.evidence})`).join(", "))))))),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["colTime", "colQuery", "colInjected", "colChars", "colIds"].map((k) => h("th", { scope: "col" }, t(`audit.${k}`))),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          entries.map((e) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, when(e.time)),
+              h("td", { translate: "no" }, e.query),
+              h(
+                "td",
+                {},
+                Object.entries(e.counts)
+                  .map(([k, v]) => `${k}×${v}`)
+                  .join(" "),
+              ),
+              h("td", { class: "num" }, e.chars),
+              h("td", { class: "ids", translate: "no" }, e.ids.map((i) => `${i.id} (${i.layer} ${i.band} ${i.evidence})`).join(", ")),
+            ),
+          ),
+        ),
+      ),
+    ),
   );
 }

@@ -16,7 +16,15 @@ export function recallLine(report) {
     { class: "recall" },
     h("summary", {}, summary),
     h("p", {}, t("chat.recallQuery"), h("q", { translate: "no" }, report.query ?? "")),
-    report.lines?.length ? h("ul", { class: "lines", translate: "no" }, report.lines.map((line) => h("li", {}, line.replace(/^- /, "")))) : n ? null : h("p", { class: "muted" }, t("chat.recallNone")),
+    report.lines?.length
+      ? h(
+          "ul",
+          { class: "lines", translate: "no" },
+          report.lines.map((line) => h("li", {}, line.replace(/^- /, ""))),
+        )
+      : n
+        ? null
+        : h("p", { class: "muted" }, t("chat.recallNone")),
     report.ids?.length ? h("p", { class: "muted ids" }, t("chat.recallIds"), data(report.ids.join(", "))) : null,
   );
 }
@@ -24,13 +32,7 @@ export function recallLine(report) {
 /** A turn's error; on first run (no provider yet) it says what to do and links to where. */
 function turnError(code, message) {
   if (code !== "no_provider") return notice(t("chat.turnError", { code, message }), "error");
-  return h(
-    "p",
-    { class: "notice error", role: "alert" },
-    t("chat.noProvider"),
-    h("a", { href: "#/providers" }, t("chat.noProviderLink")),
-    t("chat.noProviderAfter"),
-  );
+  return h("p", { class: "notice error", role: "alert" }, t("chat.noProvider"), h("a", { href: "#/providers" }, t("chat.noProviderLink")), t("chat.noProviderAfter"));
 }
 
 /** A stored message; a tool call shows its result (from the tool message answering it) as it did live. */
@@ -58,26 +60,39 @@ function messageView(message, results) {
 function conversationHeading(session) {
   const heading = h("div", { class: "conversation-heading" });
   const show = () =>
-    clear(heading,
+    clear(
+      heading,
       h("h2", {}, data(session.title ?? session.partner), h("small", { translate: "no" }, ` · ${session.partner} · ${session.channel}`)),
       h("button", { type: "button", class: "quiet small", onclick: edit }, t("chat.rename")),
-      h("a", { class: "small", href: `#/context/${session.id}` }, t("chat.inspector")));
+      h("a", { class: "small", href: `#/context/${session.id}` }, t("chat.inspector")),
+    );
   function edit() {
     const input = h("input", { id: "rename", value: session.title ?? "", maxlength: 200, placeholder: session.partner });
     const out = h("span", { "aria-live": "polite" });
-    clear(heading, h("form", {
-      class: "inline-row",
-      async onsubmit(event) {
-        event.preventDefault();
-        try {
-          await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title: input.value });
-          // Redrawn so the list on the side shows the new name too.
-          window.dispatchEvent(new HashChangeEvent("hashchange"));
-        } catch (error) {
-          clear(out, notice(error.message, "error"));
-        }
-      },
-    }, h("label", { for: "rename" }, t("chat.name")), input, h("button", { type: "submit" }, t("chat.save")), h("button", { type: "button", class: "quiet", onclick: show }, t("chat.cancel")), out));
+    clear(
+      heading,
+      h(
+        "form",
+        {
+          class: "inline-row",
+          async onsubmit(event) {
+            event.preventDefault();
+            try {
+              await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title: input.value });
+              // Redrawn so the list on the side shows the new name too.
+              window.dispatchEvent(new HashChangeEvent("hashchange"));
+            } catch (error) {
+              clear(out, notice(error.message, "error"));
+            }
+          },
+        },
+        h("label", { for: "rename" }, t("chat.name")),
+        input,
+        h("button", { type: "submit" }, t("chat.save")),
+        h("button", { type: "button", class: "quiet", onclick: show }, t("chat.cancel")),
+        out,
+      ),
+    );
     input.focus();
   }
   show();
@@ -93,9 +108,23 @@ export async function renderChat(view, [sessionId]) {
   // Grouped by partner (each partner's conversations, one per channel), the most recent first.
   const byPartner = Map.groupBy(sessions, (s) => s.partner);
   const groups = [...byPartner].map(([who, list]) =>
-    h("li", { class: "partner", dataset: { partner: who } }, h("span", { class: "who", translate: "no" }, who),
-      h("ul", {}, list.map((s) => h("li", { dataset: { session: s.id, find: `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase() } },
-        h("a", { href: `#/chat/${s.id}`, "aria-current": s.id === current?.id ? "page" : null }, data(s.title ?? s.partner), h("small", { translate: "no" }, ` · ${s.channel}`)))))));
+    h(
+      "li",
+      { class: "partner", dataset: { partner: who } },
+      h("span", { class: "who", translate: "no" }, who),
+      h(
+        "ul",
+        {},
+        list.map((s) =>
+          h(
+            "li",
+            { dataset: { session: s.id, find: `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase() } },
+            h("a", { href: `#/chat/${s.id}`, "aria-current": s.id === current?.id ? "page" : null }, data(s.title ?? s.partner), h("small", { translate: "no" }, ` · ${s.channel}`)),
+          ),
+        ),
+      ),
+    ),
+  );
   find.addEventListener("input", () => {
     const q = find.value.trim().toLowerCase();
     for (const group of groups) {
@@ -141,9 +170,23 @@ export async function renderChat(view, [sessionId]) {
   const recalls = (await api("GET", `/api/audit?session=${encodeURIComponent(current.id)}`)).entries.reverse();
   const recallFor = (text) => {
     const i = recalls.findIndex((e) => e.query && text.startsWith(e.query));
-    return i < 0 ? null : recallLine({ query: recalls[i].query, chars: recalls[i].chars, ids: recalls.splice(0, i + 1).at(-1).ids.map((x) => x.id) });
+    return i < 0
+      ? null
+      : recallLine({
+          query: recalls[i].query,
+          chars: recalls[i].chars,
+          ids: recalls
+            .splice(0, i + 1)
+            .at(-1)
+            .ids.map((x) => x.id),
+        });
   };
-  const results = new Map(history.flatMap((e) => e.messages).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)]));
+  const results = new Map(
+    history
+      .flatMap((e) => e.messages)
+      .filter((m) => m.role === "tool")
+      .map((m) => [m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)]),
+  );
   for (const event of history) {
     for (const m of event.messages) {
       log.append(messageView(m, results) ?? "");
@@ -157,7 +200,13 @@ export async function renderChat(view, [sessionId]) {
   const stop = h("button", { type: "button", class: "quiet", hidden: true, onclick: () => controller?.abort() }, t("chat.stop"));
   const form = h(
     "form",
-    { class: "composer", async onsubmit(event) { event.preventDefault(); await turn(input.value); } },
+    {
+      class: "composer",
+      async onsubmit(event) {
+        event.preventDefault();
+        await turn(input.value);
+      },
+    },
     h("label", { for: "message", class: "sr-only" }, t("chat.message")),
     input,
     send,
@@ -195,35 +244,43 @@ export async function renderChat(view, [sessionId]) {
       drawing ||= requestAnimationFrame(draw);
     };
     try {
-      await streamMessage(current.id, text, (name, ev) => {
-        if (name !== "recall") typing.remove();
-        if (name === "recall") box.before(recallLine(ev.report));
-        else if (name === "iteration") draw(), (calls = new Map()), (answer = null), (answerText = "");
-        else if (name === "reasoning") {
-          reasoning ??= box.appendChild(h("details", { class: "step reasoning" }, h("summary", {}, t("chat.reasoning")), h("pre", { translate: "no" })));
-          reasoning.lastChild.append(ev.text);
-        } else if (name === "content") say(ev.text);
-        else if (name === "tool_call") {
-          let step = calls.get(ev.index);
-          if (!step) {
-            step = { el: h("details", { class: "step tool" }, h("summary", {}, t("chat.toolPending")), h("pre", { class: "args", translate: "no" }), h("pre", { class: "result", translate: "no" })), name: "" };
-            calls.set(ev.index, step);
-            box.append(step.el);
-          }
-          if (ev.id) step.id = ev.id;
-          if (ev.name) step.name += ev.name;
-          step.el.firstChild.textContent = t("chat.tool", { name: step.name });
-          step.el.querySelector(".args").append(ev.arguments ?? "");
-        } else if (name === "tool_result") {
-          const step = [...calls.values()].find((s) => s.id === ev.id);
-          if (step) {
-            step.el.querySelector(".result").textContent = ev.result;
-            step.el.firstChild.textContent = t(ev.denied ? "chat.toolDenied" : "chat.toolDone", { name: ev.name });
-          }
-        } else if (name === "error") box.append(turnError(ev.error, ev.message));
-        else if (name === "done" && !answer && ev.text) say(ev.text);
-        log.scrollTop = log.scrollHeight;
-      }, controller.signal);
+      await streamMessage(
+        current.id,
+        text,
+        (name, ev) => {
+          if (name !== "recall") typing.remove();
+          if (name === "recall") box.before(recallLine(ev.report));
+          else if (name === "iteration") draw(), (calls = new Map()), (answer = null), (answerText = "");
+          else if (name === "reasoning") {
+            reasoning ??= box.appendChild(h("details", { class: "step reasoning" }, h("summary", {}, t("chat.reasoning")), h("pre", { translate: "no" })));
+            reasoning.lastChild.append(ev.text);
+          } else if (name === "content") say(ev.text);
+          else if (name === "tool_call") {
+            let step = calls.get(ev.index);
+            if (!step) {
+              step = {
+                el: h("details", { class: "step tool" }, h("summary", {}, t("chat.toolPending")), h("pre", { class: "args", translate: "no" }), h("pre", { class: "result", translate: "no" })),
+                name: "",
+              };
+              calls.set(ev.index, step);
+              box.append(step.el);
+            }
+            if (ev.id) step.id = ev.id;
+            if (ev.name) step.name += ev.name;
+            step.el.firstChild.textContent = t("chat.tool", { name: step.name });
+            step.el.querySelector(".args").append(ev.arguments ?? "");
+          } else if (name === "tool_result") {
+            const step = [...calls.values()].find((s) => s.id === ev.id);
+            if (step) {
+              step.el.querySelector(".result").textContent = ev.result;
+              step.el.firstChild.textContent = t(ev.denied ? "chat.toolDenied" : "chat.toolDone", { name: ev.name });
+            }
+          } else if (name === "error") box.append(turnError(ev.error, ev.message));
+          else if (name === "done" && !answer && ev.text) say(ev.text);
+          log.scrollTop = log.scrollHeight;
+        },
+        controller.signal,
+      );
     } catch (error) {
       if (error.name === "AbortError") box.append(h("p", { class: "muted" }, t("chat.stopped")));
       else box.append(notice(error.message, "error"));

@@ -12,9 +12,12 @@ function budgetBar(c) {
     { class: "budget" },
     h("p", {}, t("context.used", { used: c.usedTokens, budget: c.budget, pct: num(c.ratio, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }), threshold: c.threshold })),
     h("p", { class: "tool-tokens" }, t("context.toolTokens", { n: c.toolTokens })),
-    h("div", { class: "bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": c.budget, "aria-valuenow": c.usedTokens, "aria-label": t("context.budgetUse") },
+    h(
+      "div",
+      { class: "bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": c.budget, "aria-valuenow": c.usedTokens, "aria-label": t("context.budgetUse") },
       h("span", { class: "fill", style: `width:${pct(c.usedTokens)}` }),
-      h("span", { class: "mark", style: `left:${pct(c.budget)}`, title: t("context.budget") })),
+      h("span", { class: "mark", style: `left:${pct(c.budget)}`, title: t("context.budget") }),
+    ),
   );
 }
 
@@ -38,26 +41,72 @@ export async function renderContext(view, [sessionId]) {
   view.append(h("h1", {}, t("context.title")));
   const { sessions } = await api("GET", "/api/sessions");
   const id = sessionId ?? sessions[0]?.id;
-  view.append(h("nav", { class: "pills", "aria-label": t("context.sessions") }, sessions.map((s) => h("a", { href: `#/context/${s.id}`, "aria-current": s.id === id ? "page" : null, translate: "no" }, s.title ?? s.partner))));
+  view.append(
+    h(
+      "nav",
+      { class: "pills", "aria-label": t("context.sessions") },
+      sessions.map((s) => h("a", { href: `#/context/${s.id}`, "aria-current": s.id === id ? "page" : null, translate: "no" }, s.title ?? s.partner)),
+    ),
+  );
   if (!id) return view.append(notice(t("context.none")));
   const c = await api("GET", `/api/inspect/${encodeURIComponent(id)}`);
   const row = (e) =>
-    h("tr", { dataset: { id: e.id } },
+    h(
+      "tr",
+      { dataset: { id: e.id } },
       h("td", {}, when(e.time)),
       h("td", { translate: "no" }, e.roles.join(", ")),
       h("td", { class: "num" }, e.tokens),
       h("td", { class: "num" }, e.score.toFixed(3)),
       h("td", {}, e.pinned ? t("context.pinned") : ""),
-      h("td", { class: "text", translate: "no" }, e.text));
+      h("td", { class: "text", translate: "no" }, e.text),
+    );
   view.append(
     budgetBar(c),
     tokensChart(c),
     h("h2", {}, t("context.live", { n: c.live.length })),
     h("p", { class: "muted" }, c.scoredAgainst ? t("context.scoredAgainst", { text: c.scoredAgainst.slice(0, 120) }) : t("context.noScore")),
-    h("div", { class: "scroll" }, h("table", { class: "events" }, h("thead", {}, h("tr", {}, ["colTime", "colMessages", "colTokens", "colScore", "colPinned", "colText"].map((k) => h("th", { scope: "col" }, t(`context.${k}`))))), h("tbody", {}, c.live.map(row)))),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        { class: "events" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["colTime", "colMessages", "colTokens", "colScore", "colPinned", "colText"].map((k) => h("th", { scope: "col" }, t(`context.${k}`))),
+          ),
+        ),
+        h("tbody", {}, c.live.map(row)),
+      ),
+    ),
     h("h2", {}, t("context.sank", { n: c.sunk.length })),
     c.sunk.length
-      ? h("ul", { class: "records" }, c.sunk.map((e) => h("li", { class: "record", dataset: { id: e.id } }, h("div", { class: "meta" }, h("span", { class: `badge ${e.layer}` }, e.layer), h("code", {}, e.id), t("context.sankLine", { said: when(e.time) }), e.sunkAt ? t("context.sankAt", { at: when(e.sunkAt) }) : "", t("context.tokens", { n: e.tokens }), e.lastAccess ? t("context.lastRecalled", { at: when(e.lastAccess) }) : ""), data(e.text, "p", { class: "text" }))))
+      ? h(
+          "ul",
+          { class: "records" },
+          c.sunk.map((e) =>
+            h(
+              "li",
+              { class: "record", dataset: { id: e.id } },
+              h(
+                "div",
+                { class: "meta" },
+                h("span", { class: `badge ${e.layer}` }, e.layer),
+                h("code", {}, e.id),
+                t("context.sankLine", { said: when(e.time) }),
+                e.sunkAt ? t("context.sankAt", { at: when(e.sunkAt) }) : "",
+                t("context.tokens", { n: e.tokens }),
+                e.lastAccess ? t("context.lastRecalled", { at: when(e.lastAccess) }) : "",
+              ),
+              data(e.text, "p", { class: "text" }),
+            ),
+          ),
+        )
       : h("p", { class: "muted" }, t("context.nothingSank")),
   );
 }

@@ -30,7 +30,17 @@ function secretCard(made) {
     h("p", { class: "notice ok" }, t("keys.copyNow")),
     h("p", {}, h("label", { for: "k-secret" }, t("keys.key")), field),
     h("div", { class: "actions" }, h("button", { type: "button", onclick }, t("keys.copy")), status),
-    h("p", { class: "help" }, t("keys.useOpenAI"), h("code", {}, `${location.origin}/v1`), t("keys.useMcp"), h("code", {}, `${location.origin}/mcp`), t("keys.useHeader"), h("code", {}, "Authorization: Bearer <key>"), t("keys.useEnd")),
+    h(
+      "p",
+      { class: "help" },
+      t("keys.useOpenAI"),
+      h("code", {}, `${location.origin}/v1`),
+      t("keys.useMcp"),
+      h("code", {}, `${location.origin}/mcp`),
+      t("keys.useHeader"),
+      h("code", {}, "Authorization: Bearer <key>"),
+      t("keys.useEnd"),
+    ),
   );
 }
 

@@ -60,7 +60,13 @@ function recordDetails(record) {
       }
       // History is newest first: each old revision is compared with the one that replaced it.
       const history = r.history.map((old, i) =>
-        h("li", { dataset: { revision: old.revision } }, t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) }), h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r))));
+        h(
+          "li",
+          { dataset: { revision: old.revision } },
+          t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) }),
+          h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r)),
+        ),
+      );
       clear(
         body,
         id,
@@ -78,33 +84,57 @@ function recordDetails(record) {
 
 function recordView(record, onDeleted) {
   const p = record.provenance;
-  const prov = record.kind === "fact"
-    ? [t("memory.evidence", { value: word(p.evidence) }), t("memory.confidence", { value: p.confidence }), t("memory.revisionN", { value: p.revision }), p.sourceEventId ? t("memory.fromEvent", { value: p.sourceEventId }) : null]
-    : [t("memory.session", { value: p.session }), p.speaker ? t("memory.speaker", { value: p.speaker }) : null, p.sourceId ? t("memory.sourceMessage", { value: p.sourceId }) : null, t("memory.tokens", { n: p.tokens }), t("memory.recalledTimes", { n: p.accessCount })];
+  const prov =
+    record.kind === "fact"
+      ? [
+          t("memory.evidence", { value: word(p.evidence) }),
+          t("memory.confidence", { value: p.confidence }),
+          t("memory.revisionN", { value: p.revision }),
+          p.sourceEventId ? t("memory.fromEvent", { value: p.sourceEventId }) : null,
+        ]
+      : [
+          t("memory.session", { value: p.session }),
+          p.speaker ? t("memory.speaker", { value: p.speaker }) : null,
+          p.sourceId ? t("memory.sourceMessage", { value: p.sourceId }) : null,
+          t("memory.tokens", { n: p.tokens }),
+          t("memory.recalledTimes", { n: p.accessCount }),
+        ];
   const item = h(
     "li",
     { class: "record", dataset: { id: record.id, layer: record.layer } },
-    h("div", { class: "meta" }, h("span", { class: `badge ${record.layer}` }, t(`memory.badge${record.layer}`)), when(record.time), record.conversation ? [" · ", data(record.conversation)] : "", " · ", word(record.scope),
-      record.score !== undefined ? h("span", { class: "muted" }, t("memory.score", { score: record.score.toFixed(4), channels: record.channels.join("+") })) : null),
+    h(
+      "div",
+      { class: "meta" },
+      h("span", { class: `badge ${record.layer}` }, t(`memory.badge${record.layer}`)),
+      when(record.time),
+      record.conversation ? [" · ", data(record.conversation)] : "",
+      " · ",
+      word(record.scope),
+      record.score !== undefined ? h("span", { class: "muted" }, t("memory.score", { score: record.score.toFixed(4), channels: record.channels.join("+") })) : null,
+    ),
     data(record.text, "p", { class: "text" }),
     record.kind === "fact" && p.excerpt ? data(p.excerpt, "blockquote") : null,
     h("p", { class: "muted prov" }, prov.filter(Boolean).join(" · ")),
     recordDetails(record),
-    h("button", {
-      type: "button",
-      class: "quiet danger",
-      "aria-label": t("memory.deleteLabel", { id: record.id }),
-      async onclick() {
-        if (!confirm(t("memory.confirmDelete", { text: record.text.slice(0, 200) }))) return;
-        try {
-          await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
-        } catch (error) {
-          return item.append(notice(t("memory.cannotDelete", { id: record.id, message: error.message }), "error"));
-        }
-        item.replaceWith(notice(t("memory.deleted", { id: record.id }), "ok"));
-        onDeleted();
+    h(
+      "button",
+      {
+        type: "button",
+        class: "quiet danger",
+        "aria-label": t("memory.deleteLabel", { id: record.id }),
+        async onclick() {
+          if (!confirm(t("memory.confirmDelete", { text: record.text.slice(0, 200) }))) return;
+          try {
+            await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
+          } catch (error) {
+            return item.append(notice(t("memory.cannotDelete", { id: record.id, message: error.message }), "error"));
+          }
+          item.replaceWith(notice(t("memory.deleted", { id: record.id }), "ok"));
+          onDeleted();
+        },
       },
-    }, t("memory.delete")),
+      t("memory.delete"),
+    ),
   );
   return item;
 }
@@ -187,7 +217,8 @@ export async function renderMemory(view) {
   const charts = h("div");
   async function loadStats() {
     const s = await api("GET", "/api/memory/stats");
-    const card = (stat, value, detail) => h("div", { class: "card stat", dataset: { stat } }, h("span", { class: "label" }, t(`memory.${STAT_LABELS[stat]}`)), h("strong", {}, value), detail ? h("small", {}, detail) : null);
+    const card = (stat, value, detail) =>
+      h("div", { class: "card stat", dataset: { stat } }, h("span", { class: "label" }, t(`memory.${STAT_LABELS[stat]}`)), h("strong", {}, value), detail ? h("small", {}, detail) : null);
     clear(
       totals,
       card("L1 live", s.layers.L1.events, t("memory.tokens", { n: s.layers.L1.tokens })),
@@ -211,9 +242,18 @@ export async function renderMemory(view) {
     h("label", { for: "m-q" }, t("memory.search")),
     h("input", { id: "m-q", name: "q", type: "search", placeholder: t("memory.searchPlaceholder") }),
     h("label", { for: "m-layer" }, t("memory.layer")),
-    h("select", { id: "m-layer", name: "layer" }, LAYERS.map((l) => h("option", { value: l }, t(`memory.layer_${l}`)))),
+    h(
+      "select",
+      { id: "m-layer", name: "layer" },
+      LAYERS.map((l) => h("option", { value: l }, t(`memory.layer_${l}`))),
+    ),
     h("label", { for: "m-scope" }, t("memory.scope")),
-    h("select", { id: "m-scope", name: "scope" }, h("option", { value: "" }, t("memory.any")), ["conversation", "user", "project"].map((s) => h("option", { value: s }, word(s)))),
+    h(
+      "select",
+      { id: "m-scope", name: "scope" },
+      h("option", { value: "" }, t("memory.any")),
+      ["conversation", "user", "project"].map((s) => h("option", { value: s }, word(s))),
+    ),
     h("label", { for: "m-conv" }, t("memory.conversation")),
     h("input", { id: "m-conv", name: "conversation", placeholder: t("memory.any") }),
     h("button", { type: "submit" }, t("memory.search")),

@@ -17,26 +17,70 @@ export async function renderPlugins(view) {
   }
   if (!plugins.length) return view.append(notice(t("plugins.none")));
   const reload = () => renderPlugins(clear(view));
-  view.append(h("ul", { class: "records" }, plugins.map((p) =>
-    h("li", { class: "record plugin", dataset: { plugin: p.name, state: p.state } },
-      h("div", { class: "meta" }, h("strong", { translate: "no" }, p.name), h("span", { class: `badge state-${p.state}`, translate: "no" }, p.state), t("plugins.restarts", { n: p.restarts }), p.pid ? t("plugins.pid", { pid: String(p.pid) }) : "", exitText(p.lastExit)),
-      p.error ? data(p.error, "p", { class: "notice error" }) : null,
-      p.tools?.length ? h("p", { class: "muted" }, t("plugins.tools", { tools: "" }), data(p.tools.join(", "))) : null,
-      h("details", {}, h("summary", {}, t("plugins.logTail")), data(p.logTail.join("\n"), "pre", { class: "verbatim" })),
-      h("button", { type: "button", "aria-label": t("plugins.restartLabel", { name: p.name }), async onclick() {
-        try {
-          await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`);
-        } catch (error) {
-          return clear(view, notice(t("plugins.cannotRestart", { name: p.name, message: error.message }), "error"));
-        }
-        reload();
-      } }, t("plugins.restart"))))));
+  view.append(
+    h(
+      "ul",
+      { class: "records" },
+      plugins.map((p) =>
+        h(
+          "li",
+          { class: "record plugin", dataset: { plugin: p.name, state: p.state } },
+          h(
+            "div",
+            { class: "meta" },
+            h("strong", { translate: "no" }, p.name),
+            h("span", { class: `badge state-${p.state}`, translate: "no" }, p.state),
+            t("plugins.restarts", { n: p.restarts }),
+            p.pid ? t("plugins.pid", { pid: String(p.pid) }) : "",
+            exitText(p.lastExit),
+          ),
+          p.error ? data(p.error, "p", { class: "notice error" }) : null,
+          p.tools?.length ? h("p", { class: "muted" }, t("plugins.tools", { tools: "" }), data(p.tools.join(", "))) : null,
+          h("details", {}, h("summary", {}, t("plugins.logTail")), data(p.logTail.join("\n"), "pre", { class: "verbatim" })),
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-label": t("plugins.restartLabel", { name: p.name }),
+              async onclick() {
+                try {
+                  await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`);
+                } catch (error) {
+                  return clear(view, notice(t("plugins.cannotRestart", { name: p.name, message: error.message }), "error"));
+                }
+                reload();
+              },
+            },
+            t("plugins.restart"),
+          ),
+        ),
+      ),
+    ),
+  );
   view.append(h("h2", {}, t("plugins.events")));
   const { events } = await api("GET", "/api/plugins/events");
   if (!events.length) return view.append(h("p", { class: "muted" }, t("plugins.noEvents")));
-  view.append(h("ul", { class: "records" }, events.map((e) =>
-    h("li", { class: "record pushed-event", dataset: { plugin: e.plugin } },
-      h("div", { class: "meta" }, when(e.at), " · ", h("strong", { translate: "no" }, e.plugin), e.event?.type ? data(` · ${e.event.type}`, "span") : "",
-        e.event?.session ? data(t("plugins.eventSession", { session: e.event.session }), "span") : "", e.event?.urgent ? h("span", { class: "badge" }, t("plugins.urgent")) : ""),
-      data(JSON.stringify(e.event), "pre", { class: "verbatim" })))));
+  view.append(
+    h(
+      "ul",
+      { class: "records" },
+      events.map((e) =>
+        h(
+          "li",
+          { class: "record pushed-event", dataset: { plugin: e.plugin } },
+          h(
+            "div",
+            { class: "meta" },
+            when(e.at),
+            " · ",
+            h("strong", { translate: "no" }, e.plugin),
+            e.event?.type ? data(` · ${e.event.type}`, "span") : "",
+            e.event?.session ? data(t("plugins.eventSession", { session: e.event.session }), "span") : "",
+            e.event?.urgent ? h("span", { class: "badge" }, t("plugins.urgent")) : "",
+          ),
+          data(JSON.stringify(e.event), "pre", { class: "verbatim" }),
+        ),
+      ),
+    ),
+  );
 }

@@ -14,7 +14,12 @@ function providerForm(list, existing, done) {
     const input = h("input", { id: `p-${name}`, name, value: existing?.[name] ?? "", ...attrs });
     return [h("label", { for: `p-${name}` }, label), input];
   };
-  const preset = h("select", { id: "p-preset", name: "preset" }, h("option", { value: "" }, t("providers.custom")), list.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id, translate: "no" }, p.name)));
+  const preset = h(
+    "select",
+    { id: "p-preset", name: "preset" },
+    h("option", { value: "" }, t("providers.custom")),
+    list.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id, translate: "no" }, p.name)),
+  );
   const out = h("div", { "aria-live": "polite" });
   // The provider's own model list, offered as the Model field's suggestions.
   const models = h("datalist", { id: "p-models" });
@@ -29,11 +34,14 @@ function providerForm(list, existing, done) {
     ...field("name", t("providers.name"), { required: true }),
     ...field("baseUrl", t("providers.baseUrl"), { required: true, type: "url", placeholder: "https://…/v1" }),
     h("label", { for: "p-model" }, t("providers.model")),
-    h("div", { class: "inline-row" },
+    h(
+      "div",
+      { class: "inline-row" },
       h("input", { id: "p-model", name: "model", value: existing?.model ?? "", required: true, list: "p-models", autocomplete: "off" }),
       models,
       h("button", { type: "button", class: "quiet", onclick: () => fetchModels() }, t("providers.fetchModels")),
-      modelsOut),
+      modelsOut,
+    ),
     h("label", { for: "p-apiKey" }, t("providers.apiKey")),
     h("input", { id: "p-apiKey", name: "apiKey", type: "password", autocomplete: "off", placeholder: existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet") }),
     h(
@@ -60,7 +68,10 @@ function providerForm(list, existing, done) {
       const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl ? { id: existing.id } : { baseUrl: v.baseUrl, apiKey: v.apiKey };
       const r = await api("POST", "/api/providers/models", body);
       if (!r.ok) return clear(modelsOut, notice(t("providers.modelsFailed", { details: [r.status ? `HTTP ${r.status}` : null, r.message].filter(Boolean).join(" · ") }), "error"));
-      clear(models, r.models.map((id) => h("option", { value: id })));
+      clear(
+        models,
+        r.models.map((id) => h("option", { value: id })),
+      );
       clear(modelsOut, t("providers.modelsFound", { n: r.models.length }));
       if (!form.elements.model.value && r.models.length) form.elements.model.value = r.models[0];
     } catch (error) {
@@ -107,10 +118,18 @@ export async function renderProviders(view, _params, added) {
       h(
         "td",
         { class: "actions" },
-        p.source === "stored" && !p.active ? h("button", { type: "button", class: "quiet", onclick: async () => (await api("POST", `/api/providers/${p.id}/activate`), reload()) }, t("providers.use")) : null,
-        p.source === "stored" ? h("button", { type: "button", class: "quiet", onclick: () => clear(editor, providerForm(list, p, reload)) }, t("providers.edit")) : h("span", { class: "muted" }, t("providers.fromEnv")),
+        p.source === "stored" && !p.active
+          ? h("button", { type: "button", class: "quiet", onclick: async () => (await api("POST", `/api/providers/${p.id}/activate`), reload()) }, t("providers.use"))
+          : null,
         p.source === "stored"
-          ? h("button", { type: "button", class: "quiet danger", onclick: async () => confirm(t("providers.confirmDelete", { name: p.name })) && (await api("DELETE", `/api/providers/${p.id}`), reload()) }, t("providers.delete"))
+          ? h("button", { type: "button", class: "quiet", onclick: () => clear(editor, providerForm(list, p, reload)) }, t("providers.edit"))
+          : h("span", { class: "muted" }, t("providers.fromEnv")),
+        p.source === "stored"
+          ? h(
+              "button",
+              { type: "button", class: "quiet danger", onclick: async () => confirm(t("providers.confirmDelete", { name: p.name })) && (await api("DELETE", `/api/providers/${p.id}`), reload()) },
+              t("providers.delete"),
+            )
           : null,
       ),
     ),
@@ -119,12 +138,27 @@ export async function renderProviders(view, _params, added) {
   const columns = ["colName", "colBaseUrl", "colModel", "colKey"].map((k) => t(`providers.${k}`));
   view.append(
     h("h1", {}, t("providers.title")),
-    added && list.providers.length === 1
-      ? h("p", { class: "notice ok", role: "status" }, t("providers.firstAdded", { name: added }), h("a", { href: "#/chat" }, t("providers.startChat")))
-      : "",
+    added && list.providers.length === 1 ? h("p", { class: "notice ok", role: "status" }, t("providers.firstAdded", { name: added }), h("a", { href: "#/chat" }, t("providers.startChat"))) : "",
     h("p", { class: "help" }, t("providers.help")),
     rows.length
-      ? h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, [...columns, ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
+      ? h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            {},
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                [...columns, ""].map((c) => h("th", { scope: "col" }, c)),
+              ),
+            ),
+            h("tbody", {}, rows),
+          ),
+        )
       : notice(t("providers.none")),
     editor,
   );

@@ -39,14 +39,42 @@ export async function renderScenes(view) {
   const columns = ["colScene", "colKind", "colOccurrences", "colStrength", "colLastSeen"];
   view.append(
     strengthChart(list),
-    h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, columns.map((k) => h("th", { scope: "col" }, t(`scenes.${k}`))))),
-      h("tbody", {}, list.scenes.map((s) => h("tr", { dataset: { scene: s.key } },
-        h("td", {}, data(sceneName(s), "strong", { class: "scene-name" }),
-          h("details", { class: "scene-id" }, h("summary", {}, t("scenes.id")), h("code", {}, s.key), h("pre", { translate: "no" }, JSON.stringify(s.features)))),
-        h("td", {}, s.declared ? t("scenes.declared") : t("scenes.recognised")),
-        h("td", { class: "num" }, num(s.occurrences)),
-        h("td", { class: "num" }, num(s.strength, { minimumFractionDigits: 2, maximumFractionDigits: 2 })),
-        h("td", {}, when(s.lastSeen))))))),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            columns.map((k) => h("th", { scope: "col" }, t(`scenes.${k}`))),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          list.scenes.map((s) =>
+            h(
+              "tr",
+              { dataset: { scene: s.key } },
+              h(
+                "td",
+                {},
+                data(sceneName(s), "strong", { class: "scene-name" }),
+                h("details", { class: "scene-id" }, h("summary", {}, t("scenes.id")), h("code", {}, s.key), h("pre", { translate: "no" }, JSON.stringify(s.features))),
+              ),
+              h("td", {}, s.declared ? t("scenes.declared") : t("scenes.recognised")),
+              h("td", { class: "num" }, num(s.occurrences)),
+              h("td", { class: "num" }, num(s.strength, { minimumFractionDigits: 2, maximumFractionDigits: 2 })),
+              h("td", {}, when(s.lastSeen)),
+            ),
+          ),
+        ),
+      ),
+    ),
   );
 }

@@ -60,7 +60,12 @@ function loadTexts(): { zh: string[]; en: string[] } {
   // Dialogue utterances look like `<Bart>:"…"`: keep the words, drop the speaker tag and quotes.
   const utterances = lines("madial/dialogue-dev.jsonl").flatMap((line) =>
     (JSON.parse(line) as { dialogue: string[] }).dialogue
-      .map((u) => u.trim().replace(/^<[^>]+>:"?/, "").replace(/"$/, ""))
+      .map((u) =>
+        u
+          .trim()
+          .replace(/^<[^>]+>:"?/, "")
+          .replace(/"$/, ""),
+      )
       .filter((u) => u.length > 0 && u !== "<BOD>" && u !== "<EOD>"),
   );
   const zh = [...memories, ...utterances];
@@ -194,9 +199,7 @@ async function engineSection(zh: string[], en: string[]) {
   for (let i = 1; i < rows.length; i++) {
     const a = rows[i - 1]!;
     const b = rows[i]!;
-    console.log(
-      `growth ${a.n}→${b.n} (×${b.n / a.n}): prune ×${(b.prune / a.prune).toFixed(1)}, render ×${(b.render / a.render).toFixed(1)}, blind cut ×${(b.baseline / a.baseline).toFixed(1)}`,
-    );
+    console.log(`growth ${a.n}→${b.n} (×${b.n / a.n}): prune ×${(b.prune / a.prune).toFixed(1)}, render ×${(b.render / a.render).toFixed(1)}, blind cut ×${(b.baseline / a.baseline).toFixed(1)}`);
   }
 }
 

@@ -24,14 +24,7 @@ import { createClient } from "@libsql/client";
 import { encode as bpeEncode } from "gpt-tokenizer/encoding/o200k_base";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  createClipEmbedder,
-  createFallbackEmbedder,
-  decodeImage,
-  preprocessForClip,
-  readClipFolder,
-  WordPieceTokenizer,
-} from "../../src/embed/index.ts";
+import { createClipEmbedder, createFallbackEmbedder, decodeImage, preprocessForClip, readClipFolder, WordPieceTokenizer } from "../../src/embed/index.ts";
 import { TINY_CLIP_DIR, tinyVocab } from "../../tests/fixtures/make-tiny-clip.ts";
 import { jpegFile, pngFile, webpFile } from "../../tests/embed/images.ts";
 import { scratchDir } from "../scratch.ts";
@@ -62,7 +55,11 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
 }
 
 function sampleTexts(): { zh: string[]; en: string[] } {
-  const lines = (file: string) => readFileSync(join(DATA, file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lines = (file: string) =>
+    readFileSync(join(DATA, file), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   const zh = lines("madial/memory-dev.jsonl").map((m) => (Object.values(m)[0] as { event: string }).event);
   for (const d of lines("madial/dialogue-dev.jsonl") as { dialogue: string[] }[]) {
     for (const u of d.dialogue) if (!u.startsWith("<BOD>") && !u.startsWith("<EOD>")) zh.push(u.trim());
@@ -83,7 +80,10 @@ await section("tokenizer: WordPiece (Chinese-CLIP) vs gpt-tokenizer o200k_base",
   const cjk = Array.from({ length: 0x9fa5 - 0x4e00 + 1 }, (_, i) => String.fromCodePoint(0x4e00 + i));
   const tokenizer = new WordPieceTokenizer([...tinyVocab(), ...cjk, ...words].join("\n"));
   console.log(`vocab ${tokenizer.vocab.size} entries; ${zh.length} Chinese texts (${zh.join("").length} chars), ${en.length} English turns`);
-  for (const [lang, texts] of [["zh", zh], ["en", en]] as const) {
+  for (const [lang, texts] of [
+    ["zh", zh],
+    ["en", en],
+  ] as const) {
     // gpt-tokenizer caches what it has encoded, so each text is measured once: warm both up on
     // the first fifth of the corpus, then time one pass over the rest.
     const cut = Math.floor(texts.length / 5);
@@ -108,7 +108,9 @@ await section("image preprocessing, 640×480 → [1,3,224,224]", async () => {
     await rate(async () => preprocessForClip(await decodeImage(bytes)), 300); // warm-up, so order does not favour either
     const decodeOnly = await rate(() => decodeImage(bytes));
     const full = await rate(async () => preprocessForClip(await decodeImage(bytes)));
-    console.log(`${name.padEnd(5)} ${(bytes.byteLength / 1024).toFixed(0).padStart(5)} kB: decode+resize+crop+normalise ${full.toFixed(1)} images/s   baseline decode only ${decodeOnly.toFixed(1)} images/s`);
+    console.log(
+      `${name.padEnd(5)} ${(bytes.byteLength / 1024).toFixed(0).padStart(5)} kB: decode+resize+crop+normalise ${full.toFixed(1)} images/s   baseline decode only ${decodeOnly.toFixed(1)} images/s`,
+    );
   }
 });
 
@@ -169,7 +171,10 @@ function testVector(seed: number): Float32Array {
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
 await section(`libSQL vector index (F32_BLOB(512), DiskANN, events index settings; ${DATA_KIND} vectors)`, async () => {
-  const sizes = (process.env.BENCH_EMBED_SIZES ?? "10000,100000").split(",").map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_EMBED_SIZES ?? "10000,100000")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
   for (const size of sizes) {
     const dir = scratchDir("bench-vec-");
     const client = createClient({ url: `file:${join(dir, "v.db")}` });
@@ -217,22 +222,32 @@ await section("per-model vector tables: import with the model's index (issue 16)
   const embedderOf = (dimension: number) => ({
     modelId: `bench@${dimension}`,
     dimension,
-    embedTexts: async (texts: readonly string[]) => texts.map((t) => {
-      const next = xorshift(t.length * 7919 + t.charCodeAt(t.length - 1));
-      const v = new Float32Array(dimension).map(() => next());
-      const n = Math.hypot(...v);
-      return v.map((x) => x / n);
-    }),
+    embedTexts: async (texts: readonly string[]) =>
+      texts.map((t) => {
+        const next = xorshift(t.length * 7919 + t.charCodeAt(t.length - 1));
+        const v = new Float32Array(dimension).map(() => next());
+        const n = Math.hypot(...v);
+        return v.map((x) => x / n);
+      }),
   });
   const messages = Array.from({ length: size }, (_, i) => ({
-    conversation: "bench", session: `s${i >> 5}`, time: 1_700_000_000_000 + i * 60_000, speaker: "Ann", role: "user" as const,
-    text: `message ${i}: ${"we talked about the trip and the weather ".slice(0, 10 + (i % 30))}`, sourceId: `m${i}`,
+    conversation: "bench",
+    session: `s${i >> 5}`,
+    time: 1_700_000_000_000 + i * 60_000,
+    speaker: "Ann",
+    role: "user" as const,
+    text: `message ${i}: ${"we talked about the trip and the weather ".slice(0, 10 + (i % 30))}`,
+    sourceId: `m${i}`,
   }));
   const run = async (label: string, dimension: number, prepare: (store: Awaited<ReturnType<typeof openStore>>) => Promise<void>) => {
     const dir = scratchDir("bench-space-");
     const store = await openStore({ url: `file:${join(dir, "homed.db")}` });
     const embedder = embedderOf(dimension);
-    await importHistory(store.client, messages.slice(0, 1).map((m) => ({ ...m, sourceId: "seed" })), { embedder });
+    await importHistory(
+      store.client,
+      messages.slice(0, 1).map((m) => ({ ...m, sourceId: "seed" })),
+      { embedder },
+    );
     await prepare(store);
     const started = performance.now();
     await importHistory(store.client, messages, { embedder });

@@ -53,14 +53,16 @@ for (const memories of [1_000, 100_000]) {
   if (fresh) await importHistory(store.client, syntheticHistory(memories));
   const importS = (performance.now() - importStart) / 1000;
   let marks: Marks = { start: 0, appends: [] };
-  const timed = <A extends unknown[], R>(f: (...a: A) => Promise<R>, put: (span: [number, number]) => void) => async (...a: A) => {
-    const t = performance.now();
-    try {
-      return await f(...a);
-    } finally {
-      put([t, performance.now()]);
-    }
-  };
+  const timed =
+    <A extends unknown[], R>(f: (...a: A) => Promise<R>, put: (span: [number, number]) => void) =>
+    async (...a: A) => {
+      const t = performance.now();
+      try {
+        return await f(...a);
+      } finally {
+        put([t, performance.now()]);
+      }
+    };
   const kernel = new Kernel({
     client: store.client,
     secrets: SecretBox.ephemeral(),

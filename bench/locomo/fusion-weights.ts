@@ -27,7 +27,10 @@ const dir = tempDir("homed-fusion-");
 const historyFile = join(dir, "history.jsonl");
 const queriesFile = join(dir, "queries.jsonl");
 writeJsonl(historyFile, lines);
-writeJsonl(queriesFile, questions.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })));
+writeJsonl(
+  queriesFile,
+  questions.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })),
+);
 
 type Rankings = { alone: Record<"words" | "grams" | "vector", Map<string, string[][]>>; real: Map<string, string[][]> };
 
@@ -59,10 +62,16 @@ try {
     return out;
   };
   const fused = (id: string, channels: readonly Channel[], weights: ChannelWeights): string[][] =>
-    fuseRrf(ranked(id, channels), RRF_K, weights).slice(0, 50).map((f) => JSON.parse(f.id) as string[]);
+    fuseRrf(ranked(id, channels), RRF_K, weights)
+      .slice(0, 50)
+      .map((f) => JSON.parse(f.id) as string[]);
   /** Share of the vector channel's top 10 that words+grams also put in their top 10. */
   const agreement = (id: string) => {
-    const lexical = new Set(fuseRrf(ranked(id, ["words", "grams"]), RRF_K, {}).slice(0, 10).map((f) => f.id));
+    const lexical = new Set(
+      fuseRrf(ranked(id, ["words", "grams"]), RRF_K, {})
+        .slice(0, 10)
+        .map((f) => f.id),
+    );
     const vector = (ranked(id, ["vector"]).vector ?? []).slice(0, 10);
     return vector.length === 0 ? 0 : vector.filter((v) => lexical.has(v.id)).length / vector.length;
   };

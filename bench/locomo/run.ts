@@ -30,7 +30,10 @@ function bm25Baseline(): Map<string, string[][]> {
   const ranked = new Map<string, string[][]>();
   for (const q of questions) {
     const hits = indexes.get(q.conversation)!.search(q.query).slice(0, 50);
-    ranked.set(q.id, hits.map((h) => [String(h.id)]));
+    ranked.set(
+      q.id,
+      hits.map((h) => [String(h.id)]),
+    );
   }
   return ranked;
 }
@@ -39,7 +42,10 @@ const dir = tempDir("homed-locomo-");
 const historyFile = join(dir, "history.jsonl");
 const queriesFile = join(dir, "queries.jsonl");
 writeJsonl(historyFile, lines);
-writeJsonl(queriesFile, questions.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })));
+writeJsonl(
+  queriesFile,
+  questions.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })),
+);
 const imported = importInto(join(dir, "data"), historyFile);
 console.log(`${imported.summary}  (${(lines.length / imported.seconds).toFixed(0)} messages/s with process start)`);
 
@@ -68,6 +74,14 @@ try {
   embedding.stop();
 }
 console.log("\nEvidence recall, categories 1-4:");
-for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecall(gold, (id) => ranked.get(id) ?? [], KS), 44));
+for (const [name, ranked] of rows)
+  console.log(
+    formatRow(
+      name,
+      KS,
+      evidenceRecall(gold, (id) => ranked.get(id) ?? [], KS),
+      44,
+    ),
+  );
 console.log(formatRow("reference: LoCoMo paper, DRAGON (dense)", KS, [0.588, 0.675, 0.799, 0.848], 44));
 rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,11 @@ const DialogueSchema = z.object({
 export type ImportLine = { conversation: string; session: string; time: string; speaker: string; role: "user"; text: string; id: string };
 export type Query = { id: string; conversation: string; query: string; gold: string[] };
 
-const jsonl = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+const jsonl = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as unknown);
 
 export function convertMadial(dir: string): { lines: ImportLine[]; queries: Query[] } {
   const dialogues = jsonl(`${dir}/dialogue-dev.jsonl`).map((d) => DialogueSchema.parse(d));

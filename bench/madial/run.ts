@@ -29,19 +29,36 @@ function bigramBaseline(): Map<string, string[][]> {
     const index = new MiniSearch<ImportLine>({ fields: ["text"], idField: "id", tokenize: charBigrams, processTerm: (t) => t });
     index.addAll(lines.filter((l) => l.conversation === conversation));
     for (const q of queries.filter((q) => q.conversation === conversation)) {
-      ranked.set(q.id, index.search(q.query).slice(0, 10).map((h) => [String(h.id)]));
+      ranked.set(
+        q.id,
+        index
+          .search(q.query)
+          .slice(0, 10)
+          .map((h) => [String(h.id)]),
+      );
     }
   }
   return ranked;
 }
 
 function hitRate(ranked: Map<string, string[][]>): number[] {
-  return KS.map((k) => queries.filter((q) => (ranked.get(q.id) ?? []).slice(0, k).flat().some((s) => q.gold.includes(s))).length / queries.length);
+  return KS.map(
+    (k) =>
+      queries.filter((q) =>
+        (ranked.get(q.id) ?? [])
+          .slice(0, k)
+          .flat()
+          .some((s) => q.gold.includes(s)),
+      ).length / queries.length,
+  );
 }
 
 const dir = tempDir("homed-madial-");
 writeJsonl(join(dir, "memories.jsonl"), lines);
-writeJsonl(join(dir, "queries.jsonl"), queries.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })));
+writeJsonl(
+  join(dir, "queries.jsonl"),
+  queries.map((q) => ({ id: q.id, query: q.query, conversation: q.conversation })),
+);
 console.log(importInto(join(dir, "data"), join(dir, "memories.jsonl")).summary);
 
 const rows: [string, Map<string, string[][]>][] = [["baseline: MiniSearch BM25, char bigrams", bigramBaseline()]];
@@ -51,7 +68,15 @@ for (const channels of [undefined, "words", "grams"]) {
   rows.push([`homed ${channels ?? "default (words,grams)"}`, batchRecall(join(dir, "data"), join(dir, "queries.jsonl"), 10, channels)]);
 }
 console.log("\nRecall@k (fraction of relevant memories in the top k):");
-for (const [name, ranked] of rows) console.log(formatRow(name, KS, evidenceRecall(queries, (id) => ranked.get(id) ?? [], KS), 42));
+for (const [name, ranked] of rows)
+  console.log(
+    formatRow(
+      name,
+      KS,
+      evidenceRecall(queries, (id) => ranked.get(id) ?? [], KS),
+      42,
+    ),
+  );
 console.log(formatRow("reference: authors' BGE-M3 (whole zh set)", KS, [0.29, 0.5, 0.59, 0.71], 42));
 console.log("\nHit rate@k (at least one relevant memory in the top k):");
 for (const [name, ranked] of rows) console.log(formatRow(name, KS, hitRate(ranked), 42, "hit"));

@@ -91,7 +91,7 @@ try {
     row("plugin → kernel", fromShared, fromStdio);
   }
   console.log("");
-  console.log("Times are medians; \"plugin → kernel\" includes the plugin filling the payload (same work on both paths).");
+  console.log('Times are medians; "plugin → kernel" includes the plugin filling the payload (same work on both paths).');
 } finally {
   await host.stopAll();
 }

@@ -20,7 +20,8 @@ import { SOURCE_HOMED } from "../../tests/support/process.ts";
 const RUNS = 15;
 const PAGE = `<html><head><title>Bench</title></head><body><article><h1>Bench page</h1><p>${"Some text to read. ".repeat(200)}</p></article></body></html>`;
 let feedVersion = 0;
-const feed = () => `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title>${Array.from({ length: 50 }, (_, i) => `<item><title>Item ${i + feedVersion}</title><guid>g${i + feedVersion}</guid></item>`).join("")}</channel></rss>`;
+const feed = () =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title>${Array.from({ length: 50 }, (_, i) => `<item><title>Item ${i + feedVersion}</title><guid>g${i + feedVersion}</guid></item>`).join("")}</channel></rss>`;
 const server = createServer((req, res) => {
   if (req.url === "/feed.xml") {
     const etag = `"v${feedVersion}"`;

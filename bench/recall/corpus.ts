@@ -19,7 +19,23 @@ function prng(seed: number): () => number {
 
 const NAMES = ["Alice", "Bob", "小明", "李雷", "韩梅梅", "Carol", "王芳", "David", "Eve", "张伟"];
 const PLACES = ["Costco", "北京", "上海", "the office", "健身房", "Shenzhen", "图书馆", "the airport", "咖啡馆", "Lisbon", "杭州西湖", "the dentist"];
-const THINGS = ["coffee beans", "机票", "a new laptop", "生日蛋糕", "the quarterly report", "Python 脚本", "跑步鞋", "a birthday gift", "火锅", "the Kubernetes cluster", "租房合同", "vitamins", "iPhone 充电器", "a guitar", "月饼"];
+const THINGS = [
+  "coffee beans",
+  "机票",
+  "a new laptop",
+  "生日蛋糕",
+  "the quarterly report",
+  "Python 脚本",
+  "跑步鞋",
+  "a birthday gift",
+  "火锅",
+  "the Kubernetes cluster",
+  "租房合同",
+  "vitamins",
+  "iPhone 充电器",
+  "a guitar",
+  "月饼",
+];
 const TIMES = ["tomorrow", "明天下午", "next Monday", "周末", "at 3pm", "下个月", "tonight", "后天早上", "in two weeks", "春节前"];
 const FEELINGS = ["开心", "tired", "有点紧张", "excited", "很失望", "relieved", "无聊", "proud", "担心", "curious"];
 const TEMPLATES = [
@@ -42,7 +58,7 @@ export type SyntheticLine = { conversation: string; session: string; time: strin
 /** `count` messages over `conversations` conversations, sessions of 20 turns, a minute apart. */
 export function* syntheticHistory(count: number, conversations = 100, seed = 42): Generator<SyntheticLine> {
   const n = prng(seed);
-  const pick = Object.assign(<T,>(list: readonly T[]) => list[Math.floor(n() * list.length)]!, { n }) as Pick;
+  const pick = Object.assign(<T>(list: readonly T[]) => list[Math.floor(n() * list.length)]!, { n }) as Pick;
   const start = Date.UTC(2024, 0, 1);
   for (let i = 0; i < count; i++) {
     const conversation = i % conversations;
@@ -64,7 +80,7 @@ export function* syntheticHistory(count: number, conversations = 100, seed = 42)
 /** Queries like a person would type: two or three content words of a stored message's kind. */
 export function syntheticQueries(count: number, conversations = 100, seed = 7): { id: string; query: string; conversation: string }[] {
   const n = prng(seed);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(n() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(n() * list.length)]!;
   return Array.from({ length: count }, (_, i) => ({
     id: `q${i}`,
     query: n() < 0.5 ? `${pick(THINGS)} ${pick(PLACES)}` : `${pick(NAMES)} ${pick(THINGS)} ${pick(TIMES)}`,

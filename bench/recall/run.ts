@@ -101,7 +101,11 @@ async function measureSize(size: number, file: string, dir: string, queries: rea
     mini = new MiniSearch<SyntheticLine>({ fields: ["text"], storeFields: ["conversation"], idField: "id" });
     mini.addAll(lines);
   });
-  report(size, "MiniSearch index (memory only)", `${(size / (miniMs / 1000)).toFixed(0)} messages/s (${(miniMs / 1000).toFixed(1)} s; nothing persisted; this process's RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB)`);
+  report(
+    size,
+    "MiniSearch index (memory only)",
+    `${(size / (miniMs / 1000)).toFixed(0)} messages/s (${(miniMs / 1000).toFixed(1)} s; nothing persisted; this process's RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB)`,
+  );
 
   const store = await openStore({ url: `file:${join(data, "homed.db")}` });
   try {
@@ -136,9 +140,15 @@ async function plainFts5Floor(size: number, lines: readonly SyntheticLine[], db:
   try {
     await client.execute("CREATE VIRTUAL TABLE floor USING fts5(conversation, text, tokenize = 'trigram')");
     for (let i = 0; i < lines.length; i += 10_000) {
-      await client.batch(lines.slice(i, i + 10_000).map((l) => ({ sql: "INSERT INTO floor (conversation, text) VALUES (?, ?)", args: [`conv_${l.conversation}z`, l.text] })), "write");
+      await client.batch(
+        lines.slice(i, i + 10_000).map((l) => ({ sql: "INSERT INTO floor (conversation, text) VALUES (?, ?)", args: [`conv_${l.conversation}z`, l.text] })),
+        "write",
+      );
     }
-    const terms = (query: string) => queryTrigrams(query).map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+    const terms = (query: string) =>
+      queryTrigrams(query)
+        .map((t) => `"${t.replaceAll('"', '""')}"`)
+        .join(" OR ");
     // A trigram table cannot match a query of two-character words alone ("月饼 上海"): those are
     // left out of its figures rather than timed as free.
     const askable = queries.filter((q) => terms(q.query) !== "");
@@ -183,11 +193,11 @@ function writeHistory(file: string, size: number): void {
     for (const line of syntheticHistory(size)) {
       piece.push(JSON.stringify(line));
       if (piece.length === 10_000) {
-        writeSync(fd, piece.join("\n") + "\n");
+        writeSync(fd, `${piece.join("\n")}\n`);
         piece = [];
       }
     }
-    if (piece.length > 0) writeSync(fd, piece.join("\n") + "\n");
+    if (piece.length > 0) writeSync(fd, `${piece.join("\n")}\n`);
   } finally {
     closeSync(fd);
   }

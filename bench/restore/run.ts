@@ -58,7 +58,9 @@ try {
   console.log(" coverage  candidates  precision  questions restoring");
   for (const c of COVERAGES) {
     const above = scored.filter((s) => s.worst === 1 && s.coverage >= c);
-    console.log(`${c.toFixed(2).padStart(9)}  ${String(above.length).padStart(10)}  ${(above.filter((s) => s.hit).length / Math.max(1, above.length)).toFixed(3).padStart(9)}  ${(new Set(above.map((s) => s.question)).size / questions.length).toFixed(3).padStart(19)}`);
+    console.log(
+      `${c.toFixed(2).padStart(9)}  ${String(above.length).padStart(10)}  ${(above.filter((s) => s.hit).length / Math.max(1, above.length)).toFixed(3).padStart(9)}  ${(new Set(above.map((s) => s.question)).size / questions.length).toFixed(3).padStart(19)}`,
+    );
   }
 } finally {
   store.close();

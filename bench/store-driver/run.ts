@@ -32,9 +32,7 @@ async function measure(name: string, store: Store): Promise<void> {
     if (i >= WARMUP) ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
-  console.log(
-    `${name.padEnd(30)} import ${SIZE} msgs ${(importMs / 1000).toFixed(1)} s   recall p50 ${percentile(ms, 50).toFixed(1)} ms  p95 ${percentile(ms, 95).toFixed(1)} ms`,
-  );
+  console.log(`${name.padEnd(30)} import ${SIZE} msgs ${(importMs / 1000).toFixed(1)} s   recall p50 ${percentile(ms, 50).toFixed(1)} ms  p95 ${percentile(ms, 95).toFixed(1)} ms`);
 }
 
 {

@@ -38,7 +38,9 @@ describe("install.sh into a throw-away root", { skip }, () => {
     assert.ok(lstatSync(wants).isSymbolicLink());
     assert.equal(readlinkSync(wants), "/etc/systemd/system/homed.service");
     // systemd-sysusers made the user inside the root, not on this machine.
-    const passwd = readFileSync(r("etc/passwd"), "utf8").split("\n").find((l) => l.startsWith("homed:"));
+    const passwd = readFileSync(r("etc/passwd"), "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("homed:"));
     assert.ok(passwd, "no homed user in the root's /etc/passwd");
     const [, , uid, gid, , home, shell] = passwd.split(":");
     assert.equal(home, "/var/lib/homed");
@@ -60,7 +62,12 @@ describe("install.sh into a throw-away root", { skip }, () => {
     assert.equal(readFileSync(r("etc/homed/env"), "utf8"), "HOMED_API_KEY=sk-mine\n");
     assert.equal(mode(r("etc/homed/env")), "0600");
     assert.equal(readFileSync(r("var/lib/homed/homed.db"), "utf8"), "data");
-    assert.equal(readFileSync(r("etc/passwd"), "utf8").split("\n").filter((l) => l.startsWith("homed:")).length, 1);
+    assert.equal(
+      readFileSync(r("etc/passwd"), "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("homed:")).length,
+      1,
+    );
 
     const misuse = await install("--remove-data");
     assert.equal(misuse.code, 2);

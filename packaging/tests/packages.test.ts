@@ -36,10 +36,20 @@ const formats = (cpu: Cpu) => [PACKAGES[cpu].tarball, PACKAGES[cpu].deb, ...(noR
 describe("make dist", () => {
   test("six packages named per format, and a SHA256SUMS that lists and verifies exactly them", () => {
     for (const file of ALL) assert.ok(statSync(dist(file)).size > 10_000_000, `${file} is too small to hold the binary`);
-    const listed = readFileSync(dist("SHA256SUMS"), "utf8").trim().split("\n").map((line) => line.split(/\s+\*?/)[1]);
+    const listed = readFileSync(dist("SHA256SUMS"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/\s+\*?/)[1]);
     assert.deepEqual([...listed].sort(), [...ALL].sort());
     const verified = out("sha256sum", ["-c", "SHA256SUMS"]);
-    assert.equal(verified.trim().split("\n").filter((l) => l.endsWith(": OK")).length, 6, verified);
+    assert.equal(
+      verified
+        .trim()
+        .split("\n")
+        .filter((l) => l.endsWith(": OK")).length,
+      6,
+      verified,
+    );
   });
 
   test("each package holds the user's README, not the developers'", () => {
@@ -69,10 +79,13 @@ describe("the .deb (dpkg-deb)", { skip: skipUnless("dpkg-deb") }, () => {
       assert.equal(conffiles, "/etc/homed/env\n");
       // "-rwxr-xr-x root/root 144644272 2026-11-30 14:01 ./usr/bin/homed" → "./usr/bin/homed" → "-rwxr-xr-x root/root"
       const contents = new Map(
-        out("dpkg-deb", ["--contents", deb]).trim().split("\n").map((line) => {
-          const parts = line.split(/\s+/);
-          return [parts[5]!, `${parts[0]} ${parts[1]}`];
-        }),
+        out("dpkg-deb", ["--contents", deb])
+          .trim()
+          .split("\n")
+          .map((line) => {
+            const parts = line.split(/\s+/);
+            return [parts[5]!, `${parts[0]} ${parts[1]}`];
+          }),
       );
       assert.equal(contents.get("./usr/bin/homed"), "-rwxr-xr-x root/root");
       assert.equal(contents.get("./usr/lib/systemd/system/homed.service"), "-rw-r--r-- root/root");
@@ -94,16 +107,24 @@ describe("the .rpm (rpm -qip / -qlp)", { skip: noRpm }, () => {
       assert.match(info, /^Release\s+: 1$/m);
       assert.match(info, new RegExp(`^Architecture: ${cpu === "x64" ? "x86_64" : "aarch64"}$`, "m"));
       assert.match(info, /^License\s+: AGPL-3\.0-only$/m);
-      const requires = new Set(out("rpm", ["-qp", "--requires", rpm]).trim().split("\n").filter((r) => !r.startsWith("rpmlib(")));
+      const requires = new Set(
+        out("rpm", ["-qp", "--requires", rpm])
+          .trim()
+          .split("\n")
+          .filter((r) => !r.startsWith("rpmlib(")),
+      );
       assert.deepEqual([...requires].sort(), ["/bin/sh", "glibc >= 2.18"]);
       const scripts = out("rpm", ["-qp", "--scripts", rpm]);
       for (const phase of ["preinstall", "postinstall", "preuninstall", "postuninstall"]) assert.match(scripts, new RegExp(`^${phase} scriptlet`, "m"));
       // "-rw-------    1 root     root    510 Nov 30 14:01 /etc/homed/env"
       const files = new Map(
-        out("rpm", ["-qlpv", rpm]).trim().split("\n").map((line) => {
-          const parts = line.split(/\s+/);
-          return [parts.at(-1)!, `${parts[0]} ${parts[2]}/${parts[3]}`];
-        }),
+        out("rpm", ["-qlpv", rpm])
+          .trim()
+          .split("\n")
+          .map((line) => {
+            const parts = line.split(/\s+/);
+            return [parts.at(-1)!, `${parts[0]} ${parts[2]}/${parts[3]}`];
+          }),
       );
       assert.equal(files.get("/usr/bin/homed"), "-rwxr-xr-x root/root");
       assert.equal(files.get("/usr/lib/systemd/system/homed.service"), "-rw-r--r-- root/root");
@@ -152,9 +173,7 @@ describe("the binaries inside the packages", () => {
 
 /** Debian's arm64 C library for cross-building (libc6-arm64-cross), usable as qemu's -L root. */
 const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
-const noQemu =
-  skipUnless("qemu-aarch64") ||
-  (existsSync(`${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1`) ? false : (console.log(`skipped: no ${ARM64_SYSROOT} (libc6-arm64-cross)`), "no arm64 sysroot"));
+const noQemu = skipUnless("qemu-aarch64") || (existsSync(`${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1`) ? false : (console.log(`skipped: no ${ARM64_SYSROOT} (libc6-arm64-cross)`), "no arm64 sysroot"));
 
 describe("the arm64 binary under emulation (Debian's qemu-user)", { skip: noQemu }, () => {
   test("runs doctor and answers /healthz: libSQL's arm64 addon opens the database, vector and full-text search, jieba, ONNX Runtime", async () => {

@@ -137,4 +137,3 @@ describe("packages installed by their package managers into a throw-away system"
     ]);
   });
 });
-

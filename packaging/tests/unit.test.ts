@@ -98,8 +98,19 @@ describe("the unit's system-call filter", { skip: isRoot ? skipUnless("strace", 
     const trace = join(scratch("strace"), "trace");
     // As an unprivileged user, like the service: SQLite, for one, chowns its journal only as root.
     const asService = (trace: string, ...args: string[]) => [
-      "strace", "-f", "-qq", "-o", trace,
-      "setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", join(dir, "homed"), ...args, "-data", data,
+      "strace",
+      "-f",
+      "-qq",
+      "-o",
+      trace,
+      "setpriv",
+      `--reuid=${NOBODY}`,
+      `--regid=${NOBODY}`,
+      "--clear-groups",
+      join(dir, "homed"),
+      ...args,
+      "-data",
+      data,
     ];
     const doctor = await run(asService(`${trace}.doctor`, "doctor"), { cwd: dir });
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
@@ -200,7 +211,11 @@ function callsOfHomed(...files: string[]): Set<string> {
     const text = readFileSync(file, "utf8");
     const start = text.search(/^\d+\s+execve\("[^"]*homed"/m);
     assert.ok(start > 0, `no execve of homed in ${file}`);
-    const lines = text.slice(start).split("\n").map((line) => /^(\d+)\s+(.*)$/.exec(line)).filter((m) => m !== null);
+    const lines = text
+      .slice(start)
+      .split("\n")
+      .map((line) => /^(\d+)\s+(.*)$/.exec(line))
+      .filter((m) => m !== null);
     // bubblewrap's tree: the process from its execve on, and every process it or they start.
     const bwrapFrom = new Map<string, number>();
     lines.forEach(([, pid, rest], i) => {

@@ -49,7 +49,9 @@ export function browserTools(config: Config, lifecycle: Lifecycle): ToolDefiniti
           const bytes = Buffer.byteLength(html);
           const cut = bytes > config.maxBytes ? Buffer.from(html).subarray(0, config.maxBytes).toString() : html;
           const { title, text } = readableText(cut);
-          const links = await page.$$eval("a[href]", (anchors) => anchors.map((a) => ({ text: ((a as HTMLElement).innerText ?? "").trim().replace(/\s+/g, " "), href: (a as HTMLAnchorElement).href })));
+          const links = await page.$$eval("a[href]", (anchors) =>
+            anchors.map((a) => ({ text: ((a as HTMLElement).innerText ?? "").trim().replace(/\s+/g, " "), href: (a as HTMLAnchorElement).href })),
+          );
           const limit = maxChars ?? config.maxChars;
           return {
             tab,
@@ -85,7 +87,13 @@ export function browserTools(config: Config, lifecycle: Lifecycle): ToolDefiniti
       run: (args) =>
         act(async () => {
           const { id: tab, page } = tabs.get(args.tab);
-          const field = "selector" in args ? page.locator(args.selector) : page.getByLabel(args.into).or(page.getByPlaceholder(args.into)).or(page.getByRole("textbox", { name: args.into }));
+          const field =
+            "selector" in args
+              ? page.locator(args.selector)
+              : page
+                  .getByLabel(args.into)
+                  .or(page.getByPlaceholder(args.into))
+                  .or(page.getByRole("textbox", { name: args.into }));
           await exists(field, "selector" in args ? `selector ${args.selector}` : `a field "${args.into}"`);
           await field.first().fill(args.text);
           if (args.submit) {
@@ -119,7 +127,10 @@ export function browserTools(config: Config, lifecycle: Lifecycle): ToolDefiniti
 
 /** A link or button named `text`, else any element showing it. */
 function byVisibleText(page: Page, text: string): Locator {
-  return page.getByRole("link", { name: text }).or(page.getByRole("button", { name: text })).or(page.getByText(text));
+  return page
+    .getByRole("link", { name: text })
+    .or(page.getByRole("button", { name: text }))
+    .or(page.getByText(text));
 }
 
 async function exists(locator: Locator, what: string): Promise<void> {

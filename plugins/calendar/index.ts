@@ -8,7 +8,10 @@ import { definePlugin, z } from "../sdk/index.ts";
 const ConfigSchema = z.object({
   dir: z.string().min(1),
   /** Zone for wall-clock times given without one (default: the machine's). */
-  timezone: z.string().min(1).default(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
+  timezone: z
+    .string()
+    .min(1)
+    .default(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
   maxRangeDays: z.number().int().positive().default(400),
   maxOccurrences: z.number().int().positive().default(500),
   /** How often upcoming events are looked for, when reminders are on. */

@@ -31,9 +31,7 @@ export function seriesOf(calendar: ICAL.Component): ICAL.Event[] {
     const uid = String(vevent.getFirstPropertyValue("uid"));
     exceptions.set(uid, [...(exceptions.get(uid) ?? []), vevent]);
   }
-  return vevents
-    .filter((v) => !v.hasProperty("recurrence-id"))
-    .map((v) => new ICAL.Event(v, { exceptions: exceptions.get(String(v.getFirstPropertyValue("uid"))) ?? [], strictExceptions: false }));
+  return vevents.filter((v) => !v.hasProperty("recurrence-id")).map((v) => new ICAL.Event(v, { exceptions: exceptions.get(String(v.getFirstPropertyValue("uid"))) ?? [], strictExceptions: false }));
 }
 
 /** Occurrences overlapping [fromMs, toMs), at most `limit` per series. */

@@ -30,7 +30,7 @@ export function zoneNamed(tzid: string): ICAL.Timezone {
     const known = (tzlib_get_timezones() as string[]).includes(tzid);
     const block = known ? tzlib_get_ical_block(tzid) : undefined;
     const text = Array.isArray(block) ? block[0] : undefined;
-    if (!text || !text.startsWith("BEGIN:VTIMEZONE")) throw new TimeInputFailure("unknown_timezone", `Unknown time zone "${tzid}" (use an IANA name such as Europe/Berlin)`);
+    if (!text?.startsWith("BEGIN:VTIMEZONE")) throw new TimeInputFailure("unknown_timezone", `Unknown time zone "${tzid}" (use an IANA name such as Europe/Berlin)`);
     ICAL.TimezoneService.register(new ICAL.Component(ICAL.parse(text) as unknown as unknown[]));
   }
   return ICAL.TimezoneService.get(tzid)!;

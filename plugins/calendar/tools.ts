@@ -28,7 +28,16 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
     const fresh = new Set(reminders.markSent(upcoming.map((o) => `${o.uid}|${o.start}`)));
     for (const o of upcoming) {
       if (!fresh.has(`${o.uid}|${o.start}`)) continue;
-      lifecycle.shared.pushEvent({ type: "calendar_upcoming", uid: o.uid, calendar: o.calendar, summary: o.summary, start: o.start, end: o.end, ...(o.location ? { location: o.location } : {}), minutesBefore });
+      lifecycle.shared.pushEvent({
+        type: "calendar_upcoming",
+        uid: o.uid,
+        calendar: o.calendar,
+        summary: o.summary,
+        start: o.start,
+        end: o.end,
+        ...(o.location ? { location: o.location } : {}),
+        minutesBefore,
+      });
     }
   };
   const timer = setInterval(() => {
@@ -88,7 +97,12 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
         summary: z.string().min(1).max(500),
         start: When,
         end: When.optional(),
-        durationMinutes: z.number().int().positive().max(60 * 24 * 366).optional(),
+        durationMinutes: z
+          .number()
+          .int()
+          .positive()
+          .max(60 * 24 * 366)
+          .optional(),
         timezone: Zone.optional(),
         rrule: z.string().min(6).max(500).optional(),
         location: z.string().max(500).optional(),
@@ -101,7 +115,10 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
             const zone = args.timezone ?? config.timezone;
             const start = timeFromInput(args.start, zone);
             const end = args.end ? timeFromInput(args.end, zone) : start.clone();
-            if (!args.end) end.addDuration(start.isDate ? ICAL.Duration.fromData({ days: Math.max(1, Math.round((args.durationMinutes ?? 1440) / 1440)) }) : ICAL.Duration.fromSeconds((args.durationMinutes ?? 60) * 60));
+            if (!args.end)
+              end.addDuration(
+                start.isDate ? ICAL.Duration.fromData({ days: Math.max(1, Math.round((args.durationMinutes ?? 1440) / 1440)) }) : ICAL.Duration.fromSeconds((args.durationMinutes ?? 60) * 60),
+              );
             if (end.isDate !== start.isDate) throw new ToolFailure("bad_range", "Cannot create: start and end must both be dates or both be times");
             if (instantOf(end, zone) < instantOf(start, zone)) throw new ToolFailure("bad_range", `Cannot create: the end ${args.end} is before the start ${args.start}`);
             const vevent = new ICAL.Component("vevent");
@@ -153,7 +170,13 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
     defineTool({
       name: "calendar_remind",
       description: "Turn reminders on (minutesBefore: events starting within that many minutes are pushed once each as they come up) or off (0). Off by default.",
-      input: z.object({ minutesBefore: z.number().int().min(0).max(7 * 24 * 60) }),
+      input: z.object({
+        minutesBefore: z
+          .number()
+          .int()
+          .min(0)
+          .max(7 * 24 * 60),
+      }),
       run: ({ minutesBefore }) => {
         reminders.setMinutesBefore(minutesBefore || null);
         return { reminders: minutesBefore ? { minutesBefore } : "off" };

@@ -19,8 +19,16 @@ const ConfigSchema = z.object({
   timeoutMs: z.number().int().positive().default(15_000),
   cpuSeconds: z.number().int().positive().default(10),
   memoryMb: z.number().int().positive().default(512),
-  maxOutputBytes: z.number().int().positive().default(64 * 1024),
-  maxFileBytes: z.number().int().positive().default(8 * 1024 * 1024),
+  maxOutputBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
+  maxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
   /** Use bubblewrap when present (false: never, e.g. where user namespaces are off). */
   sandbox: z.boolean().default(true),
 });

@@ -9,7 +9,11 @@ import { definePlugin, z } from "../sdk/index.ts";
 const ConfigSchema = z.object({
   dir: z.string().min(1),
   timeoutMs: z.number().int().positive().default(15_000),
-  maxBytes: z.number().int().positive().default(2 * 1024 * 1024),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
   /** Items kept per feed, newest first; older ones are forgotten. */
   maxItemsPerFeed: z.number().int().positive().default(200),
   maxFeeds: z.number().int().positive().default(200),

@@ -53,7 +53,13 @@ function atomItem(item: Loose): FeedItem {
 }
 
 function jsonItem(item: Loose): FeedItem {
-  return finish({ key: plain(item.id) || plain(item.url), title: plain(item.title), link: plain(item.url), date: item.date_published ?? item.date_modified, summary: item.summary ?? item.content_text ?? item.content_html });
+  return finish({
+    key: plain(item.id) || plain(item.url),
+    title: plain(item.title),
+    link: plain(item.url),
+    date: item.date_published ?? item.date_modified,
+    summary: item.summary ?? item.content_text ?? item.content_html,
+  });
 }
 
 function finish(item: { key: string; title: string; link: string; date: unknown; summary: unknown }): FeedItem {
@@ -61,7 +67,12 @@ function finish(item: { key: string; title: string; link: string; date: unknown;
   const when = Date.parse(plain(item.date));
   const published = Number.isNaN(when) ? null : new Date(when).toISOString();
   // An item with neither id nor link is known by its title and date.
-  const id = item.key || createHash("sha256").update(`${item.title}\n${plain(item.date)}`).digest("hex").slice(0, 16);
+  const id =
+    item.key ||
+    createHash("sha256")
+      .update(`${item.title}\n${plain(item.date)}`)
+      .digest("hex")
+      .slice(0, 16);
   return { id, title: item.title.trim(), link: item.link.trim(), published, summary: summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS)}…` : summary };
 }
 

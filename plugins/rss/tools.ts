@@ -98,7 +98,8 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
   return [
     defineTool({
       name: "rss_subscribe",
-      description: "Subscribe to a feed by its http(s) URL (RSS, Atom, RDF or JSON Feed). push: true also sends new items as events when they appear. Subscribing again to the same URL only changes push.",
+      description:
+        "Subscribe to a feed by its http(s) URL (RSS, Atom, RDF or JSON Feed). push: true also sends new items as events when they appear. Subscribing again to the same URL only changes push.",
       input: z.object({ url: z.string().min(1), push: z.boolean().default(false) }),
       run: async ({ url, push }, { signal }) => {
         const existing = store.all().find((f) => f.url === url);

@@ -63,13 +63,19 @@ export function describeTool(tool: ToolDefinition) {
  * Runs a call. Text and images of at least `bulkMinBytes` go through the shared segment when the
  * plugin has one (src/plugins/bulk.ts), stdio carrying only their reference.
  */
-export async function runTool(tool: ToolDefinition, rawArgs: unknown, context: ToolContext, { bulkMinBytes = BULK_MIN_BYTES, log = () => {} }: { bulkMinBytes?: number; log?: (line: string) => void } = {}) {
+export async function runTool(
+  tool: ToolDefinition,
+  rawArgs: unknown,
+  context: ToolContext,
+  { bulkMinBytes = BULK_MIN_BYTES, log = () => {} }: { bulkMinBytes?: number; log?: (line: string) => void } = {},
+) {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return failure("invalid_arguments", `Cannot run ${tool.name}: ${issue ? `${issue.path.join(".") || "arguments"}: ${issue.message}` : "invalid arguments"}`);
   }
-  const tooLarge = () => failure("too_large", `Cannot return ${tool.name}'s result: over ${INLINE_MAX_BYTES} bytes and the shared segment has no room for it (is another large result still being read?)`);
+  const tooLarge = () =>
+    failure("too_large", `Cannot return ${tool.name}'s result: over ${INLINE_MAX_BYTES} bytes and the shared segment has no room for it (is another large result still being read?)`);
   try {
     const output = await tool.run(parsed.data, context);
     // The kernel gave up on this call (its deadline passed): nothing is placed in the segment,

@@ -5,7 +5,11 @@ import { runShell } from "./run.ts";
 const ConfigSchema = z.object({
   cwd: z.string().min(1),
   timeoutMs: z.number().int().positive().default(30_000),
-  maxOutputBytes: z.number().int().positive().default(64 * 1024),
+  maxOutputBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
   /** Environment of the commands (the plugin's own allow-listed environment by default). */
   env: z.record(z.string(), z.string()).optional(),
 });

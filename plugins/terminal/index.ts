@@ -14,7 +14,11 @@ const ConfigSchema = z.object({
   shell: z.string().default("/bin/sh"),
   maxTerminals: z.number().int().positive().default(8),
   /** Output kept per terminal for reading, in characters. */
-  keepChars: z.number().int().positive().default(256 * 1024),
+  keepChars: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
   env: z.record(z.string(), z.string()).optional(),
 });
 type Config = z.infer<typeof ConfigSchema>;

@@ -23,7 +23,11 @@ export async function fetchLimited(url: string, limits: { timeoutMs: number; max
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal ? AbortSignal.any([deadline, limits.signal]) : deadline;
   try {
-    const response = await fetch(parsed, { signal, redirect: "follow", headers: { "user-agent": "homed-web-fetch/1", accept: "text/html,text/*;q=0.9,application/json;q=0.8,*/*;q=0.1", ...limits.headers } });
+    const response = await fetch(parsed, {
+      signal,
+      redirect: "follow",
+      headers: { "user-agent": "homed-web-fetch/1", accept: "text/html,text/*;q=0.9,application/json;q=0.8,*/*;q=0.1", ...limits.headers },
+    });
     const chunks: Uint8Array[] = [];
     let size = 0;
     let truncated = false;

@@ -5,7 +5,11 @@ import { readableText } from "./readable.ts";
 
 const ConfigSchema = z.object({
   timeoutMs: z.number().int().positive().default(15_000),
-  maxBytes: z.number().int().positive().default(2 * 1024 * 1024),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
   /** Characters of text returned at most; the model's context is the scarce resource. */
   maxChars: z.number().int().positive().default(40_000),
 });

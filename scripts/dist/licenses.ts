@@ -12,8 +12,6 @@ export function thirdPartyLicenses(root: string): string {
     const text = file ? readFileSync(join(dir, file), "utf8").trim() : `(no licence file in the package; declared licence: ${pkg.license ?? "unknown"})`;
     return `${pkg.name}@${pkg.version} — ${pkg.license ?? "unknown"}\n\n${text}\n`;
   });
-  const runtime =
-    "bun (the runtime compiled into the binary) — MIT, with bundled components under their own licences;\n" +
-    "see https://github.com/oven-sh/bun/blob/main/LICENSE.md\n";
+  const runtime = "bun (the runtime compiled into the binary) — MIT, with bundled components under their own licences;\n" + "see https://github.com/oven-sh/bun/blob/main/LICENSE.md\n";
   return [runtime, ...sections].join(`\n${"=".repeat(78)}\n\n`);
 }

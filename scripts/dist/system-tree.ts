@@ -27,7 +27,21 @@ export function stageSystemTree(release: Release, binary: string, tree: string):
   mkdirSync(join(tree, "var/lib/homed"), { recursive: true, mode: 0o700 });
   chmodSync(join(tree, "var/lib/homed"), 0o700);
   // Folders 0755 whatever the build machine's umask.
-  for (const dir of ["usr", "usr/bin", "usr/lib", "usr/lib/systemd", "usr/lib/systemd/system", "usr/lib/sysusers.d", "etc", "etc/homed", "usr/share", "usr/share/doc", "usr/share/doc/homed", "var", "var/lib"]) {
+  for (const dir of [
+    "usr",
+    "usr/bin",
+    "usr/lib",
+    "usr/lib/systemd",
+    "usr/lib/systemd/system",
+    "usr/lib/sysusers.d",
+    "etc",
+    "etc/homed",
+    "usr/share",
+    "usr/share/doc",
+    "usr/share/doc/homed",
+    "var",
+    "var/lib",
+  ]) {
     chmodSync(join(tree, dir), 0o755);
   }
 }

@@ -57,8 +57,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     }
     return response;
   };
-  const open = async (partner: string) =>
-    (await (await api("/api/sessions", { method: "POST", body: JSON.stringify({ channel: "terminal", partner }) })).json()) as SessionView;
+  const open = async (partner: string) => (await (await api("/api/sessions", { method: "POST", body: JSON.stringify({ channel: "terminal", partner }) })).json()) as SessionView;
 
   const partner = options.partner ?? userInfo().username;
   let session = await open(partner);
@@ -79,7 +78,10 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       for await (const { event, data } of readSse(response.body!)) {
         const e = JSON.parse(data);
         if (event === "content") io.stdout(e.text);
-        else if (event === "recall") io.stdout(`· recalled · L2×${e.report.counts?.L2 ?? 0} L3×${e.report.counts?.L3 ?? 0} · ${e.report.chars ?? 0} chars${e.report.scopes ? ` · searched ${e.report.scopes.join(", ")}` : ""}${e.report.restored?.length ? ` · ${e.report.restored.length} earlier events back in context` : ""}\n`);
+        else if (event === "recall")
+          io.stdout(
+            `· recalled · L2×${e.report.counts?.L2 ?? 0} L3×${e.report.counts?.L3 ?? 0} · ${e.report.chars ?? 0} chars${e.report.scopes ? ` · searched ${e.report.scopes.join(", ")}` : ""}${e.report.restored?.length ? ` · ${e.report.restored.length} earlier events back in context` : ""}\n`,
+          );
         else if (event === "tool_call" && e.name && !shown.has(e.index)) {
           shown.add(e.index);
           io.stdout(`\n→ ${e.name}\n`);

@@ -41,8 +41,8 @@ export function helpText(version: string, commands: readonly Command[]): string 
   for (const e of EXTRA_ENV) lines.push(`  ${e.name.padEnd(22)} ${e.help}`);
   lines.push(
     "",
-    "Settings file: <data>/homed.json (optional): context budget and tool rounds (\"kernel\"), memory thresholds (\"injection\", \"cooling\"), recall's channel weights (\"fusion\") and",
-    "plugins (\"plugins\": {\"enabled\": [...]}; shell and terminal are off unless enabled); checked at start.",
+    'Settings file: <data>/homed.json (optional): context budget and tool rounds ("kernel"), memory thresholds ("injection", "cooling"), recall\'s channel weights ("fusion") and',
+    'plugins ("plugins": {"enabled": [...]}; shell and terminal are off unless enabled); checked at start.',
     "",
     "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080",
     "",

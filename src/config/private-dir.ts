@@ -26,7 +26,7 @@ export function tightenDataDir(dir: string, extraFiles: readonly string[] = []):
     tightened.push({ path, was: mode & 0o777 });
   };
   const visit = (path: string, recurse: boolean) => {
-    let stats;
+    let stats: ReturnType<typeof lstatSync>;
     try {
       stats = lstatSync(path);
     } catch (error) {

@@ -17,9 +17,7 @@ const AddrSchema = z
     return { hostname: addr.slice(0, cut).replace(/^\[|\]$/g, ""), port };
   });
 
-const DbUrlSchema = z
-  .string()
-  .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "expected file:PATH, libsql://HOST, http(s)://HOST or ws(s)://HOST");
+const DbUrlSchema = z.string().regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "expected file:PATH, libsql://HOST, http(s)://HOST or ws(s)://HOST");
 
 const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -45,7 +43,10 @@ export const SettingsSchema = z.object({
   dbUrl: DbUrlSchema,
   dbAuthToken: z.string().optional(),
   /** With a `file:` dbUrl: that file is an embedded replica of this libSQL server. */
-  dbSyncUrl: z.string().regex(/^(libsql:\/\/|https?:\/\/)/, "expected the libsql:// or http(s):// URL of a libSQL server").optional(),
+  dbSyncUrl: z
+    .string()
+    .regex(/^(libsql:\/\/|https?:\/\/)/, "expected the libsql:// or http(s):// URL of a libSQL server")
+    .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]),
   embed: EmbedSettingsSchema,
 });

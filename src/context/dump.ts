@@ -3,7 +3,7 @@
  * order — what the daemon exports for a session and `homed context render` reads. Parsed
  * once here; an invalid dump is rejected with the first bad event named.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { ContextEventSchema, type ContextEvent } from "./messages.ts";
 import { eventTokens } from "./tokens.ts";
 import type { RenderableEvent } from "./render.ts";
@@ -17,7 +17,10 @@ export class ContextDumpError extends HomedError {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+  const path = issue.path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 

@@ -113,7 +113,16 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
     });
     for (const block of blocks) {
       const vector = imageVectors.get(block.id);
-      await insertBlock(tx, { id: block.id, eventId: event.id, kind: block.kind, holder: "L1", content: block.content, embedModel: vector ? embedder.modelId : null, embedding: vector ?? null, createdAt: now });
+      await insertBlock(tx, {
+        id: block.id,
+        eventId: event.id,
+        kind: block.kind,
+        holder: "L1",
+        content: block.content,
+        embedModel: vector ? embedder.modelId : null,
+        embedding: vector ?? null,
+        createdAt: now,
+      });
     }
     // Indexed with the turn before it: an answer rarely repeats its question's words, so once it
     // sinks it must still be findable by them (the same idea as imported history's neighbours;

@@ -77,9 +77,7 @@ export function planPrune(events: readonly PrunableEvent[], query: Query, option
   const recent = rest.slice(rest.length - pinned);
   used += recent.reduce((sum, e) => sum + e.tokens, 0);
   // Best first; among equals the newer one, since recency is the better tie-breaker.
-  const ranked = candidates
-    .map((event, index) => ({ event, index, score: relevance(query, event) }))
-    .sort((a, b) => b.score - a.score || b.index - a.index);
+  const ranked = candidates.map((event, index) => ({ event, index, score: relevance(query, event) })).sort((a, b) => b.score - a.score || b.index - a.index);
   for (const e of recent) kept.add(e.id);
   for (const { event } of ranked) {
     if (used + event.tokens > options.budget) continue;

@@ -91,7 +91,9 @@ function embedderCheck(settings: EmbedSettings): Check {
         }
         // Not a failure (a fresh install runs so), but recall has no sense of meaning: say how to fix it.
         if (active.kind === "fallback") {
-          return { warn: `${active.embedder.modelId}: ${active.reason}; recall matches words and characters only — install a model: homed model pull bge-small-zh-v1.5 (or -embed-url an OpenAI-compatible endpoint)` };
+          return {
+            warn: `${active.embedder.modelId}: ${active.reason}; recall matches words and characters only — install a model: homed model pull bge-small-zh-v1.5 (or -embed-url an OpenAI-compatible endpoint)`,
+          };
         }
         return `${active.embedder.modelId}: ${active.reason}`;
       } finally {

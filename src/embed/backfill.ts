@@ -48,7 +48,10 @@ function imageBytes(row: Row): Uint8Array | undefined {
 async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array | undefined)[]> {
   const out: (Float32Array | undefined)[] = new Array(rows.length).fill(undefined);
   const texts = rows.flatMap((r, i) => (r.kind === "text" && r.text ? [{ i, text: r.text }] : []));
-  const vectors = await embedder.embedTexts(texts.map((t) => t.text), { purpose: "write" });
+  const vectors = await embedder.embedTexts(
+    texts.map((t) => t.text),
+    { purpose: "write" },
+  );
   for (const [k, t] of texts.entries()) out[t.i] = vectors[k];
   if (embedder.embedImages) {
     for (const [i, r] of rows.entries()) {

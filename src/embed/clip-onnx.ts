@@ -62,8 +62,7 @@ export async function createClipEmbedder(folder: ClipFolder, options: { numThrea
     await text.release();
     throw error;
   }
-  const embedOne = async (input: string) =>
-    normalize(await text.run(new ort.Tensor("int64", tokenizer.encode(input), [1, CONTEXT_LENGTH])));
+  const embedOne = async (input: string) => normalize(await text.run(new ort.Tensor("int64", tokenizer.encode(input), [1, CONTEXT_LENGTH])));
   const embedImage = async (bytes: Uint8Array) => {
     const pixels = preprocessForClip(await decodeImage(bytes));
     return normalize(await image!.run(new ort.Tensor("float32", pixels, [1, 3, CLIP_IMAGE_SIZE, CLIP_IMAGE_SIZE])));

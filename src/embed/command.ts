@@ -38,7 +38,9 @@ async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boo
     });
     if (json) io.stdout(`${JSON.stringify({ model: active.embedder.modelId, ...report })}\n`);
     else {
-      const parts = (["events", "blocks"] as const).map((t) => `${t} ${report[t].done}/${report[t].total}` + (report[t].skipped ? ` (${report[t].skipped} skipped: no text, or an image it cannot read)` : ""));
+      const parts = (["events", "blocks"] as const).map(
+        (t) => `${t} ${report[t].done}/${report[t].total}${report[t].skipped ? ` (${report[t].skipped} skipped: no text, or an image it cannot read)` : ""}`,
+      );
       io.stdout(`${report.stopped ? "stopped (run again to continue)" : "done"}: ${parts.join(", ")} with ${active.embedder.modelId}\n`);
     }
     return report.stopped ? 1 : 0;

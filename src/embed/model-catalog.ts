@@ -13,10 +13,16 @@ import { SentenceConfigSchema } from "./sentence-folder.ts";
 
 export const ModelFileSchema = z.object({
   /** Path under the base URL. */
-  path: z.string().regex(/^[\w./-]+$/).refine((p) => !p.split("/").includes(".."), "no '..'"),
+  path: z
+    .string()
+    .regex(/^[\w./-]+$/)
+    .refine((p) => !p.split("/").includes(".."), "no '..'"),
   /** Name in the model folder. */
   save: z.string().regex(/^[\w.-]+$/),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 export const ModelEntrySchema = z.object({

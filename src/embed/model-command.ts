@@ -11,7 +11,7 @@
 import { SingleBar } from "cli-progress";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
 import { catalogEntry, CATALOG, ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
 import { DownloadError, downloadFile, sha256File } from "./model-download.ts";

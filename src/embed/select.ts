@@ -87,9 +87,7 @@ export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbed
   if (settings.threads > 1) {
     // Measured: ONNX Runtime's threaded WASM starts its workers from blob: URLs through
     // node:worker_threads, which Bun cannot load; the worker error then kills the process.
-    throw new EmbedConfigError(
-      `Cannot use -embed-threads ${settings.threads}: ONNX Runtime's WASM threads cannot start under this runtime (its workers load from blob: URLs); use 1`,
-    );
+    throw new EmbedConfigError(`Cannot use -embed-threads ${settings.threads}: ONNX Runtime's WASM threads cannot start under this runtime (its workers load from blob: URLs); use 1`);
   }
   const fallback = createFallbackEmbedder();
   // A sentence encoder, when installed, is the text model: CLIP's text tower is a weak sentence retriever.

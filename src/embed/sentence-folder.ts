@@ -54,7 +54,9 @@ function verifyPulled(dir: string): void {
   if (!record.success) throw new SentenceFolderError(dir, `${PULL_RECORD} is malformed; pull the model again`);
   for (const [name, { sha256 }] of Object.entries(record.data.files)) {
     if (!existsSync(join(dir, name))) throw new SentenceFolderError(dir, `${name} is missing; pull the model again`);
-    const hash = createHash("sha256").update(readFileSync(join(dir, name))).digest("hex");
+    const hash = createHash("sha256")
+      .update(readFileSync(join(dir, name)))
+      .digest("hex");
     if (hash !== sha256) throw new SentenceFolderError(dir, `${name} changed since it was pulled (sha256 ${hash.slice(0, 12)}…, expected ${sha256.slice(0, 12)}…); pull the model again`);
   }
 }

@@ -143,7 +143,9 @@ export class WordPieceTokenizer {
   encode(text: string, length = CONTEXT_LENGTH): BigInt64Array {
     const ids = [this.cls, ...this.tokenize(text).slice(0, length - 2), this.sep];
     const out = new BigInt64Array(length);
-    ids.forEach((id, i) => (out[i] = BigInt(id)));
+    ids.forEach((id, i) => {
+      out[i] = BigInt(id);
+    });
     return out;
   }
 }

@@ -275,7 +275,22 @@ export class Kernel {
           return { restored: outcome.restored.map((e) => e.id), skipped: outcome.skipped };
         },
       },
-      { sessionId: session.id, channel: session.channel, partner: session.partner, turnId: randomUUID(), conversation: session.partner, input, images, signal, onEvent, params, clientTools, resume, history, instructions },
+      {
+        sessionId: session.id,
+        channel: session.channel,
+        partner: session.partner,
+        turnId: randomUUID(),
+        conversation: session.partner,
+        input,
+        images,
+        signal,
+        onEvent,
+        params,
+        clientTools,
+        resume,
+        history,
+        instructions,
+      },
     );
     if (result.paused) await this.pausedTurns.put(session.id, result.paused);
     await this.sessions.touch(session.id);

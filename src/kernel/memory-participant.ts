@@ -13,7 +13,20 @@
 const TOPIC_WORDS = 8;
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { activeScene, auditInjection, buildInjection, injectionOf, observeScene, restoreColdTurns, recordCitations, timeOfDay, visibleScopes, type Fingerprint, type InjectedLine, type InjectionConfig } from "../memory/index.ts";
+import {
+  activeScene,
+  auditInjection,
+  buildInjection,
+  injectionOf,
+  observeScene,
+  restoreColdTurns,
+  recordCitations,
+  timeOfDay,
+  visibleScopes,
+  type Fingerprint,
+  type InjectedLine,
+  type InjectionConfig,
+} from "../memory/index.ts";
 import { searchWords, topicWords } from "../text/index.ts";
 import type { Participant } from "./stages.ts";
 import { fileLiveEventsInScene } from "../store/index.ts";
@@ -50,7 +63,10 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         const restored = confident.length && sessionHistory ? (await restoreColdTurns(options.client, sessionId, confident, { maxTokens: options.restoreTokens })).restored.map((e) => e.id) : [];
         if (restored.length) {
           const moved = new Set(restored);
-          injection = injectionOf(injection.query, injection.lines.filter((l) => !moved.has(l.id)));
+          injection = injectionOf(
+            injection.query,
+            injection.lines.filter((l) => !moved.has(l.id)),
+          );
         }
         if (injection.lines.length || restored.length) await auditInjection(options.client, sessionId, injection, options.config.auditKeep, Date.now(), restored);
         turns.set(turnId, { fingerprint, injected: injection.lines });

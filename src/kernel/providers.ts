@@ -24,10 +24,7 @@ export const BaseUrlSchema = z
   .string()
   .regex(NO_CONTROL_CHARACTERS, "baseUrl must not contain control characters (a line break, a tab)")
   .pipe(z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }));
-export const ApiKeySchema = z
-  .string()
-  .max(1000)
-  .regex(PRINTABLE_ASCII, "apiKey must be printable ASCII, without line breaks or tabs: paste the key alone");
+export const ApiKeySchema = z.string().max(1000).regex(PRINTABLE_ASCII, "apiKey must be printable ASCII, without line breaks or tabs: paste the key alone");
 
 export const ProviderInputSchema = z.object({
   name: z.string().min(1).max(100),
@@ -120,7 +117,11 @@ export class ProviderStore {
   async remove(id: string): Promise<void> {
     const all = await this.stored();
     if (!all.some((p) => p.id === id)) throw new ProviderNotFound(id);
-    await writeSetting(this.client, "providers", all.filter((p) => p.id !== id));
+    await writeSetting(
+      this.client,
+      "providers",
+      all.filter((p) => p.id !== id),
+    );
     await deleteSecret(this.client, keyName(id));
     if ((await readSetting(this.client, "activeProvider")) === id) await deleteSetting(this.client, "activeProvider");
   }

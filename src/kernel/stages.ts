@@ -49,7 +49,7 @@ export type BeforeOutputDecision = { text: string } | void;
 
 export type StopReason = "no_tool_calls" | "all_denied" | "iteration_limit" | "blocked" | "short_circuit" | "cancelled" | "error" | "client_tools";
 
-export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number; /** Names of the tools called this turn. */ tools: string[]; ms: number };
+export type AfterOutput = TurnInfo & { text: string; stopReason: StopReason; iterations: number; toolCalls: number /** Names of the tools called this turn. */; tools: string[]; ms: number };
 
 /** Statistics a participant gathered on the turn, shown with it (a `report` turn event). */
 export type AfterOutputResult = { report?: Record<string, unknown> } | void;
@@ -73,7 +73,12 @@ export type Participant = {
 };
 
 export class StageError extends HomedError {
-  constructor(readonly stage: StageName, readonly participant: string, message: string, options?: ErrorOptions) {
+  constructor(
+    readonly stage: StageName,
+    readonly participant: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super("stage_failed", `Stage ${stage} failed in participant ${participant}: ${message}`, options);
     this.name = "StageError";
   }

@@ -21,7 +21,7 @@ export type TurnEvent =
   | { type: "recall"; participant: string; report: Record<string, unknown> }
   /** A participant's statistics on the finished turn (after_output). */
   | { type: "report"; participant: string; report: Record<string, unknown> }
-  | { type: "tool_result"; id: string; name: string; result: string; denied: boolean; /** Images the tool returned, shown to the model after the round's results. */ images?: number }
+  | { type: "tool_result"; id: string; name: string; result: string; denied: boolean /** Images the tool returned, shown to the model after the round's results. */; images?: number }
   | { type: "iteration"; n: number };
 
 export type TurnOptions = {
@@ -215,7 +215,17 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       if (pending.length > 0) {
         const asRun = new Map(ran.map((c) => [c.id, c]));
         const all = calls.map((c) => asRun.get(c.id) ?? c);
-        paused = { message: { ...message, tool_calls: all }, results, ...(images.length ? { images } : {}), pending, systemMessage, turnMessages: [...turnMessages], iterations, toolCalls, ...(usage ? { usage } : {}) };
+        paused = {
+          message: { ...message, tool_calls: all },
+          results,
+          ...(images.length ? { images } : {}),
+          pending,
+          systemMessage,
+          turnMessages: [...turnMessages],
+          iterations,
+          toolCalls,
+          ...(usage ? { usage } : {}),
+        };
         stopReason = "client_tools";
         break;
       }
@@ -274,7 +284,7 @@ function fitHistory(history: ProviderMessage[], own: ProviderMessage[], budget: 
   return [...history.slice(start), ...own];
 }
 /** Where the loop starts: the system message and the counters so far. */
-type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage; /** Cold events pre_action moved back into L1. */ restored?: string[] };
+type Prepared = { systemMessage: ProviderMessage; iterations: number; toolCalls: number; usage?: Usage /** Cold events pre_action moved back into L1. */; restored?: string[] };
 
 /** A paused turn's round, stored whole now that the caller's results are in; the loop goes on. */
 async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, persist: Persist): Promise<Prepared> {
@@ -350,7 +360,11 @@ async function runToolRound(options: TurnOptions, info: TurnInfo, calls: ToolCal
       denied++;
       result = toolError("denied", denial);
     } else {
-      ({ text: result, images } = await options.tools.run(call.function.name, call.function.arguments, signal ?? neverAborted, { sessionId: info.sessionId, partner: info.partner, ...(restore ? { restore } : {}) }));
+      ({ text: result, images } = await options.tools.run(call.function.name, call.function.arguments, signal ?? neverAborted, {
+        sessionId: info.sessionId,
+        partner: info.partner,
+        ...(restore ? { restore } : {}),
+      }));
       for (const p of options.participants) {
         const decision = await runHook(p, "after_toolcall", { ...info, call, result }, options.log);
         if (decision) result = decision.result;

@@ -145,11 +145,7 @@ function parseCompletion(text: string): Omit<ChatResult, "attempts"> {
   };
 }
 
-async function readStream(
-  response: Response,
-  onDelta: (delta: StreamDelta) => void,
-  onActivity: () => void,
-): Promise<Omit<ChatResult, "attempts">> {
+async function readStream(response: Response, onDelta: (delta: StreamDelta) => void, onActivity: () => void): Promise<Omit<ChatResult, "attempts">> {
   if (!response.body) throw new ProviderError("bad_response", "The provider sent an empty stream");
   const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   const calls = new ToolCallAssembler();

@@ -19,7 +19,7 @@ export async function listModels(baseUrl: string, apiKey: string | undefined, ti
   }
   if (!response.ok) throw await errorFromResponse(response);
   const text = await response.text();
-  let parsed;
+  let parsed: ReturnType<typeof ModelsWire.safeParse>;
   try {
     parsed = ModelsWire.safeParse(JSON.parse(text));
   } catch (error) {

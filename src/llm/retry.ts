@@ -39,12 +39,7 @@ export function backoffDelay(n: number, policy: RetryPolicy, random: () => numbe
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n) * (0.5 + random() * 0.5);
 }
 
-export async function withRetries<T>(
-  attempt: (n: number) => Promise<T>,
-  policy: RetryPolicy,
-  signal: AbortSignal | undefined,
-  deps: RetryDeps = {},
-): Promise<T> {
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, policy: RetryPolicy, signal: AbortSignal | undefined, deps: RetryDeps = {}): Promise<T> {
   const sleep = deps.sleep ?? abortableSleep;
   for (let n = 0; ; n++) {
     try {

@@ -54,11 +54,7 @@ export function repairSequence(messages: readonly ProviderMessage[]): { messages
 }
 
 /** Checks a request's messages; throws or repairs per `mode`. `onRepair` hears what changed. */
-export function guardSequence(
-  messages: ProviderMessage[],
-  mode: SequenceGuardMode,
-  onRepair: (repairs: string[]) => void = () => {},
-): ProviderMessage[] {
+export function guardSequence(messages: ProviderMessage[], mode: SequenceGuardMode, onRepair: (repairs: string[]) => void = () => {}): ProviderMessage[] {
   // One walk finds and fixes: no repairs means the sequence was valid and goes out unchanged.
   const repaired = repairSequence(messages);
   if (repaired.repairs.length === 0) return messages;

@@ -38,7 +38,4 @@ export type ChatResult = {
 };
 
 /** Pieces of a streamed answer, in arrival order. */
-export type StreamDelta =
-  | { type: "content"; text: string }
-  | { type: "reasoning"; text: string }
-  | { type: "tool_call"; index: number; id?: string; name?: string; arguments: string };
+export type StreamDelta = { type: "content"; text: string } | { type: "reasoning"; text: string } | { type: "tool_call"; index: number; id?: string; name?: string; arguments: string };

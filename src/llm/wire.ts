@@ -7,9 +7,7 @@ const ToolCallWire = z.object({
   function: z.object({ name: z.string(), arguments: z.string().nullish() }),
 });
 
-export const UsageWire = z
-  .object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
-  .nullish();
+export const UsageWire = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).nullish();
 
 export const CompletionWire = z.object({
   choices: z

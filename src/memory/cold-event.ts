@@ -58,13 +58,7 @@ export function searchText(message: ColdMessage, context: string): SearchText {
  * `import_blocks`), where no recall sees them until the event row itself exists (see
  * import-staging.ts).
  */
-export async function coldEventStatements(
-  message: ColdMessage,
-  seq: number,
-  vector: VectorTag | undefined,
-  now: number,
-  stagedAs?: number,
-): Promise<InStatement[]> {
+export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number): Promise<InStatement[]> {
   await loadTokenizer();
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);

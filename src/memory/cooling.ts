@@ -21,11 +21,19 @@ export const CoolingConfigSchema = z.object({
   /** At most this many accesses. Prevents: distilling (and losing the verbatim turn of) a memory still in use. */
   maxAccesses: z.number().int().min(0).max(1000).default(2),
   /** Idle at least this long. Prevents: cooling what was touched recently and may be needed verbatim soon. */
-  idleMs: z.number().int().min(60_000).default(72 * 3600_000),
+  idleMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .default(72 * 3600_000),
   /** Events per run. Prevents: one run holding the model (or the writer) for long. */
   batch: z.number().int().min(1).max(1000).default(20),
   /** Minutes between runs. */
-  intervalMs: z.number().int().min(10_000).default(10 * 60_000),
+  intervalMs: z
+    .number()
+    .int()
+    .min(10_000)
+    .default(10 * 60_000),
 });
 
 export type CoolingConfig = z.output<typeof CoolingConfigSchema>;

@@ -124,7 +124,14 @@ export function askWithChat(
   model: string,
 ): Ask {
   return async (system, user) => {
-    const result = await complete({ model, messages: [{ role: "system", content: system }, { role: "user", content: user }], extra: { response_format: { type: "json_object" } } });
+    const result = await complete({
+      model,
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: user },
+      ],
+      extra: { response_format: { type: "json_object" } },
+    });
     return typeof result.message.content === "string" ? result.message.content : "";
   };
 }

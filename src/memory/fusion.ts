@@ -33,7 +33,11 @@ export const DEFAULT_WEIGHTS: ChannelWeights = { vector: VECTOR_WEIGHT };
 
 /** `fusion` in homed.json: per-channel weights (words, grams, vector), each from 0 (off) to 10. */
 export const FusionConfigSchema = z.object({
-  weights: z.object({ words: z.number().min(0).max(10), grams: z.number().min(0).max(10), vector: z.number().min(0).max(10) }).partial().strict().default({}),
+  weights: z
+    .object({ words: z.number().min(0).max(10), grams: z.number().min(0).max(10), vector: z.number().min(0).max(10) })
+    .partial()
+    .strict()
+    .default({}),
 });
 
 let configured: ChannelWeights = DEFAULT_WEIGHTS;

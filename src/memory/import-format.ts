@@ -33,8 +33,7 @@ export const MAX_LINE_CHARS = 8 * 1024 * 1024;
 /** One line of a history file: its text, or — over MAX_LINE_CHARS — only how long it is. */
 export type HistoryLine = { line: number; raw: string } | { line: number; tooLong: number };
 
-const tooLongReason = (chars: number) =>
-  `${chars.toLocaleString("en")} characters, over the ${MAX_LINE_CHARS.toLocaleString("en")} a line may hold (split the message)`;
+const tooLongReason = (chars: number) => `${chars.toLocaleString("en")} characters, over the ${MAX_LINE_CHARS.toLocaleString("en")} a line may hold (split the message)`;
 
 export type ParsedHistory = { messages: ColdMessage[]; invalid: InvalidLine[] };
 

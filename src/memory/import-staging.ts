@@ -35,9 +35,7 @@ export type ImportRun = { id: number; firstRowid: number };
 export async function beginRun(client: Client, now: number): Promise<ImportRun> {
   const tx = await client.transaction("write");
   try {
-    const top = await tx.execute(
-      "SELECT max(coalesce((SELECT max(rowid) FROM events), 0), coalesce((SELECT max(first_rowid) FROM import_runs), 0)) AS top",
-    );
+    const top = await tx.execute("SELECT max(coalesce((SELECT max(rowid) FROM events), 0), coalesce((SELECT max(first_rowid) FROM import_runs), 0)) AS top");
     const firstRowid = (Math.floor(Number(top.rows[0]!.top) / RUN_ROWIDS) + 1) * RUN_ROWIDS;
     const run = await tx.execute({
       sql: "INSERT INTO import_runs (first_rowid, state, pid, host, started_at) VALUES (?, 'staging', ?, ?, ?)",
@@ -50,8 +48,7 @@ export async function beginRun(client: Client, now: number): Promise<ImportRun> 
   }
 }
 
-const EVENT_COLUMNS =
-  "id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id, messages, text, tokens, created_at";
+const EVENT_COLUMNS = "id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id, messages, text, tokens, created_at";
 const BLOCK_COLUMNS = "id, event_id, kind, holder, content, created_at";
 
 /**

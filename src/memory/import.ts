@@ -171,7 +171,13 @@ class Importer {
   async #write(ready: readonly WithContext<ImportMessage>[], seen: InStatement[], last: boolean): Promise<void> {
     if (ready.length === 0 && seen.length === 0 && !(last && this.#segment.docs > 0)) return;
     const seqs = await this.#nextSeqs(ready);
-    const vectors = this.options.embedder && ready.length > 0 ? await this.options.embedder.embedTexts(ready.map((r) => r.message.text), { purpose: "write" }) : [];
+    const vectors =
+      this.options.embedder && ready.length > 0
+        ? await this.options.embedder.embedTexts(
+            ready.map((r) => r.message.text),
+            { purpose: "write" },
+          )
+        : [];
     const statements: InStatement[] = [...seen];
     for (const [i, { message, context }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);

@@ -14,12 +14,56 @@ export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
 export { runImportCommand } from "./import-command.ts";
 export { runRecallCommand } from "./recall-command.ts";
 export type { CommandIo } from "./command-io.ts";
-export { writeFact, trigramOverlap, nearDuplicateObjects, sha256, factText, TRIPLE_KINDS, EXCERPT_MAX_CHARS, REVISIONS_KEPT, NEAR_DUPLICATE_OVERLAP, type NewFact, type TripleKind, type Evidence, type FactWrite } from "./stable-facts.ts";
+export {
+  writeFact,
+  trigramOverlap,
+  nearDuplicateObjects,
+  sha256,
+  factText,
+  TRIPLE_KINDS,
+  EXCERPT_MAX_CHARS,
+  REVISIONS_KEPT,
+  NEAR_DUPLICATE_OVERLAP,
+  type NewFact,
+  type TripleKind,
+  type Evidence,
+  type FactWrite,
+} from "./stable-facts.ts";
 export { distillEvent, fallbackFacts, askWithChat, DistilledSchema, DISTILL_SYSTEM_PROMPT, type Ask, type ColdEventRow, type Distillation } from "./distill.ts";
 export { coolOnce, coolingCandidates, startCoolingJob, COOLING_JOB, DEFAULT_COOLING, CoolingConfigSchema, type CoolingConfig, type CoolingOptions, type CoolingRun } from "./cooling.ts";
 export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, type EventRecord, type EvidenceCheck, type RecordRef } from "./records.ts";
 export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
 export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
-export { buildInjection, injectionOf, isConfident, queryCoverage, auditInjection, listInjections, recordCitations, shortId, BANDS, EVIDENCE_MARKS, type Injection, type InjectedLine, type AuditRecord, type Band } from "./injection.ts";
+export {
+  buildInjection,
+  injectionOf,
+  isConfident,
+  queryCoverage,
+  auditInjection,
+  listInjections,
+  recordCitations,
+  shortId,
+  BANDS,
+  EVIDENCE_MARKS,
+  type Injection,
+  type InjectedLine,
+  type AuditRecord,
+  type Band,
+} from "./injection.ts";
 export { MEMORY_TOOLS, runMemoryTool, MemoryToolError, type MemoryTool, type MemoryToolContext } from "./tools.ts";
-export { observeScene, declareScene, activeScene, listScenes, similarity, declaredFeatures, decayedStrength, timeOfDay, SCENE_WEIGHTS, DEFAULT_SCENES, type Scene, type SceneConfig, type Fingerprint, type Observation } from "./scenes.ts";
+export {
+  observeScene,
+  declareScene,
+  activeScene,
+  listScenes,
+  similarity,
+  declaredFeatures,
+  decayedStrength,
+  timeOfDay,
+  SCENE_WEIGHTS,
+  DEFAULT_SCENES,
+  type Scene,
+  type SceneConfig,
+  type Fingerprint,
+  type Observation,
+} from "./scenes.ts";

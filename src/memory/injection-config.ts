@@ -13,15 +13,17 @@ export const InjectionConfigSchema = z.object({
    * Fused score below which nothing is injected: 1/(60+25), a memory only one channel ranks
    * 25th or worse. Prevents: a weak one-word match injected into every turn as noise.
    */
-  minScore: z.number().min(0).max(1).default(1 / 85),
+  minScore: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(1 / 85),
   /**
    * Bands by rank. IMMEDIATE, the best matches in full; WORKING, the next, shorter; BACKGROUND,
    * a glimpse. Per-band item and character caps prevent: one long memory (a pasted log)
    * crowding every other memory out of the prompt.
    */
-  bands: z
-    .object({ immediate: Band, working: Band, background: Band })
-    .default({ immediate: { items: 2, chars: 900 }, working: { items: 3, chars: 900 }, background: { items: 3, chars: 450 } }),
+  bands: z.object({ immediate: Band, working: Band, background: Band }).default({ immediate: { items: 2, chars: 900 }, working: { items: 3, chars: 900 }, background: { items: 3, chars: 450 } }),
   /** Longest single line; longer memories are cut with "…". Prevents: one memory eating a band. */
   lineChars: z.number().int().min(40).max(4000).default(360),
   /**

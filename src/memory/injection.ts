@@ -111,15 +111,17 @@ export async function buildInjection(client: Client, input: string, options: Inj
     const boost = (n: number) => 1 + Math.min(n, config.citedBoostCap) * config.citedBoost;
     const sceneBoost = (id: string) => (inScene.has(id) ? 1 + config.sceneBoost : 1);
     ranked = [
-      ...cold.map((c): Pick => ({
-        id: c.id,
-        layer: "L2",
-        score: c.score * boost(uses.get(c.id) ?? 0) * sceneBoost(c.id),
-        text: c.speaker ? `${c.speaker}: ${c.text}` : c.text,
-        evidence: "verbatim",
-        uses: uses.get(c.id) ?? 0,
-        confident: confident.has(c.id),
-      })),
+      ...cold.map(
+        (c): Pick => ({
+          id: c.id,
+          layer: "L2",
+          score: c.score * boost(uses.get(c.id) ?? 0) * sceneBoost(c.id),
+          text: c.speaker ? `${c.speaker}: ${c.text}` : c.text,
+          evidence: "verbatim",
+          uses: uses.get(c.id) ?? 0,
+          confident: confident.has(c.id),
+        }),
+      ),
       ...stable.map((s): Pick => ({ id: s.id, layer: "L3", score: s.score * boost(s.citedCount), text: s.text, evidence: s.evidence, uses: s.citedCount })),
     ]
       .filter((p) => p.score >= config.minScore)
@@ -153,7 +155,15 @@ export async function buildInjection(client: Client, input: string, options: Inj
     const standing = await standingColdEvents(client, { minAccesses: config.activeWindow.minAccesses, limit, conversation, privateScopes: viewer && visibleScopes(viewer) });
     const important: (Pick & { importance: number })[] = [
       ...facts.map((f) => ({ ...f, uses: f.citedCount })),
-      ...standing.map((e) => ({ id: e.id, layer: "L2" as const, score: 0, text: e.speaker ? `${e.speaker}: ${e.text}` : e.text, evidence: "verbatim", uses: e.accessCount, importance: e.accessCount / (e.accessCount + 1) })),
+      ...standing.map((e) => ({
+        id: e.id,
+        layer: "L2" as const,
+        score: 0,
+        text: e.speaker ? `${e.speaker}: ${e.text}` : e.text,
+        evidence: "verbatim",
+        uses: e.accessCount,
+        importance: e.accessCount / (e.accessCount + 1),
+      })),
     ].sort((a, b) => b.importance - a.importance);
     for (const pick of important.filter((p) => !taken.has(p.id)).slice(0, config.activeWindow.max)) {
       const line = render(pick, "ACTIVE", config.lineChars);
@@ -172,9 +182,7 @@ export function injectionOf(query: string, lines: InjectedLine[]): Injection {
     .map((band) => ({ band, body: lines.filter((l) => l.band === band).map((l) => l.line) }))
     .filter((s) => s.body.length > 0)
     .map((s) => `${s.band}:\n${s.body.join("\n")}`);
-  const text = sections.length
-    ? `Memory (cite the id of any memory you use, e.g. "(id:${shortId(lines[0]!.id)})"):\n${sections.join("\n")}`
-    : "";
+  const text = sections.length ? `Memory (cite the id of any memory you use, e.g. "(id:${shortId(lines[0]!.id)})"):\n${sections.join("\n")}` : "";
   return {
     query,
     text,
@@ -226,7 +234,15 @@ export async function auditInjection(client: Client, sessionId: string | null, i
   );
 }
 
-export type AuditRecord = { id: number; time: number; sessionId: string | null; query: string; ids: { id: string; layer: string; band: string; evidence: string }[]; counts: { L2: number; L3: number }; chars: number };
+export type AuditRecord = {
+  id: number;
+  time: number;
+  sessionId: string | null;
+  query: string;
+  ids: { id: string; layer: string; band: string; evidence: string }[];
+  counts: { L2: number; L3: number };
+  chars: number;
+};
 
 export async function listInjections(client: Client, options: { limit: number; sessionId?: string }): Promise<AuditRecord[]> {
   const rows = await client.execute({

@@ -105,17 +105,19 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   return top.flatMap((t): Candidate[] => {
     const row = byId.get(t.id);
     if (!row) return [];
-    return [{
-      id: t.id,
-      layer: "L2",
-      score: t.score,
-      text: String(row.text),
-      time: Number(row.time),
-      conversation: String(row.conversation),
-      session: String(row.session_id),
-      speaker: row.speaker === null ? null : String(row.speaker),
-      sources: row.source_id === null ? [] : [String(row.source_id)],
-      channels: t.channels,
-    }];
+    return [
+      {
+        id: t.id,
+        layer: "L2",
+        score: t.score,
+        text: String(row.text),
+        time: Number(row.time),
+        conversation: String(row.conversation),
+        session: String(row.session_id),
+        speaker: row.speaker === null ? null : String(row.speaker),
+        sources: row.source_id === null ? [] : [String(row.source_id)],
+        channels: t.channels,
+      },
+    ];
   });
 }

@@ -25,8 +25,7 @@ const QueryLineSchema = z.strictObject({
  * for the vector channel to search (see `vectorEmbedder`), and recall should not silently
  * answer with fewer channels than asked for.
  */
-const NO_VECTORS_NOTE =
-  "note: the vector channel needs an embedding model (Chinese-CLIP in -models, or -embed-url); the fallback embedder stores no vectors, so recall ran without it\n";
+const NO_VECTORS_NOTE = "note: the vector channel needs an embedding model (Chinese-CLIP in -models, or -embed-url); the fallback embedder stores no vectors, so recall ran without it\n";
 
 /**
  * The query options and whether the vector channel was asked for but cannot run. Without
@@ -38,7 +37,9 @@ const NO_VECTORS_NOTE =
 function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): { options: QueryOptions; vectorsMissing: boolean } {
   const k = Number(flagValue(flags, "k") ?? "10");
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError("invalid -k: expected a whole number from 1 to 1000");
-  const asked = flagValue(flags, "channels")?.split(",").map((c) => c.trim());
+  const asked = flagValue(flags, "channels")
+    ?.split(",")
+    .map((c) => c.trim());
   for (const c of asked ?? []) {
     if (!(CHANNELS as readonly string[]).includes(c)) throw new UsageError(`invalid -channels: "${c}" is not one of ${CHANNELS.join(", ")}`);
   }
@@ -91,7 +92,7 @@ function readQueries(file: string) {
   }
   return content.split("\n").flatMap((raw, i) => {
     if (raw.trim() === "") return [];
-    let parsed;
+    let parsed: ReturnType<typeof QueryLineSchema.safeParse>;
     try {
       parsed = QueryLineSchema.safeParse(JSON.parse(raw));
     } catch (error) {

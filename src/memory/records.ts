@@ -6,7 +6,8 @@
 import type { Client, Transaction } from "@libsql/client";
 import { HomedError } from "../errors/index.ts";
 import {
-  deleteEventRows, markSourceGone,
+  deleteEventRows,
+  markSourceGone,
   deleteFactRows,
   eventRecordRow,
   eventTextById,

@@ -63,8 +63,7 @@ export function declaredFeatures(key: string): Fingerprint {
   return { channel: parts.chan, partner: parts.peer };
 }
 
-export const decayedStrength = (scene: Pick<Scene, "strength" | "lastSeen">, now: number, halfLifeMs: number) =>
-  scene.strength * 0.5 ** (Math.max(0, now - scene.lastSeen) / halfLifeMs);
+export const decayedStrength = (scene: Pick<Scene, "strength" | "lastSeen">, now: number, halfLifeMs: number) => scene.strength * 0.5 ** (Math.max(0, now - scene.lastSeen) / halfLifeMs);
 
 const fromRow = (r: SceneRow): Scene => ({
   id: r.id,
@@ -97,14 +96,11 @@ export async function declareScene(client: Client, key: string, now = Date.now()
 
 /** Scenes (never candidates), strongest first, with strength decayed to `now`. */
 export async function listScenes(client: Client, now = Date.now(), config: SceneConfig = DEFAULT_SCENES): Promise<Scene[]> {
-  return (await sceneRows(client, config))
-    .map((s) => ({ ...s, strength: decayedStrength(s, now, config.halfLifeMs) }))
-    .sort((a, b) => b.strength - a.strength);
+  return (await sceneRows(client, config)).map((s) => ({ ...s, strength: decayedStrength(s, now, config.halfLifeMs) })).sort((a, b) => b.strength - a.strength);
 }
 
 /** Whether the fingerprint names exactly what a declared scene's key names. */
-const keyMatches = (scene: Scene, fp: Fingerprint) =>
-  scene.declared && Object.entries(scene.features).every(([name, value]) => fp[name as keyof Fingerprint] === value);
+const keyMatches = (scene: Scene, fp: Fingerprint) => scene.declared && Object.entries(scene.features).every(([name, value]) => fp[name as keyof Fingerprint] === value);
 
 /**
  * The scene a fingerprint belongs to most. A declared scene whose key the fingerprint matches
@@ -145,6 +141,15 @@ export async function observeScene(client: Client, fp: Fingerprint, now = Date.n
   }
   // Candidates that never recurred within the window are forgotten, so one-offs do not pile up.
   await dropStaleSceneCandidates(client, config.minEvidence, now - CANDIDATE_TTL_MS);
-  await insertSceneCandidate(client, { id: `scene_${randomUUID()}`, key: `fp:${randomUUID()}`, declared: false, features: JSON.stringify(fp), occurrences: 1, strength: 1, lastSeen: now, createdAt: now });
+  await insertSceneCandidate(client, {
+    id: `scene_${randomUUID()}`,
+    key: `fp:${randomUUID()}`,
+    declared: false,
+    features: JSON.stringify(fp),
+    occurrences: 1,
+    strength: 1,
+    lastSeen: now,
+    createdAt: now,
+  });
   return { outcome: "candidate" };
 }

@@ -21,9 +21,7 @@ export type PrivateScope = `partner:${string}` | `project:${string}`;
  * A memory's scope as a person names it (`homed import --scope`, the console import, the
  * `memory_note` tool): `user` (the default: every chat) or private to one partner or project.
  */
-export const MemoryScopeSchema = z
-  .string()
-  .regex(/^(user|(partner|project):\S.{0,199})$/s, 'scope must be "user", "partner:NAME" or "project:NAME"');
+export const MemoryScopeSchema = z.string().regex(/^(user|(partner|project):\S.{0,199})$/s, 'scope must be "user", "partner:NAME" or "project:NAME"');
 
 /** The `private_to` value of a scope named so: null for `user`. */
 export const privateToOf = (scope: string): PrivateScope | null => (scope === "user" ? null : (scope as PrivateScope));
@@ -54,7 +52,6 @@ export type RecallScope = {
   since?: number;
   until?: number;
 };
-
 
 /** The WHERE conditions on alias `e` (events) for cold context within a scope. */
 export function scopeFilter(scope: RecallScope): SqlFilter {

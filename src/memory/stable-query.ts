@@ -64,7 +64,11 @@ async function factVectors(client: Client, embedder: Embedder, query: RecallQuer
   return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
 }
 
-export async function stableQuery(client: Client, text: string | RecallQuery, options: FactScope & { k: number; embedder?: Embedder; /** A chat's own conversation's facts first. */ prefer?: Prefer }): Promise<StableCandidate[]> {
+export async function stableQuery(
+  client: Client,
+  text: string | RecallQuery,
+  options: FactScope & { k: number; embedder?: Embedder /** A chat's own conversation's facts first. */; prefer?: Prefer },
+): Promise<StableCandidate[]> {
   const depth = channelDepth(options.k);
   // The same query shaping as cold recall: the injection asks both layers with one text.
   const query = asRecallQuery(text);
@@ -80,7 +84,10 @@ export async function stableQuery(client: Client, text: string | RecallQuery, op
   const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
   const fused = (await preferOwn(client, "triples", fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (fused.length === 0) return [];
-  const rows = await factListings(client, fused.map((f) => f.id));
+  const rows = await factListings(
+    client,
+    fused.map((f) => f.id),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score, Object.keys(f.channels))] : []));
 }

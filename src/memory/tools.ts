@@ -82,7 +82,12 @@ const recall = tool({
   input: z
     .object({
       query: z.string().min(1).max(2000),
-      layers: z.array(z.enum(["L2", "L3"])).min(1).max(2).optional().describe("Layers to search (default both)"),
+      layers: z
+        .array(z.enum(["L2", "L3"]))
+        .min(1)
+        .max(2)
+        .optional()
+        .describe("Layers to search (default both)"),
       limit: z.number().int().min(1).max(50).optional().describe("How many results (default 8)"),
       k: z.number().int().min(1).max(50).optional().describe("Alias of limit"),
       scope: MemoryScopeSchema.optional().describe('Also search memory private to this partner or project ("partner:NAME", "project:NAME"); "user": only the user\'s shared memory'),
@@ -115,7 +120,14 @@ const recall = tool({
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);
     if (!args.restore) return { query, results };
-    return { query, results, ...(await restoreIn(ctx, results.filter((r) => r.layer === "L2").map((r) => r.id))) };
+    return {
+      query,
+      results,
+      ...(await restoreIn(
+        ctx,
+        results.filter((r) => r.layer === "L2").map((r) => r.id),
+      )),
+    };
   },
 });
 
@@ -184,7 +196,10 @@ const note = tool({
       text: z.string().min(1).max(2000).optional(),
       layer: z.enum(["L2", "L3"]).default("L3"),
       title: z.string().min(1).max(200).optional(),
-      tags: z.array(z.string().regex(/^[^\s#]{1,40}$/, "a tag is one word of at most 40 characters, without #")).max(20).optional(),
+      tags: z
+        .array(z.string().regex(/^[^\s#]{1,40}$/, "a tag is one word of at most 40 characters, without #"))
+        .max(20)
+        .optional(),
       kind: z.enum(TRIPLE_KINDS).default("entity"),
       /** `user` (every chat), `partner:NAME` or `project:NAME` (only that one's chats), or a conversation key. */
       scope: z.string().min(1).max(200).default("user"),
@@ -205,7 +220,15 @@ const note = tool({
     const given =
       args.text !== undefined
         ? { subject: args.title ?? "note", predicate: "says", object: tagged(args.text), kind: "convention" as const, scope, privateTo, importance: args.importance }
-        : { subject: args.title ? `${args.title}: ${args.subject!}` : args.subject!, predicate: args.predicate!, object: tagged(args.object!), kind: args.kind, scope, privateTo, importance: args.importance };
+        : {
+            subject: args.title ? `${args.title}: ${args.subject!}` : args.subject!,
+            predicate: args.predicate!,
+            object: tagged(args.object!),
+            kind: args.kind,
+            scope,
+            privateTo,
+            importance: args.importance,
+          };
     // Secrets are masked before the text is embedded, so not even the vector is the secret's.
     const { fact, masked } = maskFactSecrets({ ...given, confidence: 1, evidence: "manual" });
     const [vector] = ctx.embedder ? await ctx.embedder.embedTexts([factText(fact)], { purpose: "write" }) : [];
@@ -261,7 +284,12 @@ async function noteColdEvent(ctx: MemoryToolContext, note: { text: string; title
 const list = tool({
   name: "memory_list",
   description: "List memories of one layer (L2 cold events or L3 facts), newest first.",
-  input: z.object({ layer: z.enum(["L2", "L3"]).default("L3"), conversation: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).default(20), offset: z.number().int().min(0).default(0) }),
+  input: z.object({
+    layer: z.enum(["L2", "L3"]).default("L3"),
+    conversation: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(200).default(20),
+    offset: z.number().int().min(0).default(0),
+  }),
   async run({ layer, conversation, limit, offset }, ctx) {
     const scope = conversation ?? ctx.conversation;
     // In a chat, never another partner's or project's private memory, even by explicit conversation.
@@ -272,7 +300,17 @@ const list = tool({
         sql: `SELECT id, time, speaker, text, access_count, private_to FROM events e WHERE layer = 'L2' ${scope ? "AND (conversation = ? OR scope = 'user')" : ""} ${and("e")} ORDER BY time DESC LIMIT ? OFFSET ?`,
         args: [...(scope ? [scope] : []), ...visible("e").args, limit, offset],
       });
-      return { layer, items: rows.rows.map((r) => ({ id: String(r.id), time: new Date(Number(r.time)).toISOString(), speaker: r.speaker, text: String(r.text), accesses: Number(r.access_count), privateTo: r.private_to })) };
+      return {
+        layer,
+        items: rows.rows.map((r) => ({
+          id: String(r.id),
+          time: new Date(Number(r.time)).toISOString(),
+          speaker: r.speaker,
+          text: String(r.text),
+          accesses: Number(r.access_count),
+          privateTo: r.private_to,
+        })),
+      };
     }
     const rows = await ctx.client.execute({
       sql: `SELECT t.id, t.kind, t.scope, t.private_to, t.evidence, t.importance, t.revision, t.updated_at, s.content AS subject, t.predicate, o.content AS object
@@ -282,7 +320,16 @@ const list = tool({
     });
     return {
       layer,
-      items: rows.rows.map((r) => ({ id: String(r.id), text: `${r.subject} ${r.predicate} ${r.object}`, kind: r.kind, scope: r.scope, privateTo: r.private_to, evidence: EVIDENCE_MARKS[String(r.evidence)], importance: Number(r.importance), revision: Number(r.revision) })),
+      items: rows.rows.map((r) => ({
+        id: String(r.id),
+        text: `${r.subject} ${r.predicate} ${r.object}`,
+        kind: r.kind,
+        scope: r.scope,
+        privateTo: r.private_to,
+        evidence: EVIDENCE_MARKS[String(r.evidence)],
+        importance: Number(r.importance),
+        revision: Number(r.revision),
+      })),
     };
   },
 });
@@ -384,7 +431,14 @@ async function duplicateCheck(ctx: MemoryToolContext): Promise<Check> {
   const twice = await duplicateFacts(ctx.client);
   return twice.length === 0
     ? { check: "duplicates", ok: true, detail: "no fact is stored twice" }
-    : { check: "duplicates", ok: false, detail: `${twice.length} facts stored more than once: ${twice.slice(0, 3).map((d) => d.ids.join(" = ")).join("; ")}` };
+    : {
+        check: "duplicates",
+        ok: false,
+        detail: `${twice.length} facts stored more than once: ${twice
+          .slice(0, 3)
+          .map((d) => d.ids.join(" = "))
+          .join("; ")}`,
+      };
 }
 
 /** The ids recent injections named still open (a forgotten memory's id is reported: the audit outlives it). */
@@ -395,7 +449,10 @@ async function auditCheck(ctx: MemoryToolContext): Promise<Check> {
   return {
     check: "audit ids",
     ok: missing.length === 0,
-    detail: missing.length === 0 ? `all ${audited.ids} ids of the last ${audited.records} injections resolve` : `${missing.length} of ${audited.ids} audited ids no longer exist (forgotten?): ${missing.slice(0, 3).join(", ")}`,
+    detail:
+      missing.length === 0
+        ? `all ${audited.ids} ids of the last ${audited.records} injections resolve`
+        : `${missing.length} of ${audited.ids} audited ids no longer exist (forgotten?): ${missing.slice(0, 3).join(", ")}`,
   };
 }
 
@@ -407,10 +464,16 @@ function thresholdCheck(config: InjectionConfig): Check {
   const parsed = InjectionConfigSchema.safeParse(config);
   if (!parsed.success) return { check: "thresholds", ok: false, detail: z.prettifyError(parsed.error) };
   const best = 2 / (RRF_K + 1);
-  if (config.minScore > best) return { check: "thresholds", ok: false, detail: `minScore ${config.minScore} is above ${best.toFixed(4)}, the best fused score of words + grams: nothing would ever be injected` };
+  if (config.minScore > best)
+    return { check: "thresholds", ok: false, detail: `minScore ${config.minScore} is above ${best.toFixed(4)}, the best fused score of words + grams: nothing would ever be injected` };
   const bandChars = config.bands.immediate.chars + config.bands.working.chars + config.bands.background.chars;
-  if (bandChars < config.lineChars / 4) return { check: "thresholds", ok: false, detail: `the bands hold ${bandChars} characters in all, less than a quarter of one ${config.lineChars}-character line` };
-  return { check: "thresholds", ok: true, detail: `minScore ${config.minScore.toFixed(4)} ≤ ${best.toFixed(4)}; bands ${bandChars} chars; restore rank ≤ ${config.restore.maxRank}, coverage ≥ ${config.restore.minCoverage}` };
+  if (bandChars < config.lineChars / 4)
+    return { check: "thresholds", ok: false, detail: `the bands hold ${bandChars} characters in all, less than a quarter of one ${config.lineChars}-character line` };
+  return {
+    check: "thresholds",
+    ok: true,
+    detail: `minScore ${config.minScore.toFixed(4)} ≤ ${best.toFixed(4)}; bands ${bandChars} chars; restore rank ≤ ${config.restore.maxRank}, coverage ≥ ${config.restore.minCoverage}`,
+  };
 }
 
 export const MEMORY_TOOLS: readonly MemoryTool[] = [recall, open, note, list, forget, injections, stats, doctor];
@@ -433,4 +496,3 @@ export class MemoryToolError extends Error {
     this.name = "MemoryToolError";
   }
 }
-

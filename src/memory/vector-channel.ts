@@ -58,14 +58,7 @@ async function indexedSpace(client: Client, model: string) {
   return space;
 }
 
-export async function vectorChannel(
-  client: Client,
-  embedder: Embedder,
-  query: RecallQuery,
-  scope: RecallScope,
-  limit: number,
-  exactScanLimit: number = EXACT_SCAN_LIMIT,
-): Promise<Ranked> {
+export async function vectorChannel(client: Client, embedder: Embedder, query: RecallQuery, scope: RecallScope, limit: number, exactScanLimit: number = EXACT_SCAN_LIMIT): Promise<Ranked> {
   const blob = await query.vector(embedder);
   if (!blob) return [];
   const filter = scopeFilter(scope);
@@ -93,5 +86,7 @@ export async function vectorChannel(
   for (const { id, score } of [...texts, ...(await imageNeighbours(client, blob, embedder.modelId, scope, limit))]) {
     best.set(id, Math.max(best.get(id) ?? -Infinity, score));
   }
-  return aboveNoiseFloor([...best].map(([id, score]) => ({ id, score }))).sort((a, b) => b.score - a.score).slice(0, limit);
+  return aboveNoiseFloor([...best].map(([id, score]) => ({ id, score })))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
 }

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_INTAKE_LIMITS, DropTally, LimitedTransport, type IntakeLimits } from "./intake.ts";
-import { LogRing } from "./log-ring.ts";
+import type { LogRing } from "./log-ring.ts";
 import { McpClient } from "./mcp-client.ts";
 import { Peer } from "./peer.ts";
 import { childEnvironment, type PluginSpec } from "./spec.ts";
@@ -54,11 +54,7 @@ export class PluginChild {
       logLines: new DropTally("stderr lines", `over the limit of ${limits.logLines} lines a second`, say),
     };
     const stream = new StreamTransport(child.stdout, child.stdin, options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {});
-    const transport = new LimitedTransport(
-      stream,
-      { perSecond: limits.unsolicited, dropped: this.tallies.messages },
-      { perSecond: limits.frameErrors, dropped: this.tallies.frameErrors },
-    );
+    const transport = new LimitedTransport(stream, { perSecond: limits.unsolicited, dropped: this.tallies.messages }, { perSecond: limits.frameErrors, dropped: this.tallies.frameErrors });
     this.peer = new Peer(transport, { defaultTimeoutMs: spec.timeoutMs, log: (line) => log.note(line) });
     this.client = new McpClient(this.peer, { timeoutMs: spec.timeoutMs });
     child.stderr.setEncoding("utf8");

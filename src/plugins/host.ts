@@ -174,7 +174,9 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     },
     onEvent(listener) {
       const offs = [...supervisors.values()].map((s) => s.onEvent((event) => listener(s.spec.name, event)));
-      return () => offs.forEach((off) => off());
+      return () => {
+        for (const off of offs) off();
+      };
     },
     async stopAll() {
       stopping = true;

@@ -56,9 +56,7 @@ export class RpcError extends Error {
     this.name = "RpcError";
   }
   toWire() {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 

@@ -165,11 +165,7 @@ export class McpClient {
   }
 
   private async initialize(): Promise<Session> {
-    const raw = await this.peer.request(
-      "initialize",
-      { protocolVersion: LEGACY_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo: CLIENT_INFO },
-      { timeoutMs: this.options.timeoutMs },
-    );
+    const raw = await this.peer.request("initialize", { protocolVersion: LEGACY_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo: CLIENT_INFO }, { timeoutMs: this.options.timeoutMs });
     const result = InitializeResultSchema.parse(raw);
     if (!(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
       throw new RpcError(ErrorCode.InvalidParams, `Cannot connect: server speaks protocol ${result.protocolVersion}, which homed does not`);

@@ -140,7 +140,7 @@ export class SegmentChannel {
       const length = new DataView(this.ringCopyOut(tail, 4).buffer).getUint32(0, true);
       const record = 4 + Math.ceil(length / 4) * 4;
       // A record longer than what was written means a corrupt ring: skip to the head, don't trust it.
-      if (record > capacity || record > ((head - tail) >>> 0)) {
+      if (record > capacity || record > (head - tail) >>> 0) {
         Atomics.add(this.header, H.dropped, 1);
         tail = head;
         break;

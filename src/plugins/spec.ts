@@ -16,7 +16,11 @@ export const PluginSpecSchema = z.object({
   /** Deadline of each call to this plugin when the caller gives none. */
   timeoutMs: z.number().int().positive().default(30_000),
   /** Size of the shared segment, for plugins whose manifest asks for one (tmpfs fills lazily). */
-  sharedMemoryBytes: z.number().int().min(1024 * 1024).default(64 * 1024 * 1024),
+  sharedMemoryBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(64 * 1024 * 1024),
 });
 export type PluginSpec = z.infer<typeof PluginSpecSchema>;
 export type PluginSpecInput = z.input<typeof PluginSpecSchema>;

@@ -19,6 +19,7 @@ export interface DenoHttpServer {
 }
 
 export interface DenoApi {
+  // biome-ignore lint/suspicious/noExplicitAny: each symbol's signature is the caller's declaration; typed where it is called
   dlopen<S extends Record<string, ForeignFunction>>(path: string, symbols: S): { symbols: { [K in keyof S]: (...args: any[]) => any }; close(): void };
   UnsafePointer: {
     of(buffer: ArrayBufferView): DenoPointer;

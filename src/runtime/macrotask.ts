@@ -9,5 +9,4 @@
 import { setImmediate } from "node:timers";
 import { RUNTIME } from "./which.ts";
 
-export const nextMacrotask: () => Promise<void> =
-  RUNTIME === "bun" ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const nextMacrotask: () => Promise<void> = RUNTIME === "bun" ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -35,7 +35,9 @@ type SpawnOptions = { name: string; cwd: string; env: Record<string, string>; co
 
 export function spawn(command: string, args: string[], options: SpawnOptions) {
   const commandLine = [command, ...args].map(shellQuote).join(" ");
-  const environment = Object.entries(options.env).map(([key, value]) => `${key}=${value}\0`).join("");
+  const environment = Object.entries(options.env)
+    .map(([key, value]) => `${key}=${value}\0`)
+    .join("");
   const handle: number = lib().bun_pty_spawn(cString(commandLine), cString(options.cwd), cString(environment), options.cols, options.rows);
   if (handle < 0) throw new Error(`Cannot start ${command} in a terminal`);
   const pid: number = lib().bun_pty_get_pid(handle);

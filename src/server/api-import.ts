@@ -36,7 +36,11 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
     return streamSSE(c, async (stream) => {
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
       try {
-        const result = await importHistory(client, privateTo ? messages.map((m) => ({ ...m, privateTo })) : messages, { embedder, log: (line) => log.info(line), onProgress: (done, total) => void send("progress", { done, total }) });
+        const result = await importHistory(client, privateTo ? messages.map((m) => ({ ...m, privateTo })) : messages, {
+          embedder,
+          log: (line) => log.info(line),
+          onProgress: (done, total) => void send("progress", { done, total }),
+        });
         log.info(`console import: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped`);
         await send("done", { ...result, skipped: invalid.length });
       } catch (error) {

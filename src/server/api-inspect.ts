@@ -63,9 +63,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
         text: preview(byId.get(e.id)?.text ?? ""),
       })),
       // `time` is when it was said, `sunkAt` when pruning sank it (null for events that never were live).
-      sunk: timeline
-        .filter((r) => r.layer !== "L1")
-        .map((r) => ({ id: r.id, layer: r.layer, time: r.time, sunkAt: r.sunkAt, tokens: r.tokens, lastAccess: r.lastAccess, text: preview(r.text) })),
+      sunk: timeline.filter((r) => r.layer !== "L1").map((r) => ({ id: r.id, layer: r.layer, time: r.time, sunkAt: r.sunkAt, tokens: r.tokens, lastAccess: r.lastAccess, text: preview(r.text) })),
     });
   });
   return app;

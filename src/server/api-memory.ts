@@ -10,7 +10,21 @@ import { createHttpEmbedder, EmbedError, EmbedTimeoutError, type Embedder } from
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
-import { databaseBytes, vectorCoverage, eventsByIds, setEventPrivateTo, setFactPrivateTo, layerTotals, listEvents, listFacts, tripleCount, writtenPerDay, type EventRow, type FactFilter, type FactRow } from "../store/index.ts";
+import {
+  databaseBytes,
+  vectorCoverage,
+  eventsByIds,
+  setEventPrivateTo,
+  setFactPrivateTo,
+  layerTotals,
+  listEvents,
+  listFacts,
+  tripleCount,
+  writtenPerDay,
+  type EventRow,
+  type FactFilter,
+  type FactRow,
+} from "../store/index.ts";
 
 const SearchSchema = z.object({
   q: z.string().max(2000).default(""),
@@ -62,7 +76,14 @@ async function searchEvents(client: Client, s: Search, asked: RecallQuery, embed
   const coldOnly = s.layer === "L2" || s.layer === "memories";
   if (s.q && (s.layer === "all" || coldOnly)) {
     const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
-    const byId = new Map((await eventsByIds(client, found.map((f) => f.id))).map((r) => [r.id, r]));
+    const byId = new Map(
+      (
+        await eventsByIds(
+          client,
+          found.map((f) => f.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     for (const f of found) {
       const row = byId.get(f.id);
       if (row && (!s.scope || row.scope === s.scope)) ranked.push(eventRecord(row, { score: f.score, channels: Object.keys(f.channels) }));
@@ -101,8 +122,13 @@ function factRecord(r: FactRow, extra: Partial<MemoryRecord> = {}): MemoryRecord
     scope: r.scope,
     privateTo: r.privateTo,
     provenance: {
-      kind: r.kind, evidence: r.evidence, confidence: r.confidence, revision: r.revision,
-      session: r.sourceSession, sourceEventId: r.sourceEventId, excerpt: r.excerpt,
+      kind: r.kind,
+      evidence: r.evidence,
+      confidence: r.confidence,
+      revision: r.revision,
+      session: r.sourceSession,
+      sourceEventId: r.sourceEventId,
+      excerpt: r.excerpt,
     },
     ...extra,
   };
@@ -169,7 +195,11 @@ async function probeEmbedder(input: z.output<typeof ProbeSchema>) {
 }
 
 async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined) {
-  const totals: Record<string, { events: number; tokens: number; chars: number }> = { L1: { events: 0, tokens: 0, chars: 0 }, L2: { events: 0, tokens: 0, chars: 0 }, L3: { events: 0, tokens: 0, chars: 0 } };
+  const totals: Record<string, { events: number; tokens: number; chars: number }> = {
+    L1: { events: 0, tokens: 0, chars: 0 },
+    L2: { events: 0, tokens: 0, chars: 0 },
+    L3: { events: 0, tokens: 0, chars: 0 },
+  };
   for (const r of await layerTotals(client)) totals[r.layer] = { events: Number(r.events), tokens: Number(r.tokens), chars: Number(r.chars) };
   return {
     layers: totals,
@@ -214,7 +244,8 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
   app.delete("/records/:id", async (c) => {
     const before = await exactRecord(c.req.param("id"));
     await forgetRecord(client, before.id);
-    const where = before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
+    const where =
+      before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
     log.info(`audit: console deleted memory ${before.id} (${where})`);
     return c.body(null, 204);
   });

@@ -11,10 +11,7 @@ import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
 
-const TestSchema = z.union([
-  z.object({ id: z.string().min(1) }),
-  z.object({ baseUrl: BaseUrlSchema, model: z.string().min(1), apiKey: ApiKeySchema.optional() }),
-]);
+const TestSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ baseUrl: BaseUrlSchema, model: z.string().min(1), apiKey: ApiKeySchema.optional() })]);
 
 /** A saved provider (its stored key), or a base URL and key being typed into the form. */
 const ModelsSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ baseUrl: BaseUrlSchema, apiKey: ApiKeySchema.optional() })]);

@@ -79,7 +79,10 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
-  app.route("/api/inspect", inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget, () => toolSpecTokens(deps.kernel.tools.specs())));
+  app.route(
+    "/api/inspect",
+    inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget, () => toolSpecTokens(deps.kernel.tools.specs())),
+  );
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));
   app.route("/api/keys", keyRoutes(keys, deps.log));

@@ -35,8 +35,7 @@ export const bodyLimitFor = (path: string): BodyLimit => BODY_LIMITS.find((l) =>
 
 const sizeText = (bytes: number) => (bytes >= MIB ? `${bytes / MIB} MiB` : `${bytes / KIB} KiB`);
 
-const tooLarge = (limit: BodyLimit) => (c: Context) =>
-  errorResponse(c, "too_large", `The request body is over ${sizeText(limit.maxSize)}, the most ${c.req.method} ${c.req.path} accepts`);
+const tooLarge = (limit: BodyLimit) => (c: Context) => errorResponse(c, "too_large", `The request body is over ${sizeText(limit.maxSize)}, the most ${c.req.method} ${c.req.path} accepts`);
 
 /** One middleware for the whole app: each request gets its route's limit. */
 export function bodyLimits(): MiddlewareHandler {

@@ -61,8 +61,7 @@ export function apiErrorHandler(log: { error(line: string): void }): ErrorHandle
 }
 
 /** The answer for a HomedError built on the spot (middleware that returns rather than throws). */
-export const errorResponse = (c: Context, code: ErrorCode, message: string): Response =>
-  answer(c, { status: ERRORS[code].http as ContentfulStatusCode, error: code, message });
+export const errorResponse = (c: Context, code: ErrorCode, message: string): Response => answer(c, { status: ERRORS[code].http as ContentfulStatusCode, error: code, message });
 
 /** What a stream that already began says when it fails: OpenAI's error body, as a chunk. */
 export const openAiStreamError = (error: unknown) => {

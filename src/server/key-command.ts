@@ -29,7 +29,10 @@ export async function runKeyCommand(
   }
   if (action !== "create" && (flags.partner || flags.scopes)) throw new UsageError(`-partner and -scopes go with key create only`);
   // Parsed before the database is opened: a bad name or scope changes nothing.
-  const scopes = (flags.scopes || "v1,mcp").split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = (flags.scopes || "v1,mcp")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const input = action === "create" ? KeyInputSchema.safeParse({ name, partner: flags.partner || undefined, scopes }) : undefined;
   if (input && !input.success) {
     const issue = input.error.issues[0]!;
@@ -44,7 +47,8 @@ export async function runKeyCommand(
     if (action === "list") {
       const all = await keys.list();
       if (all.length === 0) io.stderr("homed: no app keys (homed key create NAME makes one)\n");
-      for (const k of all) io.stdout(`${k.name}\tpartner=${k.partner ?? k.name}\tscopes=${k.scopes.join(",")}\tcreated=${date(k.createdAt)}\tlast-used=${k.lastUsedAt === null ? "never" : date(k.lastUsedAt)}\n`);
+      for (const k of all)
+        io.stdout(`${k.name}\tpartner=${k.partner ?? k.name}\tscopes=${k.scopes.join(",")}\tcreated=${date(k.createdAt)}\tlast-used=${k.lastUsedAt === null ? "never" : date(k.lastUsedAt)}\n`);
       return 0;
     }
     const audit = createLogger({ level: "info", dir: join(settings.dataDir, "logs"), stderr: () => {} });

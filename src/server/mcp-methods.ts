@@ -83,7 +83,9 @@ async function answer(message: Message, context: MemoryToolContext): Promise<unk
       };
     }
     case "resources/templates/list":
-      return { resourceTemplates: [{ uriTemplate: `${RESOURCE_PREFIX}{id}`, name: "memory", description: "One memory (fact or event) by id, with its source and history", mimeType: "application/json" }] };
+      return {
+        resourceTemplates: [{ uriTemplate: `${RESOURCE_PREFIX}{id}`, name: "memory", description: "One memory (fact or event) by id, with its source and history", mimeType: "application/json" }],
+      };
     case "resources/read": {
       const { uri } = params(ReadSchema, message);
       if (!uri.startsWith(RESOURCE_PREFIX)) throw new RpcFailure(-32002, `No resource ${uri}: homed's are ${RESOURCE_PREFIX}<id>`);
@@ -93,7 +95,9 @@ async function answer(message: Message, context: MemoryToolContext): Promise<unk
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };
     }
     case "prompts/list":
-      return { prompts: [{ name: "recall", description: "What homed remembers about a question, as a message to start from", arguments: [{ name: "query", description: "what to recall", required: true }] }] };
+      return {
+        prompts: [{ name: "recall", description: "What homed remembers about a question, as a message to start from", arguments: [{ name: "query", description: "what to recall", required: true }] }],
+      };
     case "prompts/get": {
       const { arguments: args } = params(PromptSchema, message);
       const found = (await runMemoryTool("memory_recall", { query: args.query }, context)) as { results: { id: string; text: string }[] };

@@ -56,7 +56,10 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
     const body = await parseBody(c, CompletionRequestSchema);
     refuseUnsupported(body);
     const model = await servedModel(kernel.providers, body.model);
-    const tools = clientTools(body, kernel.tools.specs().map((t) => t.function.name));
+    const tools = clientTools(
+      body,
+      kernel.tools.specs().map((t) => t.function.name),
+    );
     // Tool messages at the end answer the calls of homed's last answer: the paused turn goes on.
     const toolResults = trailingToolResults(body);
     const lastUser = [...body.messages].reverse().find((m) => m.role === "user");

@@ -170,7 +170,11 @@ export function clientConversation(body: CompletionRequest): { history: Provider
   let lastUser = messages.length;
   while (lastUser > 0 && messages[lastUser - 1]!.role !== "user") lastUser--;
   const text = (m: (typeof messages)[number]) => contentText(m.content as never);
-  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map(text).filter(Boolean).join("\n\n");
+  const instructions = messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map(text)
+    .filter(Boolean)
+    .join("\n\n");
   const history = messages.slice(0, Math.max(0, lastUser - 1)).flatMap((m, i): ProviderMessage[] => {
     if (m.role === "user") return [{ role: "user", content: userContent(m.content, i) }];
     if (m.role === "tool") return typeof m.tool_call_id === "string" ? [{ role: "tool", tool_call_id: m.tool_call_id, content: text(m) }] : [];

@@ -43,8 +43,6 @@ export async function runTokenCommand(rest: readonly string[], settings: Pick<Se
   log.info(`audit: admin token reset from the command line (now ${tokenHint(token)}); ${ended} console login(s) ended`);
   log.close();
   io.stdout(`${token}\n`);
-  io.stderr(
-    `homed: new admin token written to ${join(dataDir, "admin.token")}; ${ended} console login(s) ended; restart a running daemon for the new token to take effect\n`,
-  );
+  io.stderr(`homed: new admin token written to ${join(dataDir, "admin.token")}; ${ended} console login(s) ended; restart a running daemon for the new token to take effect\n`);
   return 0;
 }

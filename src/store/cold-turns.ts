@@ -19,11 +19,20 @@ export type ColdTurnEvent = { id: string; seq: number; tokens: number };
 export async function coldTurnOf(client: Client, sessionId: string, eventId: string): Promise<ColdTurnEvent[]> {
   const db = queryDb(client);
   const inSession = eq(events.sessionId, sessionId);
-  const [target] = await db.select({ seq: events.seq }).from(events).where(and(eq(events.id, eventId), inSession, eq(events.layer, "L2")));
+  const [target] = await db
+    .select({ seq: events.seq })
+    .from(events)
+    .where(and(eq(events.id, eventId), inSession, eq(events.layer, "L2")));
   if (!target) return [];
   const isUser = eq(events.role, "user");
-  const [start] = await db.select({ seq: sql<number | null>`MAX(${events.seq})` }).from(events).where(and(inSession, isUser, lte(events.seq, target.seq)));
-  const [end] = await db.select({ seq: sql<number | null>`MIN(${events.seq})` }).from(events).where(and(inSession, isUser, gt(events.seq, target.seq)));
+  const [start] = await db
+    .select({ seq: sql<number | null>`MAX(${events.seq})` })
+    .from(events)
+    .where(and(inSession, isUser, lte(events.seq, target.seq)));
+  const [end] = await db
+    .select({ seq: sql<number | null>`MIN(${events.seq})` })
+    .from(events)
+    .where(and(inSession, isUser, gt(events.seq, target.seq)));
   return db
     .select({ id: events.id, seq: events.seq, tokens: events.tokens })
     .from(events)

@@ -4,8 +4,6 @@ import { sql } from "drizzle-orm";
 import { queryDb } from "./query-db.ts";
 
 export async function databaseBytes(client: Client): Promise<number> {
-  const row = await queryDb(client).get<{ bytes: number }>(
-    sql`SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS bytes`,
-  );
+  const row = await queryDb(client).get<{ bytes: number }>(sql`SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS bytes`);
   return Number(row.bytes);
 }

@@ -78,7 +78,10 @@ const EVENT_ROW = {
 
 export async function eventsByIds(client: Client, ids: readonly string[]): Promise<EventRow[]> {
   if (ids.length === 0) return [];
-  return queryDb(client).select(EVENT_ROW).from(events).where(inArray(events.id, [...ids]));
+  return queryDb(client)
+    .select(EVENT_ROW)
+    .from(events)
+    .where(inArray(events.id, [...ids]));
 }
 
 export type EventFilter = {
@@ -124,11 +127,7 @@ export function layerTotals(client: Client): Promise<{ layer: "L1" | "L2" | "L3"
 /** How many memories were written each day, by the layer each is in now (oldest day first). */
 export function writtenPerDay(client: Client): Promise<{ layer: "L1" | "L2" | "L3"; day: string; n: number }[]> {
   const day = sql<string>`date(${events.createdAt} / 1000, 'unixepoch')`;
-  return queryDb(client)
-    .select({ layer: events.layer, day, n: sql<number>`COUNT(*)` })
-    .from(events)
-    .groupBy(events.layer, day)
-    .orderBy(day);
+  return queryDb(client).select({ layer: events.layer, day, n: sql<number>`COUNT(*)` }).from(events).groupBy(events.layer, day).orderBy(day);
 }
 
 /**

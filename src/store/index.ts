@@ -9,7 +9,19 @@ export { ensureVectorSpace, findVectorSpace, vectorCoverage, INDEX_FROM_VECTORS,
 export { mergeInserts } from "./merge-inserts.ts";
 export { insertBlock, nodeBlockId, type NewBlockRow } from "./blocks-table.ts";
 export { factBm25Rows, factVectorRows, factListings, importantFactListings, type FactVisibility, type FactListing } from "./fact-search.ts";
-export { recordsWithId, recordsEndingIn, eventRecordRow, eventTextById, factRecordRow, factRevisions, deleteFactRows, deleteEventRows, type RecordKind, type EventRecordRow, type FactRecordRow } from "./memory-records.ts";
+export {
+  recordsWithId,
+  recordsEndingIn,
+  eventRecordRow,
+  eventTextById,
+  factRecordRow,
+  factRevisions,
+  deleteFactRows,
+  deleteEventRows,
+  type RecordKind,
+  type EventRecordRow,
+  type FactRecordRow,
+} from "./memory-records.ts";
 export { allSceneRows, sceneRowsSeen, sceneByKey, insertScene, insertSceneCandidate, updateScene, dropStaleSceneCandidates, type SceneRow } from "./scenes-table.ts";
 export { coolingCandidateRows, moveEventToL3, type ColdEventRecord } from "./events-table.ts";
 export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
@@ -35,7 +47,20 @@ export { putPausedTurn, pausedTurnOf, hasPausedTurn, deletePausedTurn } from "./
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";
-export { indexForSearch, removeFromSearch, searchRows, scopedMatch, bm25Of, scopeKeyOf, conversationScopeKey, USER_SCOPE_KEY, SEARCH_COLUMNS, SEARCH_TABLES, type SearchDocKind, type SearchTable } from "./search-index.ts";
+export {
+  indexForSearch,
+  removeFromSearch,
+  searchRows,
+  scopedMatch,
+  bm25Of,
+  scopeKeyOf,
+  conversationScopeKey,
+  USER_SCOPE_KEY,
+  SEARCH_COLUMNS,
+  SEARCH_TABLES,
+  type SearchDocKind,
+  type SearchTable,
+} from "./search-index.ts";
 export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
 export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR } from "./search-segments.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";

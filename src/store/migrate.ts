@@ -31,9 +31,7 @@ function statementsOf(sql: string): string[] {
 type AppliedRow = { idx: number; tag: string; hash: string };
 
 async function appliedMigrations(client: Client | Transaction): Promise<AppliedRow[]> {
-  const table = await client.execute(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'homed_migrations'",
-  );
+  const table = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'homed_migrations'");
   if (table.rows.length === 0) return [];
   const rows = await client.execute("SELECT idx, tag, hash FROM homed_migrations ORDER BY idx");
   return rows.rows.map((r) => ({ idx: Number(r.idx), tag: String(r.tag), hash: String(r.hash) }));
@@ -49,9 +47,7 @@ async function checkCompatible(client: Client | Transaction, migrations: readonl
     const ours = known.get(row.idx);
     if (!ours) {
       const newest = migrations.at(-1)?.tag ?? "none";
-      throw new SchemaMismatchError(
-        `Cannot open database: it was written by a newer homed (schema ${row.tag}; this binary knows up to ${newest}). Upgrade homed; the database was not modified.`,
-      );
+      throw new SchemaMismatchError(`Cannot open database: it was written by a newer homed (schema ${row.tag}; this binary knows up to ${newest}). Upgrade homed; the database was not modified.`);
     }
     if (ours.tag !== row.tag || hashOf(ours.sql) !== row.hash) {
       throw new SchemaMismatchError(
@@ -62,10 +58,7 @@ async function checkCompatible(client: Client | Transaction, migrations: readonl
   return applied;
 }
 
-export async function migrationStatus(
-  client: Client,
-  migrations: readonly Migration[] = MIGRATIONS,
-): Promise<MigrationStatus> {
+export async function migrationStatus(client: Client, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationStatus> {
   const applied = await checkCompatible(client, migrations);
   return { applied: applied.length, pending: migrations.length - applied.length, known: migrations.length };
 }
@@ -84,9 +77,7 @@ export async function migrate(client: Client, migrations: readonly Migration[] =
   try {
     const applied = await checkCompatible(tx, migrations);
     const done = new Set(applied.map((a) => a.idx));
-    await tx.execute(
-      "CREATE TABLE IF NOT EXISTS homed_migrations (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
+    await tx.execute("CREATE TABLE IF NOT EXISTS homed_migrations (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)");
     let count = 0;
     for (const m of migrations) {
       if (done.has(m.idx)) continue;

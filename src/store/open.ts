@@ -51,7 +51,10 @@ function keepSynced(client: Client): () => void {
     if (pulling) return;
     pulling = true;
     // A failed pull (server away) is retried next time; reads stay local meanwhile.
-    void client.sync().catch(() => {}).finally(() => (pulling = false));
+    void client
+      .sync()
+      .catch(() => {})
+      .finally(() => (pulling = false));
   }, SYNC_INTERVAL_MS);
   timer.unref?.();
   return () => clearInterval(timer);

@@ -32,7 +32,10 @@ function unitVector(hot: number): string {
  */
 export async function vectorTopOneProbe(tx: Executor, now: number): Promise<{ top: string | undefined; dimension: number | undefined }> {
   const db = queryDb(tx);
-  for (const [id, hot] of [["doctor-a", 1], ["doctor-b", 2]] as const) {
+  for (const [id, hot] of [
+    ["doctor-a", 1],
+    ["doctor-b", 2],
+  ] as const) {
     await db.run(sql`INSERT INTO events (id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at, embed_model, embedding)
                      VALUES (${id}, 'doctor', 'doctor', 'L2', 0, ${now}, '[]', '', 0, ${now}, 'doctor-probe', vector32(${unitVector(hot)}))`);
   }

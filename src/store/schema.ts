@@ -35,7 +35,9 @@ export const events = sqliteTable(
     sessionId: text("session_id").notNull(),
     /** Scope key for recall filters: a conversation, project or partner id. */
     conversation: text("conversation").notNull(),
-    scope: text("scope", { enum: ["user", "conversation", "project"] }).notNull().default("conversation"),
+    scope: text("scope", { enum: ["user", "conversation", "project"] })
+      .notNull()
+      .default("conversation"),
     /**
      * Who alone may recall it: `partner:NAME` or `project:NAME`; null (the default) means the
      * user's, reachable from every chat (DESIGN §3 Scopes). See memory/visibility.ts.
@@ -280,26 +282,30 @@ export const importRuns = sqliteTable("import_runs", {
 });
 
 /** Staged events of imports: the columns of `events` an import writes, keyed by their future rowid. */
-export const importEvents = sqliteTable("import_events", {
-  eventRowid: integer("event_rowid").primaryKey(),
-  id: text("id").notNull(),
-  sessionId: text("session_id").notNull(),
-  conversation: text("conversation").notNull(),
-  scope: text("scope").notNull(),
-  privateTo: text("private_to"),
-  layer: text("layer").notNull(),
-  seq: integer("seq").notNull(),
-  time: integer("time").notNull(),
-  speaker: text("speaker"),
-  role: text("role"),
-  sourceId: text("source_id"),
-  messages: text("messages").notNull(),
-  text: text("text").notNull(),
-  tokens: integer("tokens").notNull(),
-  embedModel: text("embed_model"),
-  embedding: blob("embedding"),
-  createdAt: integer("created_at").notNull(),
-}, (t) => [index("import_events_session_seq").on(t.sessionId, t.seq)]);
+export const importEvents = sqliteTable(
+  "import_events",
+  {
+    eventRowid: integer("event_rowid").primaryKey(),
+    id: text("id").notNull(),
+    sessionId: text("session_id").notNull(),
+    conversation: text("conversation").notNull(),
+    scope: text("scope").notNull(),
+    privateTo: text("private_to"),
+    layer: text("layer").notNull(),
+    seq: integer("seq").notNull(),
+    time: integer("time").notNull(),
+    speaker: text("speaker"),
+    role: text("role"),
+    sourceId: text("source_id"),
+    messages: text("messages").notNull(),
+    text: text("text").notNull(),
+    tokens: integer("tokens").notNull(),
+    embedModel: text("embed_model"),
+    embedding: blob("embedding"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("import_events_session_seq").on(t.sessionId, t.seq)],
+);
 
 /** Staged blocks of imports, found by their event's future rowid. */
 export const importBlocks = sqliteTable(

@@ -76,7 +76,10 @@ export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
   const context = analysedPart(`${own}\n${text.context ?? ""}`).slice(own.length + 1);
   const terms = new Map<string, number>();
   const lengths: Record<IndexChannel, number> = { words: 0, trigrams: 0, bigrams: 0 };
-  for (const [part, weight] of [[own, 2], [context, 1]] as const) {
+  for (const [part, weight] of [
+    [own, 2],
+    [context, 1],
+  ] as const) {
     if (!part) continue;
     for (const line of part.split("\n")) {
       const found = await lineTerms(line, weight === 1);

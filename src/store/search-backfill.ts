@@ -27,7 +27,10 @@ function documentOf(row: Record<string, unknown>): AnalysedDoc {
     for (const token of list) terms.set(TERM_PREFIX[channel] + token, (terms.get(TERM_PREFIX[channel] + token) ?? 0) + weight);
     lengths[channel] += list.length;
   };
-  for (const [suffix, weight] of [["", 2], ["_context", 1]] as const) {
+  for (const [suffix, weight] of [
+    ["", 2],
+    ["_context", 1],
+  ] as const) {
     count("words", tokens(row[`words${suffix}`]), weight);
     const text = String(row[`text${suffix}`] ?? "");
     count("trigrams", documentTrigrams(text), weight);

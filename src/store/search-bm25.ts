@@ -54,8 +54,7 @@ type Db = Client | Transaction;
 const cachedDocs = new WeakMap<Db, Map<number, SegmentDocs>>();
 
 /** Statements run in one read transaction (or in the caller's). */
-const readTogether = (db: Db, statements: InStatement[]): Promise<ResultSet[]> =>
-  "rollback" in db ? db.batch(statements) : db.batch(statements, "read");
+const readTogether = (db: Db, statements: InStatement[]): Promise<ResultSet[]> => ("rollback" in db ? db.batch(statements) : db.batch(statements, "read"));
 
 type Segment = { id: number; docs: SegmentDocs };
 /**
@@ -73,17 +72,14 @@ async function readIndex(client: Db, terms: readonly string[]): Promise<Read> {
   const cached = [...cache.keys()];
   // One read transaction: a merge between these reads would otherwise show postings of segments
   // this read does not know, or none of the segment it does.
-  const [live, fresh, found] = await readTogether(
-    client,
-    [
-      "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
-      {
-        sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
-        args: [JSON.stringify(cached)],
-      },
-      { sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))`, args: [JSON.stringify(terms)] },
-    ],
-  );
+  const [live, fresh, found] = await readTogether(client, [
+    "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
+    {
+      sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
+      args: [JSON.stringify(cached)],
+    },
+    { sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))`, args: [JSON.stringify(terms)] },
+  ]);
   for (const r of fresh!.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
   const liveIds = new Set(live!.rows.map((r) => Number(r.id)));
   for (const id of cache.keys()) if (!liveIds.has(id)) cache.delete(id);
@@ -313,7 +309,10 @@ async function admitted(client: Db, read: Read, filter: EventFilter): Promise<{ 
 export async function searchEvents(client: Db, terms: SearchTerms, options: SearchOptions): Promise<{ words: RankedEvents; grams: RankedEvents }> {
   const wanted = weightedTerms(terms);
   if (wanted.length === 0) return { words: [], grams: [] };
-  const read = await readIndex(client, wanted.map((t) => t.term));
+  const read = await readIndex(
+    client,
+    wanted.map((t) => t.term),
+  );
   const narrow = options.narrow ? await admitted(client, read, options.filter) : undefined;
   const scored = scoreAll(read, wanted, narrow?.masks);
   if (narrow) {

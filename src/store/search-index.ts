@@ -92,14 +92,7 @@ export async function searchRows(kind: SearchDocKind, docId: string, text: Searc
  * `doc_id` is an UNINDEXED FTS column, so that delete scans the whole table — fine for a
  * rewrite, quadratic for a bulk import of documents known to be new.
  */
-export async function indexForSearch(
-  db: Executor,
-  kind: SearchDocKind,
-  docId: string,
-  text: SearchText,
-  scopeKey: string,
-  options: { isNew?: boolean } = {},
-): Promise<void> {
+export async function indexForSearch(db: Executor, kind: SearchDocKind, docId: string, text: SearchText, scopeKey: string, options: { isNew?: boolean } = {}): Promise<void> {
   const rows = await searchRows(kind, docId, text, scopeKey);
   if (!options.isNew) await removeFromSearch(db, kind, docId);
   for (const row of rows) await db.execute(row);

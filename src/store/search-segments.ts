@@ -114,7 +114,10 @@ export const publishStagedSegments = (importRun: number): InStatement => ({
 /** Removes an import's staged segments: an import that failed or died before its last step. */
 export async function dropStagedSegments(db: Executor, importRun: number): Promise<void> {
   const rows = await db.execute({ sql: "SELECT id FROM search_segments WHERE state = 'staged' AND import_run = ?", args: [importRun] });
-  await deleteSegments(db, rows.rows.map((r) => Number(r.id)));
+  await deleteSegments(
+    db,
+    rows.rows.map((r) => Number(r.id)),
+  );
 }
 
 type SourceSegment = { id: number; docs: SegmentDocs; terms: string[] };
@@ -145,7 +148,10 @@ export async function mergeOnce(client: Client): Promise<boolean> {
       terms: JSON.parse(String(r.terms)) as string[],
     }));
     const merged = await mergedSegment(tx, sources);
-    await deleteSegments(tx, sources.map((s) => s.id));
+    await deleteSegments(
+      tx,
+      sources.map((s) => s.id),
+    );
     await merged.write(tx, "live");
     await tx.commit();
     return true;
@@ -157,7 +163,10 @@ export async function mergeOnce(client: Client): Promise<boolean> {
 /** The documents of `sources` that still have an event, re-numbered in rowid order, with all their postings. */
 async function mergedSegment(tx: Executor, sources: readonly SourceSegment[]): Promise<SegmentBuilder> {
   const all = sources.flatMap((s, si) => Array.from(s.docs.rowids, (rowid, ordinal) => ({ rowid, si, ordinal })));
-  const alive = await existingRowids(tx, all.map((d) => d.rowid));
+  const alive = await existingRowids(
+    tx,
+    all.map((d) => d.rowid),
+  );
   const kept = all.filter((d) => alive.has(d.rowid)).sort((a, b) => a.rowid - b.rowid);
   const builder = new SegmentBuilder();
   // Old (segment, ordinal) → new ordinal; -1: the event is gone.

@@ -35,10 +35,9 @@ export function explainServerError(url: string, error: unknown, hadToken: boolea
   const message = String((error as Error)?.message ?? error);
   const head = `Cannot open database ${redactDbUrl(url)}`;
   if (code === "EPROTO" || /TLS handshake/i.test(message)) {
-    return new DatabaseOpenError(
-      `${head}: the TLS handshake failed (${code || message}); a libSQL server without TLS (sqld on loopback) takes http://host:port or libsql://host:port?tls=0`,
-      { cause: error },
-    );
+    return new DatabaseOpenError(`${head}: the TLS handshake failed (${code || message}); a libSQL server without TLS (sqld on loopback) takes http://host:port or libsql://host:port?tls=0`, {
+      cause: error,
+    });
   }
   if (UNREACHABLE.has(code)) return new DatabaseOpenError(`${head}: the libSQL server is not reachable (${code})`, { cause: error });
   const status = /HTTP status (\d{3})/.exec(message)?.[1];

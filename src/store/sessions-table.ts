@@ -18,7 +18,10 @@ export async function openSession(client: Executor, channel: string, partner: st
     .insert(sessions)
     .values({ id: randomUUID(), channel, partner, title: title ?? null, createdAt: now, updatedAt: now })
     .onConflictDoNothing({ target: [sessions.channel, sessions.partner] });
-  const [row] = await db.select().from(sessions).where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
   return row!;
 }
 

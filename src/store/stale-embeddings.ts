@@ -59,6 +59,11 @@ export async function saveVectors(client: Executor, table: EmbeddedTable, model:
   if (vectors.length === 0) return;
   const db = queryDb(client);
   const target = table === "events" ? events : blocks;
-  const updates = vectors.map(({ id, vector }) => db.update(target).set({ embedding: vector, embedModel: model }).where(and(eq(target.id, id), stale(target.embedModel, model))));
+  const updates = vectors.map(({ id, vector }) =>
+    db
+      .update(target)
+      .set({ embedding: vector, embedModel: model })
+      .where(and(eq(target.id, id), stale(target.embedModel, model))),
+  );
   await db.batch(updates as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }

@@ -117,11 +117,6 @@ export async function setFactVector(tx: Executor, id: string, modelId: string, v
 export async function keepRevision(tx: Executor, tripleId: string, revision: number, snapshot: string, now: number, kept: number): Promise<void> {
   const db = queryDb(tx);
   await db.insert(tripleRevisions).values({ tripleId, revision, snapshot, createdAt: now });
-  const newest = db
-    .select({ revision: tripleRevisions.revision })
-    .from(tripleRevisions)
-    .where(eq(tripleRevisions.tripleId, tripleId))
-    .orderBy(desc(tripleRevisions.revision))
-    .limit(kept);
+  const newest = db.select({ revision: tripleRevisions.revision }).from(tripleRevisions).where(eq(tripleRevisions.tripleId, tripleId)).orderBy(desc(tripleRevisions.revision)).limit(kept);
   await db.delete(tripleRevisions).where(and(eq(tripleRevisions.tripleId, tripleId), notInArray(tripleRevisions.revision, newest)));
 }

@@ -13,7 +13,6 @@
 import type { Executor } from "./query-db.ts";
 import { LAYERS } from "./schema.ts";
 
-
 /**
  * A model's indexed table is built once it has more vectors than this; below, exact scans answer
  * (the vector channel scans up to this many events in scope). Measured (bench/embed, 3,000

@@ -38,13 +38,25 @@ function filesWithRawSql(): string[] {
   return sourceFiles(join(ROOT, "src"))
     .map((file) => relative(ROOT, file))
     .filter((file) => !file.startsWith("src/store/"))
-    .filter((file) => readFileSync(join(ROOT, file), "utf8").split("\n").some((line) => RAW_SQL.test(line) && !/^\s*(\*|\/\/)/.test(line)));
+    .filter((file) =>
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .some((line) => RAW_SQL.test(line) && !/^\s*(\*|\/\/)/.test(line)),
+    );
 }
 
 describe("SQL lives in src/store/", () => {
   test("no raw execute or batch outside src/store/ but in the pending files", () => {
     const found = filesWithRawSql();
-    assert.deepEqual(found.filter((file) => !PENDING.has(file)), [], "move these files' SQL into a table module in src/store/");
-    assert.deepEqual([...PENDING].filter((file) => !found.includes(file)), [], "these hold no raw SQL any more: delete them from PENDING");
+    assert.deepEqual(
+      found.filter((file) => !PENDING.has(file)),
+      [],
+      "move these files' SQL into a table module in src/store/",
+    );
+    assert.deepEqual(
+      [...PENDING].filter((file) => !found.includes(file)),
+      [],
+      "these hold no raw SQL any more: delete them from PENDING",
+    );
   });
 });

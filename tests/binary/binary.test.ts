@@ -27,7 +27,18 @@ describe("the compiled binary, alone in an empty folder", { skip: BINARY_SKIP },
     const doctor = await run([bin, "doctor", "-data", "./data"], { cwd: dir });
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
     const lines = doctor.stdout.trim().split("\n");
-    for (const name of ["data folder writable", "database opens", "database integrity", "migrations current", "vector search", "full-text search", "jieba", "onnx runtime", "browser: chromium", "code: bubblewrap"]) {
+    for (const name of [
+      "data folder writable",
+      "database opens",
+      "database integrity",
+      "migrations current",
+      "vector search",
+      "full-text search",
+      "jieba",
+      "onnx runtime",
+      "browser: chromium",
+      "code: bubblewrap",
+    ]) {
       const line = lines.find((l) => l.slice(5).startsWith(name));
       assert.ok(line, `doctor has no "${name}" line:\n${doctor.stdout}`);
       assert.match(line, /^ok {3}/, line);

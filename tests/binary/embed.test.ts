@@ -35,11 +35,20 @@ const close = (got: number[], want: number[], tolerance: number) => got.length =
 
 const files = mkdtempSync(join(tmpdir(), "homed-images-"));
 const colour: [number, number, number] = [200, 60, 30];
-writeFileSync(join(files, "split.png"), pngFile(448, 224, (x) => (x < 224 ? [255, 0, 0] : [0, 0, 255])));
-writeFileSync(join(files, "colour.jpg"), jpegFile(64, 48, () => colour));
+writeFileSync(
+  join(files, "split.png"),
+  pngFile(448, 224, (x) => (x < 224 ? [255, 0, 0] : [0, 0, 255])),
+);
+writeFileSync(
+  join(files, "colour.jpg"),
+  jpegFile(64, 48, () => colour),
+);
 writeFileSync(join(files, "colour.webp"), await webpFile(30, 50, () => colour));
 
-for (const [precision, tolerance] of [["fp32", 5e-5], ["fp16", 2e-3]] as const) {
+for (const [precision, tolerance] of [
+  ["fp32", 5e-5],
+  ["fp16", 2e-3],
+] as const) {
   describe(`binary: homed embed with the tiny Chinese-CLIP (${precision})`, { skip: BINARY_SKIP }, () => {
     const models = modelsWith(precision);
 
@@ -103,8 +112,7 @@ describe("binary: homed embed --backfill", { skip: BINARY_SKIP }, () => {
   test("imported memory is re-embedded with the model, then nothing is left to do", () => {
     const home = mkdtempSync(join(tmpdir(), "homed-backfill-"));
     const history = join(home, "history.jsonl");
-    const line = (id: string, text: string) =>
-      JSON.stringify({ conversation: "c", session: "s1", time: "2024-01-01T00:00:00Z", speaker: "A", role: "user", text, id });
+    const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s1", time: "2024-01-01T00:00:00Z", speaker: "A", role: "user", text, id });
     writeFileSync(history, `${line("m1", "我爱北京")}\n${line("m2", "hello world")}\n`);
     const env = { PATH: process.env.PATH ?? "" };
     const imported = spawnSync(bin, ["import", "-data", home, history], { cwd: dir, encoding: "utf8", env });

@@ -43,7 +43,10 @@ describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMis
         await browser.page.waitForLoadState("networkidle");
       }
       assert.deepEqual(errors, []);
-      assert.deepEqual(browser.requests.filter((u) => !u.startsWith(`${daemon.url}/`)), []);
+      assert.deepEqual(
+        browser.requests.filter((u) => !u.startsWith(`${daemon.url}/`)),
+        [],
+      );
     } finally {
       await browser.context.close();
       await daemon.stop();

@@ -22,7 +22,8 @@ describe("conversations in Chromium", { skip: chromiumMissing ? "no /usr/bin/chr
     c = await openConsole(script);
     await logIn(c);
     const made = await c.page.evaluate(async (baseUrl) => {
-      const post = async (path: string, body: unknown) => (await fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) })).json();
+      const post = async (path: string, body: unknown) =>
+        (await fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) })).json();
       await post("/api/providers", { name: "Scripted", baseUrl, model: "scripted-model" });
       const open = async (partner: string, channel: string) => (await post("/api/sessions", { partner, channel })).id as string;
       return { alice: await open("alice", "console"), aliceTg: await open("alice", "telegram"), bob: await open("bob", "console") };
@@ -70,8 +71,13 @@ describe("conversations in Chromium", { skip: chromiumMissing ? "no /usr/bin/chr
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("heading", { name: /^alice · alice · console$/, level: 2 }).waitFor();
     const refused = await page.evaluate(async (id) => {
-      const patch = (path: string, body: unknown) => fetch(path, { method: "PATCH", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) }).then((r) => r.status);
-      return { unknown: await patch("/api/sessions/no-such-session", { title: "x" }), long: await patch(`/api/sessions/${id}`, { title: "x".repeat(201) }), missing: await patch(`/api/sessions/${id}`, {}) };
+      const patch = (path: string, body: unknown) =>
+        fetch(path, { method: "PATCH", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) }).then((r) => r.status);
+      return {
+        unknown: await patch("/api/sessions/no-such-session", { title: "x" }),
+        long: await patch(`/api/sessions/${id}`, { title: "x".repeat(201) }),
+        missing: await patch(`/api/sessions/${id}`, {}),
+      };
     }, ids.alice);
     assert.deepEqual(refused, { unknown: 404, long: 400, missing: 400 });
   });

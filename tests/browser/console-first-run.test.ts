@@ -79,6 +79,9 @@ describe("console first run in Chromium", { skip: chromiumMissing ? "no /usr/bin
     const asked = c.requests.length;
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByRole("alert").waitFor();
-    assert.ok(c.requests.slice(asked).some((u) => u.includes("/api/")), "Try again made no request");
+    assert.ok(
+      c.requests.slice(asked).some((u) => u.includes("/api/")),
+      "Try again made no request",
+    );
   });
 });

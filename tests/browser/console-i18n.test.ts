@@ -29,7 +29,33 @@ const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "pl
  * format names, units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
  * the console forgot to translate.
  */
-const LATIN_ALLOWED = ["homed", "API", "URL", "Cookie", "JSON", "Lines", "OpenAI", "ONNX", "Runtime", "jieba", "Ctrl", "Enter", "HTTP", "http", "https", "token", "Token", "KB", "MB", "GB", "L1", "L2", "L3", "MCP", "webui"];
+const LATIN_ALLOWED = [
+  "homed",
+  "API",
+  "URL",
+  "Cookie",
+  "JSON",
+  "Lines",
+  "OpenAI",
+  "ONNX",
+  "Runtime",
+  "jieba",
+  "Ctrl",
+  "Enter",
+  "HTTP",
+  "http",
+  "https",
+  "token",
+  "Token",
+  "KB",
+  "MB",
+  "GB",
+  "L1",
+  "L2",
+  "L3",
+  "MCP",
+  "webui",
+];
 
 /** Every Latin word in the page's own text and labels, with where it was. */
 async function untranslated(page: Page): Promise<string[]> {
@@ -39,7 +65,8 @@ async function untranslated(page: Page): Promise<string[]> {
     const check = (text: string, where: Element) => {
       // Whole tokens: an id (ev_82b5…, 28d7776f-ff50-…, old-1) mixes in digits, '_' or '-'; a path (/mcp) has '/'.
       for (const w of text.match(/[\w/-]+/g) ?? []) {
-        if (/^[A-Za-z]{2,}$/.test(w) && !allowed.includes(w)) found.push(`${w} in <${where.tagName.toLowerCase()}${where.className ? `.${String(where.className).replace(/ /g, ".")}` : ""}>: ${text.trim().slice(0, 80)}`);
+        if (/^[A-Za-z]{2,}$/.test(w) && !allowed.includes(w))
+          found.push(`${w} in <${where.tagName.toLowerCase()}${where.className ? `.${String(where.className).replace(/ /g, ".")}` : ""}>: ${text.trim().slice(0, 80)}`);
       }
     };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -53,7 +80,14 @@ async function untranslated(page: Page): Promise<string[]> {
       if (skip(el)) continue;
       for (const name of ["aria-label", "placeholder", "title"]) {
         const value = el.getAttribute(name);
-        if (value) check(value.split(/\s+/).filter((w) => !dataWords.has(w)).join(" "), el);
+        if (value)
+          check(
+            value
+              .split(/\s+/)
+              .filter((w) => !dataWords.has(w))
+              .join(" "),
+            el,
+          );
       }
     }
     return found;
@@ -69,7 +103,15 @@ async function axeSerious(page: Page): Promise<string[]> {
   return await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const { violations } = await axe.run(document, { resultTypes: ["violations"] });
-    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(", ")}`,
+      );
   });
 }
 
@@ -145,13 +187,18 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
 
   test("every page in a zh-CN browser is in Chinese and has no serious or critical axe-core violation, at 1280 px and at 375 px", async () => {
     const { page } = c;
-    for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 760 }]) {
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 760 },
+    ]) {
       await page.setViewportSize(size);
       for (const route of ROUTES) {
         await page.goto(`${c.daemon.url}/#/${route}`);
         await page.locator("main h1").first().waitFor();
         await page.waitForLoadState("networkidle");
-        await page.locator("main details").evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+        await page.locator("main details").evaluateAll((all) => {
+          for (const d of all) (d as HTMLDetailsElement).open = true;
+        });
         await page.waitForTimeout(50);
         assert.deepEqual(await untranslated(page), [], `#/${route} at ${size.width} px`);
         assert.deepEqual(await axeSerious(page), [], `axe: #/${route} at ${size.width} px`);

@@ -21,14 +21,14 @@ const ANSWER = [
   "| blue | 2 |",
   "",
   "```",
-  "let boat = \"<b>not bold</b>\";",
+  'let boat = "<b>not bold</b>";',
   "```",
   "",
   "[the harbour](https://example.org/harbour) and [a trap](javascript:window.__pwned='link')",
   "",
   "<script>window.__pwned = 'script'</script>",
   "<img src=x onerror=\"window.__pwned = 'img'\">",
-  "<a href=\"https://example.org\" onclick=\"window.__pwned = 'onclick'\">raw link</a>",
+  '<a href="https://example.org" onclick="window.__pwned = \'onclick\'">raw link</a>',
   "<p onmouseover=\"window.__pwned = 'hover'\">hover me</p>",
 ].join("\n");
 
@@ -36,17 +36,20 @@ const script: Script = ({ body }) => (body.stream ? { content: ANSWER, delayMs: 
 
 /** What the rendered answer holds, and whether anything in it ran. */
 async function inspect(page: Page) {
-  return await page.locator(".msg.assistant .answer").last().evaluate((answer) => ({
-    pwned: (window as unknown as { __pwned?: string }).__pwned ?? null,
-    heading: answer.querySelector("h2")?.textContent ?? null,
-    items: [...answer.querySelectorAll("li")].map((li) => li.textContent),
-    strong: answer.querySelector("li strong")?.textContent ?? null,
-    cells: [...answer.querySelectorAll("td")].map((td) => td.textContent),
-    code: answer.querySelector("pre code")?.textContent ?? null,
-    bold: answer.querySelectorAll("pre b").length,
-    scripts: answer.querySelectorAll("script, img, [onclick], [onerror], [onmouseover]").length,
-    links: [...answer.querySelectorAll("a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href"), target: a.getAttribute("target"), rel: a.getAttribute("rel") })),
-  }));
+  return await page
+    .locator(".msg.assistant .answer")
+    .last()
+    .evaluate((answer) => ({
+      pwned: (window as unknown as { __pwned?: string }).__pwned ?? null,
+      heading: answer.querySelector("h2")?.textContent ?? null,
+      items: [...answer.querySelectorAll("li")].map((li) => li.textContent),
+      strong: answer.querySelector("li strong")?.textContent ?? null,
+      cells: [...answer.querySelectorAll("td")].map((td) => td.textContent),
+      code: answer.querySelector("pre code")?.textContent ?? null,
+      bold: answer.querySelectorAll("pre b").length,
+      scripts: answer.querySelectorAll("script, img, [onclick], [onerror], [onmouseover]").length,
+      links: [...answer.querySelectorAll("a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href"), target: a.getAttribute("target"), rel: a.getAttribute("rel") })),
+    }));
 }
 
 describe("Markdown answers in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {

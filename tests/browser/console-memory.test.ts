@@ -18,10 +18,17 @@ describe("memory page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     c = await openConsole(script, { history });
     await logIn(c);
     await c.page.evaluate(async (baseUrl) => {
-      const post = async (path: string, body: unknown) => (await fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) })).json();
+      const post = async (path: string, body: unknown) =>
+        (await fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify(body) })).json();
       await post("/api/providers", { name: "Scripted", baseUrl, model: "scripted-model" });
       const session = await post("/api/sessions", { partner: "alice", channel: "console" });
-      await (await fetch(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { "content-type": "application/json", "x-homed-request": "1" }, body: JSON.stringify({ content: "Remember the red kite" }) })).text();
+      await (
+        await fetch(`/api/sessions/${session.id}/messages`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-homed-request": "1" },
+          body: JSON.stringify({ content: "Remember the red kite" }),
+        })
+      ).text();
     }, c.provider.url);
   });
   after(async () => {

@@ -41,10 +41,12 @@ async function tabStops(page: Page, max = 60): Promise<string[]> {
   const seen: string[] = [];
   for (let i = 0; i < max; i++) {
     await page.keyboard.press("Tab");
-    seen.push(await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return (el?.getAttribute("aria-label") || el?.textContent || el?.id || "").trim();
-    }));
+    seen.push(
+      await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return (el?.getAttribute("aria-label") || el?.textContent || el?.id || "").trim();
+      }),
+    );
   }
   return seen;
 }
@@ -175,7 +177,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByLabel("Layer").selectOption("L2");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     // Ranked results carry a score; the unranked list shown on load does not.
-    const record = page.locator("li.record").filter({ hasText: "My harbour boat is painted blue." }).filter({ hasText: /score \d/ });
+    const record = page
+      .locator("li.record")
+      .filter({ hasText: "My harbour boat is painted blue." })
+      .filter({ hasText: /score \d/ });
     await record.waitFor();
     assert.match(await record.innerText(), /source message m1/);
     assert.match(await record.innerText(), /score \d/);
@@ -184,7 +189,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     let asked = "";
     page.once("dialog", (d) => ((asked = d.message()), void d.accept()));
     await record.getByRole("button", { name: /Delete memory/ }).click();
-    await page.getByText(`Deleted ${id}.`).or(page.getByText(`Cannot delete ${id}`)).waitFor();
+    await page
+      .getByText(`Deleted ${id}.`)
+      .or(page.getByText(`Cannot delete ${id}`))
+      .waitFor();
     assert.equal(await page.getByText(`Deleted ${id}.`).count(), 1, await page.locator("main").innerText());
     assert.match(asked, /Delete this memory for good\?/);
     await Promise.all([page.waitForResponse((r) => r.url().includes("/api/memory/search")), page.getByRole("button", { name: "Search", exact: true }).click()]);
@@ -192,7 +200,9 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByText(`Deleted ${id}.`).waitFor({ state: "detached" });
     assert.equal(await page.locator(`li.record[data-id="${id}"]`).count(), 0);
     await page.locator("[data-stat='L2 cold'] strong").getByText("1").waitFor();
-    const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("");
+    const logs = readdirSync(join(c.dataDir, "logs"))
+      .map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8"))
+      .join("");
     assert.match(logs, new RegExp(`audit: console deleted memory ${id}`));
 
     const lines = [
@@ -213,8 +223,17 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
       const source = (await store.client.execute("SELECT id, session_id, text FROM events WHERE source_id = 'm2'")).rows[0]!;
       const write = async (object: string, kind: "preference" | "correction") => {
         const tx = await store.client.transaction("write");
-        await writeFact(tx, { subject: "alice", predicate: "boat colour", object, kind, scope: "alice", confidence: 0.9, importance: 0.5, evidence: "verbatim",
-          source: { session: String(source.session_id), turn: 1, eventId: String(source.id), text: String(source.text) } });
+        await writeFact(tx, {
+          subject: "alice",
+          predicate: "boat colour",
+          object,
+          kind,
+          scope: "alice",
+          confidence: 0.9,
+          importance: 0.5,
+          evidence: "verbatim",
+          source: { session: String(source.session_id), turn: 1, eventId: String(source.id), text: String(source.text) },
+        });
         await tx.commit();
       };
       await write("blue", "preference");
@@ -250,12 +269,15 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.match(await rows.first().innerText(), /\d+\s+\d\.\d{3}\s+pinned/);
     await page.getByText(/Relevance to the latest message|Scores: relevance/).waitFor();
     await page.locator("figure.chart canvas").first().waitFor();
-    const inked = await page.locator("figure.chart canvas").first().evaluate((canvas: HTMLCanvasElement) => {
-      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let n = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-      return n;
-    });
+    const inked = await page
+      .locator("figure.chart canvas")
+      .first()
+      .evaluate((canvas: HTMLCanvasElement) => {
+        const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+        return n;
+      });
     assert.ok(inked > 100, `the chart drew ${inked} pixels`);
     await screenshot(page, "context");
   });
@@ -266,7 +288,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByRole("cell", { name: "What colour is my boat?" }).first().waitFor();
     await page.locator("figure.chart canvas").waitFor();
     await page.getByRole("button", { name: "Measure recall latency" }).click();
-    await page.locator(".latency-stats").getByText(/\d+ queries · p50 [\d.]+ ms · p95 [\d.]+ ms/).waitFor();
+    await page
+      .locator(".latency-stats")
+      .getByText(/\d+ queries · p50 [\d.]+ ms · p95 [\d.]+ ms/)
+      .waitFor();
     // Charts draw on the next animation frame: wait for the latency chart's canvas, don't count too early.
     await page.locator("figure.chart canvas").nth(1).waitFor();
     await screenshot(page, "audit");
@@ -312,12 +337,18 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.locator("li.record").first().waitFor();
     const memory = await tabStops(page, 40);
     assert.ok(memory.includes("Search"), "memory: Search unreachable");
-    assert.ok(memory.some((n) => n.startsWith("Delete memory")), "memory: Delete unreachable");
+    assert.ok(
+      memory.some((n) => n.startsWith("Delete memory")),
+      "memory: Delete unreachable",
+    );
   });
 
   test("every page fits a phone and 1280×800 without sideways scrolling", async () => {
     const { page } = c;
-    for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+    for (const [label, size] of [
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
       await page.setViewportSize(size);
       for (const route of ROUTES) {
         await page.goto(`${c.daemon.url}/#/${route}`);
@@ -337,7 +368,10 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
   });
 
   test("neither the API key nor the admin token ever reached the daemon's log", () => {
-    const logs = readdirSync(join(c.dataDir, "logs")).map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8")).join("") + c.daemon.stderr();
+    const logs =
+      readdirSync(join(c.dataDir, "logs"))
+        .map((f) => readFileSync(join(c.dataDir, "logs", f), "utf8"))
+        .join("") + c.daemon.stderr();
     assert.ok(logs.includes("listening on"), "the log was read");
     assert.ok(!logs.includes(SECRET_KEY), "the provider key is in the log");
     assert.ok(!logs.includes(c.token), "the admin token is in the log");

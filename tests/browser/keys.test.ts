@@ -73,7 +73,9 @@ describe("console: app keys in Chromium", { skip: chromiumMissing ? "no /usr/bin
 
   test("revoke asks first: dismissed, the key stays; accepted, it is gone and refused", async () => {
     const { page } = c;
-    const made = (await (await fetch(`${c.daemon.url}/api/keys`, { method: "POST", headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "script" }) })).json()) as { key: string };
+    const made = (await (
+      await fetch(`${c.daemon.url}/api/keys`, { method: "POST", headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "script" }) })
+    ).json()) as { key: string };
     await page.reload();
     const row = page.locator("tr[data-key=script]");
     await row.waitFor();

@@ -23,7 +23,10 @@ describe("console: the embedder on the memory page", { skip: chromiumMissing && 
   test("the fallback is named with how to fix it; the form probes an endpoint and reports its width", async () => {
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/memory`);
-    await page.locator("[data-stat=Embedder]").getByText(/fallback: recall matches words and characters only/).waitFor();
+    await page
+      .locator("[data-stat=Embedder]")
+      .getByText(/fallback: recall matches words and characters only/)
+      .waitFor();
     const form = page.locator("form[data-form=embedder]");
     await form.getByLabel("Base URL").fill(embeddings.baseUrl);
     await form.getByLabel("Model").fill("bge-m3");

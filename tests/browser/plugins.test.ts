@@ -73,7 +73,10 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
     await page.locator("li.plugin[data-plugin=flaky][data-state=running]").waitFor();
     assert.equal(host.list().find((p) => p.name === "flaky")!.state, "running");
     await screenshot(page, "plugins-restarted");
-    assert.deepEqual(browser.requests.filter((u) => !u.startsWith(`${url}/`)), []);
+    assert.deepEqual(
+      browser.requests.filter((u) => !u.startsWith(`${url}/`)),
+      [],
+    );
   });
 
   test("what a plugin pushed is listed under Pushed events, newest first, an urgent one marked", async () => {

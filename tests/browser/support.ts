@@ -64,7 +64,13 @@ export async function openConsole(script: Script, options: { history?: object[];
   const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
   const { context, page, requests } = await launchChromium(options.locale);
   return {
-    daemon, provider, context, page, dataDir, token, requests,
+    daemon,
+    provider,
+    context,
+    page,
+    dataDir,
+    token,
+    requests,
     async close() {
       await context.close();
       await daemon.stop();

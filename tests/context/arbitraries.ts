@@ -2,36 +2,31 @@
 import fc from "fast-check";
 import { eventTokens, type ChatMessage, type RenderableEvent } from "../../src/context/index.ts";
 
-const WORDS = ["build", "log", "error", "the", "module", "测试", "构建", "日志", "失败", "部署", "ok", "{\"path\":\"a.txt\"}", "123"];
+const WORDS = ["build", "log", "error", "the", "module", "测试", "构建", "日志", "失败", "部署", "ok", '{"path":"a.txt"}', "123"];
 
-const text = (maxWords: number) =>
-  fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: maxWords }).map((words) => words.join(" "));
+const text = (maxWords: number) => fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: maxWords }).map((words) => words.join(" "));
 
 let nextCall = 0;
 
 /** One round: an assistant message with `calls` parallel calls, then all results in some order. */
 const round = (calls: fc.Arbitrary<number>) =>
-  fc
-    .tuple(calls, text(6), fc.array(text(12), { minLength: 300, maxLength: 300 }), fc.nat())
-    .map(([n, say, results, seed]): ChatMessage[] => {
-      const ids = Array.from({ length: n }, () => `call_${nextCall++}`);
-      const assistant: ChatMessage = {
-        role: "assistant",
-        content: say.length > 0 ? say : null,
-        tool_calls: ids.map((id) => ({ id, type: "function" as const, function: { name: "run", arguments: `{"n":${seed % 97}}` } })),
-      };
-      // Parallel results may come back in any order; rotate them by the seed.
-      const order = ids.map((_, i) => ids[(i + seed) % ids.length]!);
-      const tools: ChatMessage[] = order.map((id, i) => ({ role: "tool", tool_call_id: id, content: results[i]! }));
-      return [assistant, ...tools];
-    });
+  fc.tuple(calls, text(6), fc.array(text(12), { minLength: 300, maxLength: 300 }), fc.nat()).map(([n, say, results, seed]): ChatMessage[] => {
+    const ids = Array.from({ length: n }, () => `call_${nextCall++}`);
+    const assistant: ChatMessage = {
+      role: "assistant",
+      content: say.length > 0 ? say : null,
+      tool_calls: ids.map((id) => ({ id, type: "function" as const, function: { name: "run", arguments: `{"n":${seed % 97}}` } })),
+    };
+    // Parallel results may come back in any order; rotate them by the seed.
+    const order = ids.map((_, i) => ids[(i + seed) % ids.length]!);
+    const tools: ChatMessage[] = order.map((id, i) => ({ role: "tool", tool_call_id: id, content: results[i]! }));
+    return [assistant, ...tools];
+  });
 
 const callCount = fc.oneof({ arbitrary: fc.integer({ min: 1, max: 4 }), weight: 8 }, { arbitrary: fc.integer({ min: 100, max: 300 }), weight: 1 });
 
 // Short turns are common and make the budget, not the runaway rule, the binding limit.
-const plain = fc
-  .tuple(fc.constantFrom("user" as const, "assistant" as const), fc.oneof(text(3), text(40)))
-  .map(([role, content]): ChatMessage[] => [{ role, content }]);
+const plain = fc.tuple(fc.constantFrom("user" as const, "assistant" as const), fc.oneof(text(3), text(40))).map(([role, content]): ChatMessage[] => [{ role, content }]);
 
 const toolFrame = fc
   .tuple(fc.option(text(20), { nil: undefined }), fc.array(round(callCount), { minLength: 1, maxLength: 3 }), fc.option(text(20), { nil: undefined }))

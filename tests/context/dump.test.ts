@@ -28,10 +28,7 @@ describe("closed message groups", () => {
       { role: "user", content: "?" },
       { role: "tool", tool_call_id: "a", content: "" },
     ];
-    assert.deepEqual(groupProblems(late), [
-      'tool call "a" not answered before messages[1]',
-      'messages[2]: tool result for "a" answers no open call of this event',
-    ]);
+    assert.deepEqual(groupProblems(late), ['tool call "a" not answered before messages[1]', 'messages[2]: tool result for "a" answers no open call of this event']);
     assert.match(groupProblems([{ role: "tool", tool_call_id: "x", content: "" }]).join(), /messages\[0\]: tool result for "x"/);
     const twice: ChatMessage[] = [
       { role: "assistant", tool_calls: [call("a")] },
@@ -47,7 +44,10 @@ describe("closed message groups", () => {
 describe("context dump", () => {
   test("a valid dump parses in order", () => {
     const events = parse([ev("a", [{ role: "user", content: "hi" }]), ev("b", [{ role: "assistant", content: "yo" }], "2026-01-01T00:00:01+00:00")]);
-    assert.deepEqual(events.map((e) => e.id), ["a", "b"]);
+    assert.deepEqual(
+      events.map((e) => e.id),
+      ["a", "b"],
+    );
   });
 
   test("each kind of bad input names the first bad event", () => {
@@ -65,11 +65,14 @@ describe("context dump", () => {
     ];
     for (const [input, expected] of cases) {
       const text = typeof input === "string" ? input : JSON.stringify(input);
-      assert.throws(() => parseContextDump(text, "dump.json"), (e: Error) => {
-        assert.match(e.message, /^Cannot read context dump dump\.json: /);
-        assert.match(e.message, expected);
-        return true;
-      });
+      assert.throws(
+        () => parseContextDump(text, "dump.json"),
+        (e: Error) => {
+          assert.match(e.message, /^Cannot read context dump dump\.json: /);
+          assert.match(e.message, expected);
+          return true;
+        },
+      );
     }
   });
 });

@@ -48,7 +48,14 @@ describe("image blocks", () => {
       },
     });
     const rows = await store.client.execute("SELECT kind, embed_model, embedding IS NOT NULL AS has FROM blocks ORDER BY id");
-    assert.deepEqual(rows.rows.map((r) => [r.kind, r.embed_model, Number(r.has)]), [["text", null, 0], ["image", "with-images@512", 1], ["image", null, 0]]);
+    assert.deepEqual(
+      rows.rows.map((r) => [r.kind, r.embed_model, Number(r.has)]),
+      [
+        ["text", null, 0],
+        ["image", "with-images@512", 1],
+        ["image", null, 0],
+      ],
+    );
     assert.deepEqual([...seen[0]!], [...png]);
     store.close();
   });
@@ -81,7 +88,13 @@ describe("image recall", () => {
     };
     const image = `data:image/png;base64,${Buffer.from([1, 2, 3]).toString("base64")}`;
     for (const [id, content] of [
-      ["photo", [{ type: "text" as const, text: "look at this one" }, { type: "image_url" as const, image_url: { url: image } }]],
+      [
+        "photo",
+        [
+          { type: "text" as const, text: "look at this one" },
+          { type: "image_url" as const, image_url: { url: image } },
+        ],
+      ],
       ["other", "the weather was nice"],
     ] as const) {
       await writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder, event: { id, time: new Date(0).toISOString(), messages: [{ role: "user", content: content as never }] } });

@@ -29,7 +29,13 @@ function event(i: number): ContextEvent {
     id: `ev-${i}`,
     time,
     messages: [
-      { role: "user", content: [{ type: "text", text: topic }, { type: "image_url", image_url: { url: `https://example.com/${i}.png` } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: topic },
+          { type: "image_url", image_url: { url: `https://example.com/${i}.png` } },
+        ],
+      },
       {
         role: "assistant",
         content: null,
@@ -75,7 +81,10 @@ describe("L1 in the store", () => {
     const blocks = await store.client.execute("SELECT kind, holder FROM blocks WHERE event_id = 'ev-2' ORDER BY id");
     assert.deepEqual(blocks.rows.map((r) => `${r.kind}:${r.holder}`).sort(), ["image:L1", "text:L1", "text:L1", "text:L1", "text:L1", "text:L1"]);
     const found = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 5, filter: { sql: "e.id = 'ev-2'", args: [] }, narrow: true });
-    assert.deepEqual(found.words.map((r) => r.id), ["ev-2"]);
+    assert.deepEqual(
+      found.words.map((r) => r.id),
+      ["ev-2"],
+    );
   });
 
   test("a prune sinks to L2: nothing lost, ids stay, every block exactly one holder, the same as its event", async () => {
@@ -86,9 +95,16 @@ describe("L1 in the store", () => {
     assert.ok(plan.sink.length > 0);
     const afterSink = await holders(store);
     assert.equal(afterSink.events.length, before.events.length, "no event lost or copied");
-    assert.deepEqual(afterSink.blocks.map((b) => b.id), before.blocks.map((b) => b.id), "same block ids, none lost or copied");
+    assert.deepEqual(
+      afterSink.blocks.map((b) => b.id),
+      before.blocks.map((b) => b.id),
+      "same block ids, none lost or copied",
+    );
     for (const b of afterSink.blocks) assert.equal(b.holder, b.layer, `block ${b.id} held by ${b.holder}, its event in ${b.layer}`);
-    const sunk = afterSink.events.filter((e) => e.endsWith(":L2")).map((e) => e.split(":")[0]).sort();
+    const sunk = afterSink.events
+      .filter((e) => e.endsWith(":L2"))
+      .map((e) => e.split(":")[0])
+      .sort();
     assert.deepEqual(sunk, [...plan.sink].sort());
     const l1 = await store.client.execute("SELECT SUM(tokens) AS t FROM events WHERE layer = 'L1'");
     assert.ok(Number(l1.rows[0]!.t) <= budget, "what stays fits the budget");
@@ -100,7 +116,10 @@ describe("L1 in the store", () => {
 
   test("a sunk event is searchable by its words in L2 (indexed on entry, not on the move)", async () => {
     const hits = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 20, filter: { sql: "e.layer = 'L2'", args: [] }, narrow: false });
-    assert.ok(hits.words.some((r) => r.id === "ev-2"), `L2 hits: ${hits.words.map((r) => r.id)}`);
+    assert.ok(
+      hits.words.some((r) => r.id === "ev-2"),
+      `L2 hits: ${hits.words.map((r) => r.id)}`,
+    );
   });
 
   test("a second check under the threshold sinks nothing and counts #2", async () => {
@@ -135,7 +154,10 @@ describe("search text of live events", () => {
     await say("a", "assistant", "Dr. Chen at Xixi clinic, Tuesday at nine.");
     await sinkToL2(store.client, ["q", "a"]);
     const found = await coldcontextQuery(store.client, "dentist Hangzhou", { k: 5, conversation: "c", channels: ["words"] });
-    assert.ok(found.some((f) => f.id === "a"), `the answer should be found: ${JSON.stringify(found.map((f) => f.id))}`);
+    assert.ok(
+      found.some((f) => f.id === "a"),
+      `the answer should be found: ${JSON.stringify(found.map((f) => f.id))}`,
+    );
     store.close();
   });
 });

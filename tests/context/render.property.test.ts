@@ -21,7 +21,9 @@ function assertInvariants(events: readonly RenderableEvent[], budget: number) {
 
   // Whole events, chronological: the output is the concatenation of some events' messages in order.
   const owner = new Map<ChatMessage, number>();
-  events.forEach((e, i) => e.messages.forEach((m) => owner.set(m, i)));
+  events.forEach((e, i) => {
+    for (const m of e.messages) owner.set(m, i);
+  });
   let at = 0;
   let last = -1;
   while (at < out.messages.length) {
@@ -72,7 +74,10 @@ describe("filling the budget", () => {
     const events = Array.from({ length: 30 }, (_, i) => say(`s${i}`, "ok"));
     const each = events[0]!.tokens;
     const out = renderUnderBudget(events, each * 7 + 1);
-    assert.deepEqual(out.included, events.slice(-7).map((e) => e.id));
+    assert.deepEqual(
+      out.included,
+      events.slice(-7).map((e) => e.id),
+    );
     assert.equal(out.tokens, each * 7);
     assert.equal(out.dropped.length, 23);
   });

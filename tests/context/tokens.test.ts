@@ -42,19 +42,32 @@ describe("token counts", () => {
 
   test("a message is its text plus framing; an event is exactly the sum of its messages", () => {
     const messages: ChatMessage[] = [
-      { role: "user", content: [{ type: "text", text: "hello world" }, { type: "image_url", image_url: { url: "data:," } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "hello world" },
+          { type: "image_url", image_url: { url: "data:," } },
+        ],
+      },
       { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "c1", content: "hello world" },
     ];
     assert.equal(messageTokens(messages[0]!), MESSAGE_OVERHEAD + 2 + IMAGE_TOKENS);
     assert.equal(messageTokens(messages[1]!), MESSAGE_OVERHEAD + TOOL_CALL_OVERHEAD + countTokens("c1") + countTokens("read") + countTokens("{}"));
     assert.equal(messageTokens(messages[2]!), MESSAGE_OVERHEAD + 2 + countTokens("c1"));
-    assert.equal(eventTokens(messages), messages.reduce((s, m) => s + messageTokens(m), 0));
+    assert.equal(
+      eventTokens(messages),
+      messages.reduce((s, m) => s + messageTokens(m), 0),
+    );
   });
 });
 
 describe("TF-IDF", () => {
-  const corpus = TfidfCorpus.fromDocuments([["部署", "kubernetes"], ["部署", "午饭"], ["部署", "电影"]]);
+  const corpus = TfidfCorpus.fromDocuments([
+    ["部署", "kubernetes"],
+    ["部署", "午饭"],
+    ["部署", "电影"],
+  ]);
 
   test("a word every document has weighs less than a rare one", () => {
     assert.ok(corpus.idf("部署") < corpus.idf("kubernetes"));

@@ -13,7 +13,11 @@ import { ensureVectorSpace, findVectorSpace } from "../../src/store/index.ts";
 import { count, message, openTempStore, seed } from "../memory/fixture.ts";
 import { paraphrases, startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
 
-const GROUPS = [["car broke down", "automobile"], ["birthday", "born"], ["tea", "oolong"]];
+const GROUPS = [
+  ["car broke down", "automobile"],
+  ["birthday", "born"],
+  ["tea", "oolong"],
+];
 const MESSAGES = () => [
   message("my car broke down on the highway", { sourceId: "car" }),
   message("we celebrated her birthday at the lake", { sourceId: "cake" }),

@@ -5,15 +5,7 @@ import { createClient } from "@libsql/client";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  backfillEmbeddings,
-  countStale,
-  createClipEmbedder,
-  createFallbackEmbedder,
-  readClipFolder,
-  type BackfillProgress,
-  type Embedder,
-} from "../../src/embed/index.ts";
+import { backfillEmbeddings, countStale, createClipEmbedder, createFallbackEmbedder, readClipFolder, type BackfillProgress, type Embedder } from "../../src/embed/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { pngFile } from "./images.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
@@ -66,7 +58,6 @@ const same = (a: Float32Array | undefined, b: Float32Array) => !!a && a.length =
 const clip = await createClipEmbedder(readClipFolder(tinyClipCopy("fp32")));
 
 describe("backfill", () => {
-
   test("re-embeds every stale event and block with the new model; images through the image encoder", async () => {
     const { store } = await seeded();
     assert.deepEqual(await countStale(store.client, clip.modelId), { events: 5, blocks: 6 });

@@ -11,8 +11,7 @@ import { cosine, createClipEmbedder, readClipFolder, type ClipEmbedder } from ".
 import { jpegFile, pngFile, webpFile } from "./images.ts";
 import { expectedImage, expectedText, tinyClipCopy } from "./tiny-clip.ts";
 
-const close = (got: Float32Array, want: number[], tolerance: number) =>
-  got.length === want.length && got.every((v, i) => Math.abs(v - want[i]!) < tolerance);
+const close = (got: Float32Array, want: number[], tolerance: number) => got.length === want.length && got.every((v, i) => Math.abs(v - want[i]!) < tolerance);
 
 for (const precision of ["fp32", "fp16"] as const) {
   // Awaited set-up at the top level, not in an async describe: Deno's node:test does not wait

@@ -22,7 +22,9 @@ async function embed(argv: string[]): Promise<{ code: number; stdout: string; st
 }
 
 const made: TempDir[] = [];
-after(() => made.forEach((d) => d.remove()));
+after(() => {
+  for (const d of made) d.remove();
+});
 const data = () => made[made.push(tempDir("homed-embed-cmd-")) - 1]!.path;
 
 describe("homed embed", () => {
@@ -44,7 +46,10 @@ describe("homed embed", () => {
 
   test("--image embeds the file with the image encoder", async () => {
     const image = join(data(), "x.png");
-    writeFileSync(image, pngFile(20, 20, () => [10, 20, 30]));
+    writeFileSync(
+      image,
+      pngFile(20, 20, () => [10, 20, 30]),
+    );
     const out = await embed(["-data", data(), "-models", dirname(tinyClipCopy("fp16")), "--json", "--image", image]);
     assert.equal(out.code, 0, out.stderr);
     assert.equal(JSON.parse(out.stdout).vector.length, 512);

@@ -37,7 +37,10 @@ describe("OpenAI-compatible embedder", () => {
     const server = await scripted(answer());
     const vectors = await embedderFor(server, { maxBatch: 2 }).embedTexts(["a", "b", "c", "d", "e"]);
     assert.equal(vectors.length, 5);
-    assert.deepEqual(server.requests.map((r) => r.body.input), [["a", "b"], ["c", "d"], ["e"]]);
+    assert.deepEqual(
+      server.requests.map((r) => r.body.input),
+      [["a", "b"], ["c", "d"], ["e"]],
+    );
     assert.ok(cosine(vectors[4]!, hashEmbed("e")) > 0.9999);
   });
 
@@ -106,7 +109,10 @@ describe("OpenAI-compatible embedder", () => {
 
   test("a server that ignores `dimensions` is refused with what to do", async () => {
     const server = await scripted(answer(1024));
-    await assert.rejects(embedderFor(server, { dimension: 256 }).embedTexts(["x"]), /returned 1024 dimensions, expected 256 \(the server does not shorten vectors with `dimensions`: leave -embed-dim unset/);
+    await assert.rejects(
+      embedderFor(server, { dimension: 256 }).embedTexts(["x"]),
+      /returned 1024 dimensions, expected 256 \(the server does not shorten vectors with `dimensions`: leave -embed-dim unset/,
+    );
   });
 
   test("an answer that is not an embeddings response, or has the wrong count, is refused", async () => {

@@ -49,7 +49,9 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 after(() => server.close());
 
 const made: TempDir[] = [];
-after(() => made.forEach((d) => d.remove()));
+after(() => {
+  for (const d of made) d.remove();
+});
 
 async function homedModel(data: string, argv: string[]) {
   const args = parseArgs(["model", ...argv, "-data", data], allFlags(COMMANDS));
@@ -68,7 +70,10 @@ function publish(name: string, model: Uint8Array) {
   files.set(`/${name}/tokenizer.json`, TOKENIZER);
   const entry = {
     name,
-    files: [{ path: "onnx/model.onnx", save: "model.onnx", sha256: sha(MODEL) }, { path: "tokenizer.json", save: "tokenizer.json", sha256: sha(TOKENIZER) }],
+    files: [
+      { path: "onnx/model.onnx", save: "model.onnx", sha256: sha(MODEL) },
+      { path: "tokenizer.json", save: "tokenizer.json", sha256: sha(TOKENIZER) },
+    ],
     config: { pooling: "mean", normalize: true },
   };
   files.set(`/${name}/homed-model.json`, new TextEncoder().encode(JSON.stringify(entry)));
@@ -82,7 +87,10 @@ describe("homed model pull", () => {
     const out = await homedModel(data, ["pull", `${base}/tiny-a`]);
     assert.equal(out.code, 0, out.stderr);
     const gets = requests.filter((r) => r.path === "/tiny-a/onnx/model.onnx");
-    assert.deepEqual(gets.map((r) => r.range), [undefined, `bytes=${MODEL.byteLength >> 1}-`]);
+    assert.deepEqual(
+      gets.map((r) => r.range),
+      [undefined, `bytes=${MODEL.byteLength >> 1}-`],
+    );
     assert.equal(sha(readFileSync(join(data, "models", "tiny-a", "model.onnx"))), sha(MODEL));
     assert.match(out.stderr, new RegExp(`model\\.onnx: sha256 ${sha(MODEL)} verified`));
     const active = await openEmbedder(resolveSettings(parseArgs(["-data", data]), {}).embed);

@@ -60,7 +60,12 @@ describe("CLIP preprocessing", () => {
     const t = preprocessForClip(image(300, 200, () => [10, 128, 250]));
     assert.equal(t.length, 3 * PLANE);
     for (const [c, v] of [10, 128, 250].entries()) {
-      for (const [x, y] of [[0, 0], [223, 223], [100, 17]] as const) assert.ok(Math.abs(at(t, c, x, y) - norm(v, c)) < 1e-6);
+      for (const [x, y] of [
+        [0, 0],
+        [223, 223],
+        [100, 17],
+      ] as const)
+        assert.ok(Math.abs(at(t, c, x, y) - norm(v, c)) < 1e-6);
     }
   });
 
@@ -88,7 +93,12 @@ describe("CLIP preprocessing", () => {
     // cubic(1.75)=−0.0234375; so 100·(0.2265625−0.0234375)=20.3, 100·(0.8671875−0.0703125)=79.7,
     // 100·(0.8671875+0.2265625−0.0234375)=107.0. Bilinear would give 25, 75, 100.
     const t = preprocessForClip(image(112, 112, (x) => [x < 56 ? 0 : 100, 0, 0]));
-    for (const [x, v] of [[110, 0], [111, 20], [112, 80], [113, 107]] as const) {
+    for (const [x, v] of [
+      [110, 0],
+      [111, 20],
+      [112, 80],
+      [113, 107],
+    ] as const) {
       assert.ok(Math.abs(at(t, 0, x, 9) - norm(v, 0)) < 1e-6, `x=${x}: ${at(t, 0, x, 9)} vs ${norm(v, 0)}`);
     }
   });
@@ -99,7 +109,12 @@ describe("CLIP preprocessing", () => {
     // from output 100 (centre 201): cubic(0.25)/2·255 = 110.6; from 101: cubic(1.25)/2 < 0 → 0.
     // Without widening, output 100 would read cubic(0.5)·255 = 143.
     const t = preprocessForClip(image(448, 448, (x) => (x === 200 ? [255, 255, 255] : [0, 0, 0])));
-    for (const [x, v] of [[98, 0], [99, 29], [100, 111], [101, 0]] as const) {
+    for (const [x, v] of [
+      [98, 0],
+      [99, 29],
+      [100, 111],
+      [101, 0],
+    ] as const) {
       assert.ok(Math.abs(at(t, 1, x, 77) - norm(v, 1)) < 1e-6, `x=${x}: ${at(t, 1, x, 77)} vs ${norm(v, 1)}`);
     }
   });

@@ -74,7 +74,9 @@ export async function startScriptedServer(script: Step[]): Promise<ScriptedServe
     requests,
     script,
     held: [],
-    releaseAll: () => state.held.splice(0).forEach((release) => release()),
+    releaseAll: () => {
+      for (const release of state.held.splice(0)) release();
+    },
     close: () =>
       new Promise((resolve) => {
         state.releaseAll();

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { EmbedConfigError, hashEmbed, openEmbedder, type HttpEmbedSettings } from "../../src/embed/index.ts";
+import { hashEmbed, openEmbedder, type HttpEmbedSettings } from "../../src/embed/index.ts";
 import { answer, startScriptedServer } from "./scripted-server.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
 
@@ -77,7 +77,10 @@ describe("choosing the embedder", () => {
       await fromFile.embedder.embedTexts(["a"]);
       const fromEnv = await openEmbedder({ modelsDir: "/x", threads: 1, http: http({ baseUrl: server.baseUrl, apiKey: "sk-env" }) });
       await fromEnv.embedder.embedTexts(["b"]);
-      assert.deepEqual(server.requests.map((r) => r.headers.authorization), ["Bearer sk-from-file", "Bearer sk-env"]);
+      assert.deepEqual(
+        server.requests.map((r) => r.headers.authorization),
+        ["Bearer sk-from-file", "Bearer sk-env"],
+      );
     } finally {
       await server.close();
     }

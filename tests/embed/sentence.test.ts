@@ -20,7 +20,9 @@ const unit = (v: number[]) => {
 };
 const close = (actual: Float32Array, expected: number[]) => {
   assert.equal(actual.length, expected.length);
-  expected.forEach((x, j) => assert.ok(Math.abs(actual[j]! - x) < 1e-5, `[${j}] ${actual[j]} != ${x}`));
+  expected.forEach((x, j) => {
+    assert.ok(Math.abs(actual[j]! - x) < 1e-5, `[${j}] ${actual[j]} != ${x}`);
+  });
 };
 /** [CLS] hello world [SEP] */
 const HELLO_WORLD = [id("[CLS]"), id("hello"), id("world"), id("[SEP]")];
@@ -76,7 +78,10 @@ describe("sentence encoder (BERT-family ONNX)", () => {
   test("a model without the BERT inputs, a bad config or a SentencePiece tokenizer is named", async () => {
     const dir = tinySentenceFolder({ pooling: "cls" });
     writeFileSync(join(dir, "onnx", "model.onnx"), readFileSync(new URL("../../src/embed/tiny-linear.onnx", import.meta.url)));
-    await assert.rejects(createSentenceEmbedder(readSentenceFolder(dir)), /not a BERT-style sentence encoder, no input 'input_ids', input 'attention_mask', input 'token_type_ids', output 'last_hidden_state'/);
+    await assert.rejects(
+      createSentenceEmbedder(readSentenceFolder(dir)),
+      /not a BERT-style sentence encoder, no input 'input_ids', input 'attention_mask', input 'token_type_ids', output 'last_hidden_state'/,
+    );
     assert.throws(() => readSentenceFolder(tinySentenceFolder({ pooling: "max" })), /homed-embed\.json is not valid: pooling: /);
     const unigram = tinySentenceFolder({ pooling: "cls" }, { vocab: "tokenizer.json" });
     writeFileSync(join(unigram, "tokenizer.json"), JSON.stringify({ model: { type: "Unigram", vocab: [["▁a", -1]] } }));

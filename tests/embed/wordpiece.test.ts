@@ -64,7 +64,7 @@ describe("WordPiece tokenizer", () => {
 
   test("over-length input keeps the first 50 pieces and still ends with [SEP]", () => {
     for (const n of [50, 51, 80]) {
-      const out = encoded("猫".repeat(n - 1) + "狗");
+      const out = encoded(`${"猫".repeat(n - 1)}狗`);
       assert.equal(out.length, CONTEXT_LENGTH);
       assert.equal(out[0], 101);
       assert.equal(out[51], 102, `n=${n}`);

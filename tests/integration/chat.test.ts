@@ -28,10 +28,7 @@ function chat(daemon: Daemon, data: string) {
 
 describe("homed chat", () => {
   test("streams answers, shows tool calls and recall, lists sessions, quits", async () => {
-    const provider = await startScriptedProvider([
-      { toolCalls: [{ id: "c1", name: "nothing_here", arguments: "{}" }] },
-      { content: "The answer is 42." },
-    ]);
+    const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "nothing_here", arguments: "{}" }] }, { content: "The answer is 42." }]);
     const { daemon, data } = await daemonWith(provider);
     after(async () => {
       await daemon.stop();

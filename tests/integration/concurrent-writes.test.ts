@@ -26,7 +26,15 @@ const DAY = 86_400_000;
 
 function historyFile(dir: string, name: string, conversation: string, count: number, start: number): string {
   const lines = Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ conversation, session: `s${Math.floor(i / 50)}`, time: new Date(start + i * 60_000).toISOString(), speaker: i % 2 ? "bot" : "ana", role: i % 2 ? "assistant" : "user", text: `${conversation} line ${i} about the garden shed and the blue bicycle`, id: `m${i}` }),
+    JSON.stringify({
+      conversation,
+      session: `s${Math.floor(i / 50)}`,
+      time: new Date(start + i * 60_000).toISOString(),
+      speaker: i % 2 ? "bot" : "ana",
+      role: i % 2 ? "assistant" : "user",
+      text: `${conversation} line ${i} about the garden shed and the blue bicycle`,
+      id: `m${i}`,
+    }),
   );
   const path = join(dir, name);
   writeFileSync(path, `${lines.join("\n")}\n`);
@@ -62,7 +70,11 @@ describe("concurrent writers on one data folder", () => {
       });
       const notes = (async () => {
         for (let i = 0; i < 20; i++) {
-          const response = await fetch(`${daemon.url}/api/memory/tools/memory_note`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ text: `note ${i}: the shed key is under the pot` }) });
+          const response = await fetch(`${daemon.url}/api/memory/tools/memory_note`, {
+            method: "POST",
+            headers: daemon.headers,
+            body: JSON.stringify({ text: `note ${i}: the shed key is under the pot` }),
+          });
           if (response.status !== 200) failures.push(`note ${i}: ${response.status} ${(await response.text()).slice(0, 200)}`);
         }
       })();

@@ -31,7 +31,10 @@ describe("crash safety", () => {
     const client = createClient({ url: `file:${join(data, "homed.db")}` });
     assert.equal((await client.execute("PRAGMA integrity_check")).rows[0]?.[0], "ok");
     const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session] });
-    assert.deepEqual(rows.rows.map((r) => r.text), ["my locker code is 4417", "Noted: your locker code is 4417.", "and my bike lock is 9902"]);
+    assert.deepEqual(
+      rows.rows.map((r) => r.text),
+      ["my locker code is 4417", "Noted: your locker code is 4417.", "and my bike lock is 9902"],
+    );
     client.close();
   });
 });
@@ -51,7 +54,10 @@ describe("stopping mid-turn", () => {
     assert.match(await reply, /event: done\ndata: \{[^}]*"stopReason":"cancelled"/);
     const client = createClient({ url: `file:${join(data, "homed.db")}` });
     const rows = await client.execute({ sql: "SELECT text FROM events WHERE session_id = ?", args: [session] });
-    assert.deepEqual(rows.rows.map((r) => r.text), ["a question the model never answers"]);
+    assert.deepEqual(
+      rows.rows.map((r) => r.text),
+      ["a question the model never answers"],
+    );
     client.close();
   });
 });

@@ -51,7 +51,7 @@ describe("daemon", () => {
     const log = readFileSync(join(data, "logs", logs[0]!), "utf8");
     assert.equal(log.match(/listening on/g)?.length, 2);
     assert.equal(log.match(/stopped cleanly/g)?.length, 2);
-    assert.match(log, /WARN  audit: wrong admin token from 127\.0\.0\.1 for GET \/api\/sessions/);
+    assert.match(log, /WARN {2}audit: wrong admin token from 127\.0\.0\.1 for GET \/api\/sessions/);
     assert.equal(log.includes(token), false, "the admin token is never logged in full");
   });
 

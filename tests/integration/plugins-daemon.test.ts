@@ -38,7 +38,11 @@ describe("plugins in the daemon", () => {
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start", 20_000);
     const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
-    assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [["files", "running"], ["notes", "running"], ["web_fetch", "running"]]);
+    assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [
+      ["files", "running"],
+      ["notes", "running"],
+      ["web_fetch", "running"],
+    ]);
     assert.equal(pluginsMentioning(data).length, 2, "files and notes run, their settings naming folders in the data dir");
 
     assert.match(await daemon.send(await daemon.openSession("p"), "note: buy milk"), /event: done/);
@@ -52,10 +56,7 @@ describe("plugins in the daemon", () => {
   });
 
   test("a plain MCP server from npm, dropped into <data>/plugins, is callable by the model in a turn", async () => {
-    const provider = await startScriptedProvider([
-      { toolCalls: [{ id: "c1", name: "echo", arguments: JSON.stringify({ message: "hello from the model" }) }] },
-      { content: "done" },
-    ]);
+    const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "echo", arguments: JSON.stringify({ message: "hello from the model" }) }] }, { content: "done" }]);
     after(() => provider.close());
     const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
     mkdirSync(join(data, "plugins", "everything"), { recursive: true });
@@ -67,7 +68,10 @@ describe("plugins in the daemon", () => {
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: everything running/.test(daemon.stderr()), "the MCP server to run", 30_000);
     await daemon.send(await daemon.openSession("p"), "echo something");
-    assert.ok(provider.requests[0]!.body.tools.some((t: { function: { name: string } }) => t.function.name === "echo"), "the MCP server's tools are offered to the model");
+    assert.ok(
+      provider.requests[0]!.body.tools.some((t: { function: { name: string } }) => t.function.name === "echo"),
+      "the MCP server's tools are offered to the model",
+    );
     const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
     assert.match(result.content, /hello from the model/);
     assert.equal((await daemon.stop()).code, 0);

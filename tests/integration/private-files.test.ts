@@ -38,7 +38,16 @@ function notPrivate(dir: string): string[] {
 }
 
 /** The database's bytes as they sit on disk, main file and WAL together. */
-const dbBytes = (data: string) => ["homed.db", "homed.db-wal"].map((name) => { try { return readFileSync(join(data, name)).toString("latin1"); } catch { return ""; } }).join("");
+const dbBytes = (data: string) =>
+  ["homed.db", "homed.db-wal"]
+    .map((name) => {
+      try {
+        return readFileSync(join(data, name)).toString("latin1");
+      } catch {
+        return "";
+      }
+    })
+    .join("");
 
 const turn = async (daemon: Daemon & { headers: Record<string, string> }, content: string) => {
   const session = (await (await fetch(`${daemon.url}/api/sessions`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ partner: "p" }) })).json()) as { id: string };
@@ -61,7 +70,12 @@ describe("private files and secrets at rest", () => {
     const models = join(root, "models");
     cpSync(join(TINY_CLIP_DIR, "fp32"), join(models, "chinese-clip-vit-b16-onnx"), { recursive: true });
     const provider = await startScriptedProvider([
-      { toolCalls: [{ id: "c1", name: "files_write", arguments: JSON.stringify({ path: "todo.txt", content: "buy milk" }) }, { id: "c2", name: "notes_add", arguments: JSON.stringify({ text: "milk" }) }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "files_write", arguments: JSON.stringify({ path: "todo.txt", content: "buy milk" }) },
+          { id: "c2", name: "notes_add", arguments: JSON.stringify({ text: "milk" }) },
+        ],
+      },
       { content: "Written." },
     ]);
     providers.push(provider);
@@ -74,7 +88,8 @@ describe("private files and secrets at rest", () => {
       assert.equal(added.status, 201, await added.text());
 
       const names = readdirSync(data);
-      for (const name of ["homed.db", "homed.db-wal", "homed.db-shm", "admin.token", "secrets.key", "logs", "notes", "files"]) assert.ok(names.includes(name), `${name} is in the data folder (${names})`);
+      for (const name of ["homed.db", "homed.db-wal", "homed.db-shm", "admin.token", "secrets.key", "logs", "notes", "files"])
+        assert.ok(names.includes(name), `${name} is in the data folder (${names})`);
       assert.deepEqual(notPrivate(data), []);
       assert.equal(statSync(join(models, "chinese-clip-vit-b16-onnx", "homed-manifest.json")).mode & 0o777, 0o600, "the models manifest homed wrote");
       assert.ok(!dbBytes(data).includes(KEY), "the key is not in homed.db or its WAL");
@@ -94,10 +109,7 @@ describe("private files and secrets at rest", () => {
     // What an earlier homed left under umask 022: a 0755 folder, 0644 files, a key in plaintext.
     mkdirSync(join(data, "logs"), { recursive: true, mode: 0o755 });
     mkdirSync(join(data, "notes"), { mode: 0o755 });
-    const provider = await startScriptedProvider([
-      { toolCalls: [{ id: "c1", name: "files_write", arguments: JSON.stringify({ path: "shared.txt", content: "for the team" }) }] },
-      { content: "ok" },
-    ]);
+    const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "files_write", arguments: JSON.stringify({ path: "shared.txt", content: "for the team" }) }] }, { content: "ok" }]);
     providers.push(provider);
     const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     await store.client.batch(

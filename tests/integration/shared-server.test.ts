@@ -26,7 +26,11 @@ describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
     const provider = await startScriptedProvider(() => ({ content: FACT, delayMs: 100 }));
     const stores = [await openStore({ url: server.url, authToken: server.authToken }), await openStore({ url: server.url, authToken: server.authToken })];
     try {
-      await importHistory(stores[0]!.client, ["one", "two", "three", "four", "five", "six"].map((text) => message(text)), { now: 0 });
+      await importHistory(
+        stores[0]!.client,
+        ["one", "two", "three", "four", "five", "six"].map((text) => message(text)),
+        { now: 0 },
+      );
       const logs: string[][] = [[], []];
       const jobs = stores.map((store, i) =>
         startCoolingJob({ client: store.client, ask: askProvider(provider.url), intervalMs: 150, idleMs: 0, lease: { holder: `daemon-${i}` }, log: (line) => logs[i]!.push(line) }),
@@ -48,7 +52,10 @@ describe("several daemons, one libSQL server", { skip: SQLD_SKIP }, () => {
     await using server = await startSqld();
     const stores = [await openStore({ url: server.url, authToken: server.authToken }), await openStore({ url: server.url, authToken: server.authToken })];
     try {
-      await importHistory(stores[0]!.client, Array.from({ length: 24 }, (_, i) => message(`note ${i}`)));
+      await importHistory(
+        stores[0]!.client,
+        Array.from({ length: 24 }, (_, i) => message(`note ${i}`)),
+      );
       const stale = await countStale(stores[0]!.client, "test-phrases@512");
       let embedded = 0;
       const model = phraseEmbedder({});

@@ -44,7 +44,25 @@ describe("tool plugins in the daemon", () => {
     await until(() => /plugins: .*rss running.*calendar running.*browser running, code running/.test(daemon.stderr()), "the plugins to start", 20_000);
     assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
     const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    for (const name of ["rss_subscribe", "rss_list", "rss_read", "rss_unsubscribe", "calendar_list", "calendar_create", "calendar_move", "calendar_delete", "calendar_remind", "browser_open", "browser_read", "browser_click", "browser_type", "browser_screenshot", "browser_close", "code_run"]) assert.ok(offered.includes(name), name);
+    for (const name of [
+      "rss_subscribe",
+      "rss_list",
+      "rss_read",
+      "rss_unsubscribe",
+      "calendar_list",
+      "calendar_create",
+      "calendar_move",
+      "calendar_delete",
+      "calendar_remind",
+      "browser_open",
+      "browser_read",
+      "browser_click",
+      "browser_type",
+      "browser_screenshot",
+      "browser_close",
+      "code_run",
+    ])
+      assert.ok(offered.includes(name), name);
     const results = provider.requests[7]!.body.messages.filter((m: { role: string }) => m.role === "tool");
     assert.match(results[0].content, /"title":"Kettle News"/);
     assert.match(results[1].content, /The kettle boiled/);

@@ -28,8 +28,7 @@ const line = (conversation: string, id: string, text: string, privateTo: Private
 
 /** The memory text the model received on request `n`. */
 const memoryOf = (harness: Harness, n: number): string =>
-  harness.provider.requests[n]!.body.messages
-    .map((m: { content?: unknown }) => (typeof m.content === "string" ? m.content : ""))
+  harness.provider.requests[n]!.body.messages.map((m: { content?: unknown }) => (typeof m.content === "string" ? m.content : ""))
     .filter((c: string) => c.includes("Memory (cite"))
     .join("\n");
 
@@ -42,10 +41,7 @@ async function ask(harness: Harness, partner: string, input: string): Promise<st
 describe("chat recall scopes", () => {
   test("imported history (conversation conv-mia) is recalled from a chat with any partner", async () => {
     h = await kernelHarness(() => ({ content: "ok" }));
-    await importHistory(h.store.client, [
-      line("conv-mia", "1", "I parked the car at the airport, level P3 row 12"),
-      line("conv-mia", "2", "the flight to Lisbon leaves at nine"),
-    ]);
+    await importHistory(h.store.client, [line("conv-mia", "1", "I parked the car at the airport, level P3 row 12"), line("conv-mia", "2", "the flight to Lisbon leaves at nine")]);
     for (const partner of ["Mia", "Bob", "conv-mia"]) {
       const memory = await ask(h, partner, "Where did I park at the airport?");
       assert.match(memory, /level P3 row 12/, partner);
@@ -70,7 +66,10 @@ describe("chat recall scopes", () => {
     const tool = await runMemoryTool("memory_recall", { query: "surprise party door code" }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
     assert.doesNotMatch(JSON.stringify(tool), /Friday|4412|cake/);
     // Nor does listing, even when Bob's chat names Mia's conversation.
-    for (const [layer, conversation] of [["L2", "conv-mia"], ["L3", "Mia"]] as const) {
+    for (const [layer, conversation] of [
+      ["L2", "conv-mia"],
+      ["L3", "Mia"],
+    ] as const) {
       const listed = await runMemoryTool("memory_list", { layer, conversation }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
       assert.doesNotMatch(JSON.stringify(listed), /Friday|4412|cake/, layer);
     }
@@ -82,10 +81,16 @@ describe("chat recall scopes", () => {
     h = await kernelHarness(() => ({ content: "ok" }));
     await importHistory(h.store.client, [line("Ann", "1", "the dentist appointment is on the fourth"), line("Bob", "1", "the dentist appointment is on the ninth")]);
     // Facts too: one noted in each conversation, equally worded.
-    for (const [scope, where] of [["Ann", "Elm"], ["Bob", "Oak"]]) {
+    for (const [scope, where] of [
+      ["Ann", "Elm"],
+      ["Bob", "Oak"],
+    ]) {
       await runMemoryTool("memory_note", { subject: "the dentist", predicate: "practises on", object: `${where} street`, scope, importance: 0.1 }, { client: h.store.client });
     }
-    for (const [partner, own, other, ownFact, otherFact] of [["Bob", "ninth", "fourth", "Oak", "Elm"], ["Ann", "fourth", "ninth", "Elm", "Oak"]] as const) {
+    for (const [partner, own, other, ownFact, otherFact] of [
+      ["Bob", "ninth", "fourth", "Oak", "Elm"],
+      ["Ann", "fourth", "ninth", "Elm", "Oak"],
+    ] as const) {
       const memory = await ask(h, partner, "when is the dentist appointment, which street?");
       assert.ok(memory.includes(other) && memory.includes(otherFact), `${partner}: the other conversation's memories are still recalled\n${memory}`);
       assert.ok(memory.indexOf(own) < memory.indexOf(other), `${partner}: its own memory first\n${memory}`);

@@ -50,7 +50,10 @@ describe("history", () => {
     assert.equal(result.stopReason, "cancelled");
     assert.ok(result.text.length > 0);
     const history = await l1Messages(h, session.id);
-    assert.deepEqual(history.map((m) => m.role), ["user", "assistant"]);
+    assert.deepEqual(
+      history.map((m) => m.role),
+      ["user", "assistant"],
+    );
     assert.equal((await h.kernel.turn({ session, input: "go on" })).text, "next");
     assert.deepEqual(h.provider.sequenceErrors, []);
   });
@@ -71,7 +74,9 @@ describe("history", () => {
     // Every call is redirected to `slow`, which cancels the turn while the first call runs.
     h.kernel.addParticipant({
       name: "redirect",
-      hooks: { post_action: (p) => (p.message.tool_calls ? { message: { ...p.message, tool_calls: p.message.tool_calls.map((c) => ({ ...c, function: { name: "slow", arguments: "{}" } })) } } : undefined) },
+      hooks: {
+        post_action: (p) => (p.message.tool_calls ? { message: { ...p.message, tool_calls: p.message.tool_calls.map((c) => ({ ...c, function: { name: "slow", arguments: "{}" } })) } } : undefined),
+      },
     });
     const result = await h.kernel.turn({ session, input: "work", signal: controller.signal });
     assert.equal(result.stopReason, "cancelled");
@@ -89,7 +94,10 @@ describe("history", () => {
     const session = await h.kernel.sessions.open("test", "queue");
     await Promise.all([h.kernel.turn({ session, input: "first" }), h.kernel.turn({ session, input: "second" })]);
     const rows = await h.store.client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session.id] });
-    assert.deepEqual(rows.rows.map((r) => r.text), ["first", "answer 1", "second", "answer 2"]);
+    assert.deepEqual(
+      rows.rows.map((r) => r.text),
+      ["first", "answer 1", "second", "answer 2"],
+    );
   });
 
   test("the budget covers the whole request: system prompt, injected memory and tool definitions leave less room for history", async () => {
@@ -106,7 +114,15 @@ describe("history", () => {
     const { importHistory } = await import("../../src/memory/index.ts");
     await importHistory(
       h.store.client,
-      Array.from({ length: 12 }, (_, i) => ({ conversation: "gardener", session: "old", time: i * 60_000, speaker: "me", role: "user" as const, text: `garden note ${i}: the tomatoes and the roses need water and care`, sourceId: `g${i}` })),
+      Array.from({ length: 12 }, (_, i) => ({
+        conversation: "gardener",
+        session: "old",
+        time: i * 60_000,
+        speaker: "me",
+        role: "user" as const,
+        text: `garden note ${i}: the tomatoes and the roses need water and care`,
+        sourceId: `g${i}`,
+      })),
     );
     const session = await h.kernel.sessions.open("test", "gardener");
     for (let i = 0; i < 8; i++) await h.kernel.turn({ session, input: `what does the garden need today? ${i}` });
@@ -117,7 +133,10 @@ describe("history", () => {
       const messages = request.body.messages as ChatMessage[];
       assert.match(String(messages[0]!.content), /Memory/, "memory was injected");
       const tools = request.body.tools as ToolSpec[];
-      assert.ok(tools.some((t) => t.function.name === "garden_tool_5"), "the plugin-like tools were sent");
+      assert.ok(
+        tools.some((t) => t.function.name === "garden_tool_5"),
+        "the plugin-like tools were sent",
+      );
       // The estimate is at least the definitions as sent, so a small estimate cannot hide them.
       assert.ok(toolSpecTokens(tools) >= countTokens(JSON.stringify(tools)), "tool definitions are counted in full");
       const total = messages.reduce((sum, m) => sum + messageTokens(m), 0) + toolSpecTokens(tools);
@@ -128,30 +147,29 @@ describe("history", () => {
   test("long randomized sessions with small budgets never send a broken sequence", async () => {
     // Each step: 0 = plain answer, n > 0 = a round of n parallel calls (sometimes huge outputs).
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ calls: fc.nat({ max: 4 }), big: fc.boolean() }), { minLength: 40, maxLength: 120 }),
-        fc.integer({ min: 300, max: 3000 }),
-        async (steps, budget) => {
-          let i = 0;
-          let id = 0;
-          const harness = await kernelHarness(() => {
+      fc.asyncProperty(fc.array(fc.record({ calls: fc.nat({ max: 4 }), big: fc.boolean() }), { minLength: 40, maxLength: 120 }), fc.integer({ min: 300, max: 3000 }), async (steps, budget) => {
+        let i = 0;
+        let id = 0;
+        const harness = await kernelHarness(
+          () => {
             const step = steps[i++ % steps.length]!;
             if (step.calls === 0) return { content: `answer ${i} `.repeat(step.big ? 200 : 5) };
             return { toolCalls: Array.from({ length: step.calls }, () => call(`call_${id++}`, step.big ? "y".repeat(2000) : "small")) };
-          }, { budget, maxIterations: 3 });
-          try {
-            const session = await harness.kernel.sessions.open("test", "prop");
-            for (let turn = 0; turn < steps.length / 2; turn++) {
-              await harness.kernel.turn({ session, input: `turn ${turn} about topic ${turn % 7}` });
-            }
-            assert.deepEqual(harness.provider.sequenceErrors, []);
-            const sunk = await harness.store.client.execute("SELECT count(*) AS n FROM events WHERE layer = 'L2'");
-            assert.ok(Number(sunk.rows[0]!.n) > 0, "the budget was small enough to force pruning");
-          } finally {
-            await harness.close();
+          },
+          { budget, maxIterations: 3 },
+        );
+        try {
+          const session = await harness.kernel.sessions.open("test", "prop");
+          for (let turn = 0; turn < steps.length / 2; turn++) {
+            await harness.kernel.turn({ session, input: `turn ${turn} about topic ${turn % 7}` });
           }
-        },
-      ),
+          assert.deepEqual(harness.provider.sequenceErrors, []);
+          const sunk = await harness.store.client.execute("SELECT count(*) AS n FROM events WHERE layer = 'L2'");
+          assert.ok(Number(sunk.rows[0]!.n) > 0, "the budget was small enough to force pruning");
+        } finally {
+          await harness.close();
+        }
+      }),
       { numRuns: 6 },
     );
   });

@@ -55,7 +55,15 @@ describe("plugins in a turn", () => {
   test("a tool name two plugins offer is namespaced for both, with one warning naming them", async () => {
     const host = await fixtureHost({ alpha: "ok", beta: "ok" });
     const pid = (name: string) => host.list().find((p) => p.name === name)!.pid;
-    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "alpha__ping", arguments: "{}" }, { id: "c2", name: "beta__ping", arguments: "{}" }] }, { content: "ok" }]);
+    h = await kernelHarness([
+      {
+        toolCalls: [
+          { id: "c1", name: "alpha__ping", arguments: "{}" },
+          { id: "c2", name: "beta__ping", arguments: "{}" },
+        ],
+      },
+      { content: "ok" },
+    ]);
     const warnings: string[] = [];
     h.kernel.tools.addSource(pluginTools(host, (line) => warnings.push(line)));
     const session = await h.kernel.sessions.open("t", "p");
@@ -69,10 +77,24 @@ describe("plugins in a turn", () => {
 
   test("a plugin tool named like a built-in one is namespaced, not hidden, with a warning", async () => {
     const host = await fixtureHost({ alpha: "ok" });
-    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "ping", arguments: "{}" }, { id: "c2", name: "alpha__ping", arguments: "{}" }] }, { content: "ok" }]);
+    h = await kernelHarness([
+      {
+        toolCalls: [
+          { id: "c1", name: "ping", arguments: "{}" },
+          { id: "c2", name: "alpha__ping", arguments: "{}" },
+        ],
+      },
+      { content: "ok" },
+    ]);
     h.kernel.tools.register({ name: "ping", description: "built-in", parameters: { type: "object" }, run: async () => "built-in pong" });
     const warnings: string[] = [];
-    h.kernel.tools.addSource(pluginTools(host, (line) => warnings.push(line), (name) => h!.kernel.tools.has(name)));
+    h.kernel.tools.addSource(
+      pluginTools(
+        host,
+        (line) => warnings.push(line),
+        (name) => h!.kernel.tools.has(name),
+      ),
+    );
     const session = await h.kernel.sessions.open("t", "p");
     await h.kernel.turn({ session, input: "go" });
     const results = h.provider.requests[1]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
@@ -82,7 +104,15 @@ describe("plugins in a turn", () => {
 
   test("a result the plugin marks isError reaches the model and the trace as a failure; a resource link as its name and URI", async () => {
     const host = await fixtureHost({ broken: "failing", library: "linking" });
-    h = await kernelHarness([{ toolCalls: [{ id: "c1", name: "broken__ping", arguments: "{}" }, { id: "c2", name: "library__ping", arguments: "{}" }] }, { content: "ok" }]);
+    h = await kernelHarness([
+      {
+        toolCalls: [
+          { id: "c1", name: "broken__ping", arguments: "{}" },
+          { id: "c2", name: "library__ping", arguments: "{}" },
+        ],
+      },
+      { content: "ok" },
+    ]);
     h.kernel.tools.addSource(pluginTools(host));
     const session = await h.kernel.sessions.open("t", "p");
     const events: any[] = [];

@@ -56,13 +56,10 @@ describe("a plugin in every stage of a real turn", () => {
     const ping = await h.kernel.turn({ session, input: "/ping" });
     assert.deepEqual([ping.stopReason, ping.text], ["short_circuit", "pong from the stage plugin"]);
     assert.equal(h.provider.requests.length, 0, "a short-circuited turn never calls the model");
-    assert.deepEqual(
-      await storedOf(h, session.id),
-      [
-        ["user", "/ping"],
-        ["assistant", "pong from the stage plugin"],
-      ],
-    );
+    assert.deepEqual(await storedOf(h, session.id), [
+      ["user", "/ping"],
+      ["assistant", "pong from the stage plugin"],
+    ]);
     assert.equal((await h.kernel.turn({ session, input: "hello" })).text, "model answer");
     assert.equal((await h.kernel.turn({ session, input: "hello again" })).text, "model answer");
     const limited = await h.kernel.turn({ session, input: "and again" });

@@ -24,7 +24,20 @@ const KYOTO =
 const KYOTO_ANSWER =
   "Noted: shinkansen Tuesday morning, two nights at Hoshinoya, the boat up the Katsura; Fushimi Inari at dawn, Arashiyama on day two, " +
   "Kinkaku-ji and Nishiki market before the evening train. I will remind you to book the kaiseki dinner and the Pontocho table.";
-const TOPICS = ["sourdough starter feeding", "bicycle chain lubrication", "tax return deadlines", "piano scales practice", "aquarium filter cleaning", "chess opening theory", "balcony tomato watering", "laptop battery care", "marathon training pace", "knitting a wool scarf", "car tyre pressure", "houseplant repotting"];
+const TOPICS = [
+  "sourdough starter feeding",
+  "bicycle chain lubrication",
+  "tax return deadlines",
+  "piano scales practice",
+  "aquarium filter cleaning",
+  "chess opening theory",
+  "balcony tomato watering",
+  "laptop battery care",
+  "marathon training pace",
+  "knitting a wool scarf",
+  "car tyre pressure",
+  "houseplant repotting",
+];
 
 /** The model: answers the Kyoto plan with its own words, anything else with a long filler. */
 const model = (request: { body: any }) => {
@@ -34,11 +47,9 @@ const model = (request: { body: any }) => {
   return { content: `About that: ${text.slice(0, 40)} — ${"steady routine matters more than intensity ".repeat(16)}` };
 };
 
-const layerOf = async (harness: Harness, text: string) =>
-  String((await harness.store.client.execute({ sql: "SELECT layer FROM events WHERE text LIKE ?", args: [`%${text}%`] })).rows[0]?.layer);
+const layerOf = async (harness: Harness, text: string) => String((await harness.store.client.execute({ sql: "SELECT layer FROM events WHERE text LIKE ?", args: [`%${text}%`] })).rows[0]?.layer);
 
-const requestTokens = (request: { body: any }) =>
-  (request.body.messages as ChatMessage[]).reduce((sum, m) => sum + messageTokens(m), 0) + toolSpecTokens(request.body.tools as ToolSpec[]);
+const requestTokens = (request: { body: any }) => (request.body.messages as ChatMessage[]).reduce((sum, m) => sum + messageTokens(m), 0) + toolSpecTokens(request.body.tools as ToolSpec[]);
 
 /**
  * A chat whose first turn (the Kyoto plan) has sunk to L2. It is sunk explicitly, through the
@@ -51,7 +62,10 @@ async function longChat(): Promise<Awaited<ReturnType<Harness["kernel"]["session
   for (const topic of TOPICS) await h!.kernel.turn({ session, input: `Tell me about ${topic}: ${`${topic}, `.repeat(30)}` });
   const kyoto = await h!.store.client.execute("SELECT id FROM events WHERE text LIKE '%Hoshinoya%' AND layer = 'L1'");
   assert.equal(kyoto.rows.length, 2);
-  await sinkToL2(h!.store.client, kyoto.rows.map((r) => String(r.id)));
+  await sinkToL2(
+    h!.store.client,
+    kyoto.rows.map((r) => String(r.id)),
+  );
   return session;
 }
 
@@ -68,8 +82,8 @@ describe("cold turns come back into context", () => {
     const request = h.provider.requests.at(-1)!;
     const messages = request.body.messages as ChatMessage[];
     const contents = messages.map((m) => (typeof m.content === "string" ? m.content : ""));
-    const question = contents.findIndex((c) => c === KYOTO);
-    const answer = contents.findIndex((c) => c === KYOTO_ANSWER);
+    const question = contents.indexOf(KYOTO);
+    const answer = contents.indexOf(KYOTO_ANSWER);
     assert.ok(question > 0 && messages[question]!.role === "user", `the original question is a message of the request:\n${contents.join("\n")}`);
     assert.ok(answer === question + 1 && messages[answer]!.role === "assistant", "its answer follows it");
     assert.ok(answer < contents.length - 1 && contents.at(-1)!.startsWith("Back to the Kyoto"), "both before the new input");
@@ -77,21 +91,27 @@ describe("cold turns come back into context", () => {
     assert.ok(requestTokens(request) <= budget, `request of ${requestTokens(request)} tokens exceeds the ${budget}-token budget`);
     // The move is visible: the recall report names the restored events, the log says what sank.
     assert.equal((reports[0]!.restored as string[]).length, 2);
-    assert.ok(h.logs.some((l) => /restored 2 cold events into L1 .*; sank \d+ to make room/.test(l)), h.logs.join("\n"));
+    assert.ok(
+      h.logs.some((l) => /restored 2 cold events into L1 .*; sank \d+ to make room/.test(l)),
+      h.logs.join("\n"),
+    );
     assert.equal(await layerOf(h, "Hoshinoya ryokan"), "L1");
     const split = await h.store.client.execute("SELECT count(*) AS n FROM blocks b JOIN events e ON e.id = b.event_id WHERE b.holder <> e.layer");
     assert.equal(Number(split.rows[0]!.n), 0, "every block has its event's holder");
   });
 
   test("the model asks for it: memory_recall with restore: true brings the turn back for the next round", async () => {
-    h = await kernelHarness((request, n) => {
-      const tools = request.body.messages.filter((m: ChatMessage) => m.role === "tool");
-      const last = request.body.messages.at(-1) as ChatMessage;
-      if (typeof last.content === "string" && last.content === "What did we settle on, then?") {
-        return { toolCalls: [{ id: "r1", name: "memory_recall", arguments: JSON.stringify({ query: "Kyoto Hoshinoya ryokan shinkansen", restore: true, limit: 1 }) }] };
-      }
-      return tools.length && last.role === "tool" ? { content: "done" } : model(request);
-    }, { budget: 4000 });
+    h = await kernelHarness(
+      (request, _n) => {
+        const tools = request.body.messages.filter((m: ChatMessage) => m.role === "tool");
+        const last = request.body.messages.at(-1) as ChatMessage;
+        if (typeof last.content === "string" && last.content === "What did we settle on, then?") {
+          return { toolCalls: [{ id: "r1", name: "memory_recall", arguments: JSON.stringify({ query: "Kyoto Hoshinoya ryokan shinkansen", restore: true, limit: 1 }) }] };
+        }
+        return tools.length && last.role === "tool" ? { content: "done" } : model(request);
+      },
+      { budget: 4000 },
+    );
     // A larger budget than above: the tool round (the recall's JSON) must not be a runaway frame.
     const session = await longChat();
     await h.kernel.turn({ session, input: "What did we settle on, then?" });

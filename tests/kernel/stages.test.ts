@@ -88,8 +88,7 @@ describe("the seven stages", () => {
     h.kernel.addParticipant({
       name: "redirect",
       hooks: {
-        post_action: (p) =>
-          p.message.tool_calls ? { message: { ...p.message, tool_calls: [{ id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"safe"}' } }] } } : undefined,
+        post_action: (p) => (p.message.tool_calls ? { message: { ...p.message, tool_calls: [{ id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"safe"}' } }] } } : undefined),
       },
     });
     const session = await h.kernel.sessions.open("test", "erin");
@@ -115,7 +114,10 @@ describe("the seven stages", () => {
     assert.equal((await h.kernel.turn({ session, input: "ping" })).text, "pong");
     assert.equal(h.provider.requests.length, 0);
     const rows = await h.store.client.execute({ sql: "SELECT text FROM events WHERE session_id = ? ORDER BY seq", args: [session.id] });
-    assert.deepEqual(rows.rows.map((r) => r.text), ["ping", "pong"]);
+    assert.deepEqual(
+      rows.rows.map((r) => r.text),
+      ["ping", "pong"],
+    );
   });
 
   test("a participant that misses its deadline is skipped (continue) or ends the turn (fail)", async () => {

@@ -74,7 +74,10 @@ describe("a tool's image in a real turn", { skip: findChromium() ? false : "no C
     const pixels = decode(png);
     assert.deepEqual([pixels.width, pixels.height], [640, 400]);
     assert.deepEqual([...pixels.data.slice(0, 3)], [255, 0, 0], "the page's red banner, not a placeholder");
-    assert.deepEqual(events.filter((e) => e.type === "tool_result").map((e) => e.images), [undefined, 1]);
+    assert.deepEqual(
+      events.filter((e) => e.type === "tool_result").map((e) => e.images),
+      [undefined, 1],
+    );
 
     const blocks = await h.store.client.execute("SELECT content, embed_model, embedding FROM blocks WHERE kind = 'image'");
     assert.equal(blocks.rows.length, 1);

@@ -1,6 +1,16 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { ChatClient, ProviderError, SequenceViolationError, INTERRUPTED_RESULT, backoffDelay, DEFAULT_RETRY, type ChatClientOptions, type StreamDelta, type ProviderMessage } from "../../src/llm/index.ts";
+import {
+  ChatClient,
+  type ProviderError,
+  SequenceViolationError,
+  INTERRUPTED_RESULT,
+  backoffDelay,
+  DEFAULT_RETRY,
+  type ChatClientOptions,
+  type StreamDelta,
+  type ProviderMessage,
+} from "../../src/llm/index.ts";
 import { startScriptedProvider, type Script, type ScriptedProvider } from "../support/scripted-provider.ts";
 
 let provider: ScriptedProvider | undefined;
@@ -107,21 +117,30 @@ describe("chat client: failures", () => {
     const client = await clientFor([{ content: "a long answer that keeps coming", delayMs: 50 }]);
     const controller = new AbortController();
     const deltas: StreamDelta[] = [];
-    const pending = client.stream({ model: "m", messages: ask() }, {
-      signal: controller.signal,
-      onDelta: (d) => {
-        deltas.push(d);
-        if (d.type === "content") controller.abort();
+    const pending = client.stream(
+      { model: "m", messages: ask() },
+      {
+        signal: controller.signal,
+        onDelta: (d) => {
+          deltas.push(d);
+          if (d.type === "content") controller.abort();
+        },
       },
-    });
+    );
     await assert.rejects(pending, (e: ProviderError) => e.code === "aborted");
     assert.equal(deltas.filter((d) => d.type === "content").length, 1);
     assert.equal(provider!.requests.length, 1, "a cancelled request is not retried");
   });
 
   test("backoff grows exponentially with jitter and a cap", () => {
-    assert.equal(backoffDelay(0, DEFAULT_RETRY, () => 0), 250);
-    assert.equal(backoffDelay(1, DEFAULT_RETRY, () => 0), 500);
+    assert.equal(
+      backoffDelay(0, DEFAULT_RETRY, () => 0),
+      250,
+    );
+    assert.equal(
+      backoffDelay(1, DEFAULT_RETRY, () => 0),
+      500,
+    );
     assert.equal(backoffDelay(10, DEFAULT_RETRY, () => 0.999999) <= DEFAULT_RETRY.maxDelayMs, true);
   });
 });
@@ -148,7 +167,10 @@ describe("sequence guard", () => {
     assert.deepEqual(provider!.sequenceErrors, []);
     const sent = provider!.requests[0]!.body.messages;
     assert.deepEqual(sent[2], { role: "tool", tool_call_id: "c1", content: INTERRUPTED_RESULT });
-    assert.equal(sent.some((m: { tool_call_id?: string }) => m.tool_call_id === "ghost"), false);
+    assert.equal(
+      sent.some((m: { tool_call_id?: string }) => m.tool_call_id === "ghost"),
+      false,
+    );
     assert.equal(repairs.length, 1);
     assert.equal(repairs[0]!.length, 2);
   });

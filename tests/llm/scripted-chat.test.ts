@@ -1,7 +1,7 @@
 /** The in-process scripted model the kernel tests use: it must behave as the HTTP client does. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ProviderError, ScriptedChat, SequenceViolationError, type StreamDelta } from "../../src/llm/index.ts";
+import { type ProviderError, ScriptedChat, SequenceViolationError, type StreamDelta } from "../../src/llm/index.ts";
 
 const ask = (content: string) => ({ model: "m", messages: [{ role: "user" as const, content }] });
 
@@ -11,13 +11,31 @@ describe("ScriptedChat", () => {
     const model = chat.factory({ baseUrl: "http://unused/v1", apiKey: "k" });
     const deltas: StreamDelta[] = [];
     const result = await model.stream(ask("hi"), { onDelta: (d) => deltas.push(d) });
-    assert.equal(deltas.filter((d) => d.type === "content").map((d) => (d as { text: string }).text).join(""), "hello there");
+    assert.equal(
+      deltas
+        .filter((d) => d.type === "content")
+        .map((d) => (d as { text: string }).text)
+        .join(""),
+      "hello there",
+    );
     assert.ok(deltas.filter((d) => d.type === "content").length > 1, "the text arrives in pieces");
-    assert.equal(deltas.filter((d) => d.type === "tool_call").map((d) => (d as { arguments: string }).arguments).join(""), '{"text":"x"}');
+    assert.equal(
+      deltas
+        .filter((d) => d.type === "tool_call")
+        .map((d) => (d as { arguments: string }).arguments)
+        .join(""),
+      '{"text":"x"}',
+    );
     assert.deepEqual(result.message.tool_calls, [{ id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"x"}' } }]);
     assert.equal(result.finishReason, "tool_calls");
     assert.equal((await model.complete(ask("again"))).message.content, "done");
-    assert.deepEqual(chat.requests.map((r) => [r.body.messages.at(-1)!.content, r.body.stream, r.headers.authorization]), [["hi", true, "Bearer k"], ["again", false, "Bearer k"]]);
+    assert.deepEqual(
+      chat.requests.map((r) => [r.body.messages.at(-1)!.content, r.body.stream, r.headers.authorization]),
+      [
+        ["hi", true, "Bearer k"],
+        ["again", false, "Bearer k"],
+      ],
+    );
   });
 
   test("a scripted status is the ProviderError the HTTP client would throw; a hang ends only when cancelled", async () => {
@@ -32,7 +50,13 @@ describe("ScriptedChat", () => {
   });
 
   test("the request passes the sequence guard in the kernel's mode, and the caller's own check", async () => {
-    const dangling = { model: "m", messages: [{ role: "user" as const, content: "q" }, { role: "assistant" as const, content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] }] };
+    const dangling = {
+      model: "m",
+      messages: [
+        { role: "user" as const, content: "q" },
+        { role: "assistant" as const, content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] },
+      ],
+    };
     const guarded = new ScriptedChat([{ content: "never" }]).factory({ baseUrl: "http://unused/v1", sequenceGuard: "throw" });
     await assert.rejects(guarded.complete(dangling), SequenceViolationError);
     const checked = new ScriptedChat([{ content: "ok" }, { content: "never" }], { check: (messages) => (messages.length > 1 ? "too many" : null) });

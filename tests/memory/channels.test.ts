@@ -12,7 +12,10 @@ describe("recall channels: each finds what only it can find", () => {
     await seed(store, [message("我们去北京天安门广场看升旗", { sourceId: "tiananmen" }), message("今天下雨了", { sourceId: "rain" })]);
     // Precondition: the query's words are not among the stored words, so BM25 over words misses.
     const stored = new Set(await searchWords("我们去北京天安门广场看升旗"));
-    assert.ok((await searchWords("门广")).every((w) => !stored.has(w)), "jieba must cut 门广 apart from the stored words");
+    assert.ok(
+      (await searchWords("门广")).every((w) => !stored.has(w)),
+      "jieba must cut 门广 apart from the stored words",
+    );
     assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5, channels: ["words"] })), []);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5, channels: ["grams"] })), ["tiananmen"]);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "门广", { k: 5 })), ["tiananmen"]);
@@ -34,7 +37,7 @@ describe("recall channels: each finds what only it can find", () => {
 
   test("vector: a paraphrase with no shared word or character, through the configured embedder", async () => {
     await using store = await openTempStore();
-    const embedder = phraseEmbedder({ "automobile": 1, "car broke down": 1, "birthday": 2 });
+    const embedder = phraseEmbedder({ automobile: 1, "car broke down": 1, birthday: 2 });
     await seed(store, [message("my car broke down on the highway", { sourceId: "car" }), message("birthday cake", { sourceId: "cake" })], embedder);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { k: 5, channels: ["words", "grams"], embedder })), []);
     const found = await coldcontextQuery(store.client, "automobile", { k: 1, channels: ["vector"], embedder });
@@ -44,7 +47,7 @@ describe("recall channels: each finds what only it can find", () => {
 
   test("vector: through the DiskANN index (large scopes) the scope and model still apply", async () => {
     await using store = await openTempStore();
-    const embedder = phraseEmbedder({ "automobile": 1, "car broke down": 1, "birthday": 2 });
+    const embedder = phraseEmbedder({ automobile: 1, "car broke down": 1, birthday: 2 });
     await seed(
       store,
       [
@@ -57,14 +60,14 @@ describe("recall channels: each finds what only it can find", () => {
     const viaIndex = { k: 1, channels: ["vector"] as const, embedder, exactScanLimit: 0 };
     assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, conversation: "A" })), ["car-a"]);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, conversation: "B" })), ["car-b"]);
-    const other = phraseEmbedder({ "automobile": 1 }, "model-b@512");
+    const other = phraseEmbedder({ automobile: 1 }, "model-b@512");
     assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { ...viaIndex, embedder: other })), []);
   });
 
   test("vector: vectors of another model are never compared", async () => {
     await using store = await openTempStore();
     const stored = phraseEmbedder({ "car broke down": 1 }, "model-a@512");
-    const asking = phraseEmbedder({ "automobile": 1 }, "model-b@512");
+    const asking = phraseEmbedder({ automobile: 1 }, "model-b@512");
     await seed(store, [message("my car broke down", { sourceId: "car" })], stored);
     assert.deepEqual(ids(await coldcontextQuery(store.client, "automobile", { k: 5, channels: ["vector"], embedder: asking })), []);
   });

@@ -19,11 +19,14 @@ describe("homed import and homed recall (child processes)", () => {
     using tmp = tempFolder();
     const history = join(tmp.dir, "history.jsonl");
     const at = (minute: number) => `2024-01-01T10:0${minute}:00Z`;
-    writeFileSync(history, [
-      turn("1", "I tidied the desk today", { time: at(0) }),
-      turn("2", "The spare key is in the zorbel drawer", { speaker: "Bo", role: "assistant", time: at(1) }),
-      turn("3", "Thanks, I will look tonight", { time: at(2) }),
-    ].join("\n") + "\n");
+    writeFileSync(
+      history,
+      `${[
+        turn("1", "I tidied the desk today", { time: at(0) }),
+        turn("2", "The spare key is in the zorbel drawer", { speaker: "Bo", role: "assistant", time: at(1) }),
+        turn("3", "Thanks, I will look tonight", { time: at(2) }),
+      ].join("\n")}\n`,
+    );
     const data = join(tmp.dir, "data");
     assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
     const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--explain", "zorbel drawer"]);
@@ -38,7 +41,14 @@ describe("homed import and homed recall (child processes)", () => {
   test("import, re-import, then batch recall writes one JSON line per query", async () => {
     using tmp = tempFolder();
     const history = join(tmp.dir, "history.jsonl");
-    writeFileSync(history, [turn("D1:1", "I went to a LGBTQ support group yesterday"), turn("D1:2", "I painted a sunrise", { speaker: "Mel", role: "assistant", session: "session_2" }), turn("D1:1", "again", { conversation: "conv-2" })].join("\n") + "\n");
+    writeFileSync(
+      history,
+      `${[
+        turn("D1:1", "I went to a LGBTQ support group yesterday"),
+        turn("D1:2", "I painted a sunrise", { speaker: "Mel", role: "assistant", session: "session_2" }),
+        turn("D1:1", "again", { conversation: "conv-2" }),
+      ].join("\n")}\n`,
+    );
     const data = join(tmp.dir, "data");
     const first = await run([...SOURCE_HOMED, "import", "-data", data, history]);
     assert.equal(first.code, 0, first.stderr);
@@ -50,7 +60,10 @@ describe("homed import and homed recall (child processes)", () => {
     writeFileSync(queries, [JSON.stringify({ id: "q1", query: "support group", conversation: "conv-1" }), JSON.stringify({ id: 2, query: "painting" })].join("\n"));
     const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--queries", queries, "-k", "1"]);
     assert.equal(out.code, 0, out.stderr);
-    const lines = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.equal(lines[0].id, "q1");
     assert.equal(lines[0].results.length, 1);
@@ -94,7 +107,11 @@ describe("homed import and homed recall (child processes)", () => {
     const bad = await run([...SOURCE_HOMED, "import", "-data", data, "--scope", "friend:Mia", file("bad.jsonl", "conv-bad")]);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /scope must be "user", "partner:NAME" or "project:NAME".*nothing was imported/);
-    for (const [name, scope] of [["plain", undefined], ["mia", "partner:Mia"], ["work", "project:roof"]] as const) {
+    for (const [name, scope] of [
+      ["plain", undefined],
+      ["mia", "partner:Mia"],
+      ["work", "project:roof"],
+    ] as const) {
       const out = await run([...SOURCE_HOMED, "import", "-data", data, ...(scope ? ["--scope", scope] : []), file(`${name}.jsonl`, `conv-${name}`)]);
       assert.equal(out.code, 0, out.stderr);
       assert.match(out.stdout, scope ? new RegExp(`private to ${scope}`) : /user-wide: every chat/);
@@ -102,7 +119,14 @@ describe("homed import and homed recall (child processes)", () => {
     const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
       const rows = await store.client.execute("SELECT conversation, private_to FROM events ORDER BY conversation");
-      assert.deepEqual(rows.rows.map((r) => [r.conversation, r.private_to]), [["conv-mia", "partner:Mia"], ["conv-plain", null], ["conv-work", "project:roof"]]);
+      assert.deepEqual(
+        rows.rows.map((r) => [r.conversation, r.private_to]),
+        [
+          ["conv-mia", "partner:Mia"],
+          ["conv-plain", null],
+          ["conv-work", "project:roof"],
+        ],
+      );
     } finally {
       store.close();
     }

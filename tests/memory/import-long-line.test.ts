@@ -12,12 +12,11 @@ import { MAX_LINE_CHARS } from "../../src/memory/import-format.ts";
 import { parseHistory } from "../../src/memory/index.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 
-const line = (id: string, text: string) =>
-  JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
+const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
 
 function fileWithLongLine(chars: number): string {
   const file = join(mkdtempSync(join(tmpdir(), "homed-long-line-")), "history.jsonl");
-  writeFileSync(file, [line("1", "before the paste"), line("2", "x".repeat(chars)), line("3", "after the paste")].join("\n") + "\n");
+  writeFileSync(file, `${[line("1", "before the paste"), line("2", "x".repeat(chars)), line("3", "after the paste")].join("\n")}\n`);
   return file;
 }
 
@@ -46,7 +45,10 @@ describe("history lines of any length", () => {
     const upload = [line("1", "hi"), line("2", "y".repeat(MAX_LINE_CHARS))].join("\n");
     const parsed = parseHistory(upload);
     assert.equal(parsed.messages.length, 1);
-    assert.deepEqual(parsed.invalid.map((i) => i.line), [2]);
+    assert.deepEqual(
+      parsed.invalid.map((i) => i.line),
+      [2],
+    );
     assert.match(parsed.invalid[0]!.reason, /over the 8,388,608 a line may hold/);
   });
 });

@@ -21,7 +21,7 @@ function historyLines(count: number, over: (i: number) => Record<string, unknown
   return Array.from({ length: count }, (_, i) => {
     const conversation = i % 20;
     const turn = Math.floor(i / 20);
-    const text = Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(" ") + ` #${i}`;
+    const text = `${Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(" ")} #${i}`;
     const time = new Date(Date.UTC(2024, 0, 1) + Math.floor(turn / 10) * 86_400_000 + (turn % 10) * 60_000).toISOString();
     return JSON.stringify({ conversation: `c${conversation}`, session: `s${Math.floor(turn / 10)}`, time, speaker: "Ann", role: "user", text, id: `m${i}`, ...over(i) });
   });
@@ -68,7 +68,7 @@ describe("homed import of a large file (child processes)", () => {
     const file = join(tmp.dir, "history.jsonl");
     // The duplicate is only found while importing (the first pass checks each line alone), after
     // several chunks have been staged.
-    writeFileSync(file, historyLines(3_000, (i) => (i === 2_899 ? { id: "m19" } : {})).join("\n") + "\n");
+    writeFileSync(file, `${historyLines(3_000, (i) => (i === 2_899 ? { id: "m19" } : {})).join("\n")}\n`);
     const data = join(tmp.dir, "data");
     const failed = await run([...SOURCE_HOMED, "import", "-data", data, file]);
     assert.equal(failed.code, 1, failed.stderr);
@@ -79,7 +79,7 @@ describe("homed import of a large file (child processes)", () => {
   test("kill -9 in the middle leaves nothing visible; the next start removes what it staged", async () => {
     using tmp = tempFolder();
     const big = join(tmp.dir, "big.jsonl");
-    writeFileSync(big, historyLines(20_000).join("\n") + "\n");
+    writeFileSync(big, `${historyLines(20_000).join("\n")}\n`);
     const data = join(tmp.dir, "data");
     const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "import", "-data", data, big], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
@@ -97,7 +97,10 @@ describe("homed import of a large file (child processes)", () => {
       if (!existsSync(join(data, "homed.db"))) continue;
       const store = await openStore({ url: `file:${join(data, "homed.db")}`, migrate: false }).catch(() => undefined);
       if (!store) continue;
-      staged = await store.client.execute("SELECT count(*) AS n FROM import_events").then((r) => Number(r.rows[0]!.n), () => 0);
+      staged = await store.client.execute("SELECT count(*) AS n FROM import_events").then(
+        (r) => Number(r.rows[0]!.n),
+        () => 0,
+      );
       store.close();
     }
     child.kill("SIGKILL");
@@ -120,7 +123,7 @@ describe("homed import of a large file (child processes)", () => {
     const peaks: number[] = [];
     for (const size of [1_000, 8_000]) {
       const file = join(tmp.dir, `h${size}.jsonl`);
-      writeFileSync(file, historyLines(size).join("\n") + "\n");
+      writeFileSync(file, `${historyLines(size).join("\n")}\n`);
       const data = join(tmp.dir, `data${size}`);
       const done = await importMeasured(data, file);
       assert.equal(done.code, 0, done.stderr);

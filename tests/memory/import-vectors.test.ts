@@ -12,8 +12,7 @@ import { openStore } from "../../src/store/index.ts";
 import { answer, startScriptedServer } from "../embed/scripted-server.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 
-const turn = (id: string, text: string) =>
-  JSON.stringify({ conversation: "conv-1", session: "s1", time: "2023-05-08T13:56:00Z", speaker: "Caroline", role: "user", text, id });
+const turn = (id: string, text: string) => JSON.stringify({ conversation: "conv-1", session: "s1", time: "2023-05-08T13:56:00Z", speaker: "Caroline", role: "user", text, id });
 
 function tempFolder(): { dir: string; [Symbol.dispose](): void } {
   const dir = mkdtempSync(join(tmpdir(), "homed-vectors-"));
@@ -23,7 +22,7 @@ function tempFolder(): { dir: string; [Symbol.dispose](): void } {
 /** A two-message history file in `dir`, and the data folder to import it into. */
 function twoTurnHistory(dir: string): { history: string; data: string } {
   const history = join(dir, "history.jsonl");
-  writeFileSync(history, [turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n") + "\n");
+  writeFileSync(history, `${[turn("D1:1", "I went to a support group yesterday"), turn("D1:2", "I painted a sunrise")].join("\n")}\n`);
   return { history, data: join(dir, "data") };
 }
 

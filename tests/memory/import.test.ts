@@ -21,10 +21,11 @@ describe("history import", () => {
   });
 
   test("each invalid line is named with its 1-based number and reason", () => {
-    const parsed = parseHistory(
-      [line(), "{not json", line({ id: "D1:3", time: "yesterday" }), line({ id: "D1:4", role: "bot" }), line({ id: "D1:1" }), line({ id: "D1:6", text: " " })].join("\n"),
+    const parsed = parseHistory([line(), "{not json", line({ id: "D1:3", time: "yesterday" }), line({ id: "D1:4", role: "bot" }), line({ id: "D1:1" }), line({ id: "D1:6", text: " " })].join("\n"));
+    assert.deepEqual(
+      parsed.invalid.map((i) => i.line),
+      [2, 3, 4, 5, 6],
     );
-    assert.deepEqual(parsed.invalid.map((i) => i.line), [2, 3, 4, 5, 6]);
     assert.match(parsed.invalid[0]!.reason, /not JSON/);
     assert.match(parsed.invalid[1]!.reason, /"time"/);
     assert.match(parsed.invalid[2]!.reason, /"role"/);
@@ -42,7 +43,10 @@ describe("history import", () => {
     assert.equal(await count(store, "SELECT count(*) FROM events"), 3);
     assert.equal(await count(store, "SELECT sum(docs) FROM search_segments WHERE state = 'live'"), 3, "each message indexed once");
     const seqs = await store.client.execute("SELECT seq FROM events ORDER BY time");
-    assert.deepEqual(seqs.rows.map((r) => Number(r.seq)), [0, 1, 2]);
+    assert.deepEqual(
+      seqs.rows.map((r) => Number(r.seq)),
+      [0, 1, 2],
+    );
     // The same id in another conversation is another message.
     await importHistory(store.client, [message("one", { session: "s", sourceId: "1", conversation: "other" })]);
     assert.equal(await count(store, "SELECT count(*) FROM events"), 4);
@@ -54,7 +58,13 @@ describe("history import", () => {
     const row = (await store.client.execute("SELECT layer, source_id, role, speaker FROM events")).rows[0]!;
     assert.deepEqual([row.layer, row.source_id, row.role, row.speaker], ["L2", "p", "user", "Ann"]);
     const blocks = await store.client.execute("SELECT kind, holder, content FROM blocks ORDER BY id");
-    assert.deepEqual(blocks.rows.map((b) => [b.kind, b.holder, b.content]), [["text", "L2", "with a photo"], ["image", "L2", "file:///a.jpg"]]);
+    assert.deepEqual(
+      blocks.rows.map((b) => [b.kind, b.holder, b.content]),
+      [
+        ["text", "L2", "with a photo"],
+        ["image", "L2", "file:///a.jpg"],
+      ],
+    );
   });
 
   test("a failure in the middle of an import writes nothing", async () => {
@@ -80,7 +90,10 @@ describe("history import", () => {
   test("cleaning at start removes the runs whose process is gone and keeps a running one's", async () => {
     await using store = await openTempStore();
     const gone = spawnSync(process.execPath, ["--version"]).pid;
-    for (const [id, pid] of [[1, gone], [2, process.ppid]] as const) {
+    for (const [id, pid] of [
+      [1, gone],
+      [2, process.ppid],
+    ] as const) {
       await store.client.execute({ sql: "INSERT INTO import_runs (id, first_rowid, state, pid, host, started_at) VALUES (?, ?, 'staging', ?, ?, 0)", args: [id, id * 2 ** 32, pid, hostname()] });
       await store.client.execute({ sql: "INSERT INTO import_seen (run, id) VALUES (?, 'ev_x')", args: [id] });
     }

@@ -36,7 +36,10 @@ describe("peek, then move", () => {
     const blocksBefore = await count(store, "SELECT count(*) FROM blocks");
     // Ids sort as 1 < 4 < 3 (hashes): an order taken from the ids would show here.
     const moved = await coldcontextRecall(store.client, [id("4"), id("1"), id("2"), id("3")], 1234);
-    assert.deepEqual(moved.map((m) => m.text), ["first: planted tomatoes", "second: watered tomatoes", "third: picked tomatoes", "fourth: ate a salad"]);
+    assert.deepEqual(
+      moved.map((m) => m.text),
+      ["first: planted tomatoes", "second: watered tomatoes", "third: picked tomatoes", "fourth: ate a salad"],
+    );
     assert.equal(await count(store, "SELECT count(*) FROM blocks"), blocksBefore, "nothing copied, nothing deleted");
     assert.equal(await count(store, "SELECT count(*) FROM events WHERE layer = 'L1'"), 4);
     assert.equal(await count(store, "SELECT count(*) FROM blocks WHERE holder = 'L1'"), 5);

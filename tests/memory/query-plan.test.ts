@@ -63,13 +63,19 @@ describe("recall query plans", () => {
   for (const conversation of [undefined, "conv-a"]) {
     test(`a ${conversation ? "scoped" : "store-wide"} facts query reads only the facts' search tables, and cold recall only the messages'`, async () => {
       await using store = await openTempStore();
-      await seed(store, Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)));
+      await seed(
+        store,
+        Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)),
+      );
       const tx = await store.client.transaction("write");
       await writeFact(tx, { subject: "Ann", predicate: "tends", object: "a garden", kind: "preference", scope: "conv-a", confidence: 1, importance: 0.5, evidence: "manual" });
       await tx.commit();
       const facts = recording(store.client);
       const found = await stableQuery(facts.client, "garden", { k: 10, conversation });
-      assert.deepEqual(found.map((f) => f.text), ["Ann tends a garden"]);
+      assert.deepEqual(
+        found.map((f) => f.text),
+        ["Ann tends a garden"],
+      );
       assert.deepEqual(named(facts.statements, EVENT_INDEX), [], "a facts query names no message search table");
       assert.ok(named(facts.statements, Object.values(SEARCH_TABLES.triple)).length >= 2);
       for (const stmt of facts.statements) {
@@ -90,7 +96,10 @@ describe("recall query plans", () => {
   }
   test("a chat turn's whole injection (cold and facts recall, standing cold events) walks no table of events", async () => {
     await using store = await openTempStore();
-    await seed(store, Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)));
+    await seed(
+      store,
+      Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)),
+    );
     await store.client.execute("UPDATE events SET access_count = 5 WHERE rowid % 3 = 0");
     const { client, statements } = recording(store.client);
     const injection = await buildInjection(client, "what did we plant in the garden last spring?", { viewer: { partner: "Ann" }, prefer: "conv-a", config: DEFAULT_INJECTION });

@@ -62,14 +62,20 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
 
   test("facts (L3) are asked with the same shaped terms: function words do not match them either", async () => {
     await using store = await openTempStore();
-    for (const [predicate, object] of [["said", "我们都在那里呢"], ["drew", "一幅画"]]) {
+    for (const [predicate, object] of [
+      ["said", "我们都在那里呢"],
+      ["drew", "一幅画"],
+    ]) {
       const tx = await store.client.transaction("write");
       await writeFact(tx, { subject: "Ann", predicate: predicate!, object: object!, kind: "event", scope: "conv-a", confidence: 0.9, importance: 0.5, evidence: "manual" });
       await tx.commit();
       tx.close();
     }
     const found = await stableQuery(store.client, "你觉得我们的画呢？", { k: 5, conversation: "conv-a" });
-    assert.deepEqual(found.map((f) => f.text), ["Ann drew 一幅画"]);
+    assert.deepEqual(
+      found.map((f) => f.text),
+      ["Ann drew 一幅画"],
+    );
   });
 
   test("the last exchange weighs more: a term from the last lines outranks one from the first", async () => {

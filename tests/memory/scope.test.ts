@@ -8,7 +8,7 @@ const sources = (results: { sources: string[] }[]) => results.flatMap((r) => r.s
 describe("recall scope and time filters", () => {
   test("a query in conversation A never returns B's memories, on any channel", async () => {
     await using store = await openTempStore();
-    const embedder = phraseEmbedder({ "piano": 1 });
+    const embedder = phraseEmbedder({ piano: 1 });
     await seed(
       store,
       [
@@ -29,10 +29,7 @@ describe("recall scope and time filters", () => {
 
   test("user-wide memories are visible from every conversation", async () => {
     await using store = await openTempStore();
-    await seed(store, [
-      message("allergic to peanuts", { conversation: "profile", scope: "user", sourceId: "u1" }),
-      message("peanuts at the party", { conversation: "B", sourceId: "b1" }),
-    ]);
+    await seed(store, [message("allergic to peanuts", { conversation: "profile", scope: "user", sourceId: "u1" }), message("peanuts at the party", { conversation: "B", sourceId: "b1" })]);
     const found = await coldcontextQuery(store.client, "peanuts", { k: 10, conversation: "A", channels: ["words"] });
     assert.deepEqual(sources(found), ["u1"]);
   });

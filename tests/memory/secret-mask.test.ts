@@ -24,7 +24,7 @@ async function rowsHolding(store: Store, needle: string): Promise<string[]> {
   const found: string[] = [];
   for (const t of tables.rows) {
     const name = String(t.name);
-    let rows;
+    let rows: Awaited<ReturnType<typeof store.client.execute>>;
     try {
       rows = await store.client.execute(`SELECT * FROM "${name}"`);
     } catch {
@@ -46,20 +46,16 @@ async function assertNoSecrets(store: Store): Promise<void> {
 describe("secrets are masked before memory is written", () => {
   test("a history import stores, indexes and logs no secret; its neighbours' context neither", async () => {
     await using store = await openTempStore();
-    const line = (id: string, text: string) =>
-      JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
-    const parsed = parseHistory(
-      [line("1", `my openai key is ${OPENAI}`), line("2", `card ${CARD}, wifi password = ${PASSWORD}`), line("3", "parked at level 3")].join("\n"),
-    );
+    const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
+    const parsed = parseHistory([line("1", `my openai key is ${OPENAI}`), line("2", `card ${CARD}, wifi password = ${PASSWORD}`), line("3", "parked at level 3")].join("\n"));
     const logged: string[] = [];
     assert.deepEqual(await importHistory(store.client, parsed.messages, { log: (l) => logged.push(l) }), { added: 3, present: 0 });
     await assertNoSecrets(store);
     const texts = await store.client.execute("SELECT text FROM events ORDER BY seq");
-    assert.deepEqual(texts.rows.map((r) => r.text), [
-      "my openai key is [secret masked: openai-key]",
-      "card [secret masked: card-number], wifi password = [secret masked: password-value]",
-      "parked at level 3",
-    ]);
+    assert.deepEqual(
+      texts.rows.map((r) => r.text),
+      ["my openai key is [secret masked: openai-key]", "card [secret masked: card-number], wifi password = [secret masked: password-value]", "parked at level 3"],
+    );
     assert.equal(await count(store, "SELECT count(*) FROM blocks WHERE content LIKE '%[secret masked:%'"), 2);
     assert.equal(logged.length, 2);
     assert.match(logged[0]!, /^import ev_[0-9a-f]{24}: secrets masked \(1 openai-key\)$/);
@@ -70,7 +66,10 @@ describe("secrets are masked before memory is written", () => {
   test("memory_note stores no secret, says what it masked and logs it with the fact's id", async () => {
     await using store = await openTempStore();
     const logged: string[] = [];
-    const noted = (await runMemoryTool("memory_note", { subject: "Ann", predicate: "uses api key", object: OPENAI }, { client: store.client, log: (l) => logged.push(l) })) as { id: string; masked: unknown };
+    const noted = (await runMemoryTool("memory_note", { subject: "Ann", predicate: "uses api key", object: OPENAI }, { client: store.client, log: (l) => logged.push(l) })) as {
+      id: string;
+      masked: unknown;
+    };
     const plain = (await runMemoryTool("memory_note", { text: `the vault password: ${PASSWORD}` }, { client: store.client, log: (l) => logged.push(l) })) as { id: string };
     assert.deepEqual(noted.masked, [{ kind: "openai-key", count: 1 }]);
     await assertNoSecrets(store);
@@ -99,7 +98,11 @@ describe("secrets are masked before memory is written", () => {
       time: "2026-01-01T10:00:00Z",
       messages: [
         { role: "user", content: [{ type: "text", text: `use ${OPENAI} please` }] },
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "login", arguments: JSON.stringify({ user: "ann", password: PASSWORD, card: 4111111111111111 }) } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "login", arguments: JSON.stringify({ user: "ann", password: PASSWORD, card: 4111111111111111 }) } }],
+        },
         { role: "tool", tool_call_id: "c1", content: "ok" },
         { role: "assistant", content: "done" },
       ],
@@ -111,7 +114,10 @@ describe("secrets are masked before memory is written", () => {
     assert.deepEqual(JSON.parse(first[1].tool_calls[0].function.arguments), { user: "ann", password: "[secret masked: password-value]", card: "[secret masked: card-number]" });
     assert.equal(first[0].content[0].text, "use [secret masked: openai-key] please");
     assert.equal(JSON.parse(String(rows.rows[1]!.messages))[0].content, "the token economy, order 4111111111111112", "a look-alike turn is stored as said");
-    assert.deepEqual(logged.filter((l) => l.includes("masked")), ["session sess: event ev-1: secrets masked (1 openai-key, 1 password-value, 1 card-number)"]);
+    assert.deepEqual(
+      logged.filter((l) => l.includes("masked")),
+      ["session sess: event ev-1: secrets masked (1 openai-key, 1 password-value, 1 card-number)"],
+    );
   });
 
   test("homed import (a child process) logs the masking on stderr with the line and event id, and stores no secret", async () => {

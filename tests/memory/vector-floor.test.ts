@@ -14,5 +14,8 @@ test("vector hits below the noise floor are dropped; neighbours above it stay", 
   const embedder = phraseEmbedder({ automobile: 1, "car broke down": 1, birthday: 2 });
   await seed(store, [message("my car broke down on the highway", { sourceId: "car" }), message("birthday party on Sunday", { sourceId: "cake" })], embedder);
   const found = await coldcontextQuery(store.client, "automobile", { k: 10, channels: ["vector"], embedder, conversation: "conv-a" });
-  assert.deepEqual(found.map((c) => c.id), [coldEventId("conv-a", "car")]);
+  assert.deepEqual(
+    found.map((c) => c.id),
+    [coldEventId("conv-a", "car")],
+  );
 });

@@ -48,7 +48,8 @@ describe("browser plugin", { skip: findChromium() ? false : "no Chromium on this
       if (url.pathname === "/") return html(HOME);
       if (url.pathname === "/next") return html(NEXT);
       if (url.pathname === "/form") return html(FORM);
-      if (url.pathname === "/thanks") return html(`<html><head><title>Thanks</title></head><body><p>Thanks, ${url.searchParams.get("name")}: one ${url.searchParams.get("stone")} stone.</p></body></html>`);
+      if (url.pathname === "/thanks")
+        return html(`<html><head><title>Thanks</title></head><body><p>Thanks, ${url.searchParams.get("name")}: one ${url.searchParams.get("stone")} stone.</p></body></html>`);
       if (url.pathname === "/slow") return void res.writeHead(200, { "content-type": "text/html" }).write("<html><body>loading");
       res.writeHead(404).end("no");
     });
@@ -75,7 +76,10 @@ describe("browser plugin", { skip: findChromium() ? false : "no Chromium on this
     assert.deepEqual([opened.tab, opened.status, opened.title, opened.launched], ["tab1", 200, "Otter shop", true]);
     const page = await call("browser_read");
     assert.match(page.text, /We sell stones for otters/);
-    assert.deepEqual(page.links, [{ text: "Next page", href: `${base}/next` }, { text: "Order form", href: `${base}/form` }]);
+    assert.deepEqual(page.links, [
+      { text: "Next page", href: `${base}/next` },
+      { text: "Order form", href: `${base}/form` },
+    ]);
     const clicked = await call("browser_click", { text: "Next page" });
     assert.deepEqual([clicked.url, clicked.title], [`${base}/next`, "Next"]);
     assert.match((await call("browser_read", { tab: "tab1" })).text, /^The second page\n\nYou followed the link/);

@@ -70,7 +70,10 @@ describe("built-in plugins", () => {
     assert.equal(written.isError, undefined);
     assert.equal(readFileSync(join(root, "a/b/new.txt"), "utf8"), "新的");
     const listing = body(await files("files_list", { path: "." }));
-    assert.deepEqual(listing.entries.map((e: { name: string }) => e.name), ["a", "hello.txt", "link-inside", "link-to-outside", "link-to-secret", "sub"]);
+    assert.deepEqual(
+      listing.entries.map((e: { name: string }) => e.name),
+      ["a", "hello.txt", "link-inside", "link-to-outside", "link-to-secret", "sub"],
+    );
   });
 
   test("files: .. cannot escape", async () => {
@@ -138,7 +141,10 @@ describe("built-in plugins", () => {
     const call = async (tool: string, args: Record<string, unknown>) => body(await host.callTool("notes", tool, args));
     const a = (await call("notes_add", { text: "Buy oat milk", tags: ["shopping"] })).note;
     await call("notes_add", { text: "Call the plumber on Monday", tags: ["home"] });
-    assert.deepEqual((await call("notes_list", { tag: "shopping" })).notes.map((n: { id: string }) => n.id), [a.id]);
+    assert.deepEqual(
+      (await call("notes_list", { tag: "shopping" })).notes.map((n: { id: string }) => n.id),
+      [a.id],
+    );
     assert.equal((await call("notes_list", { query: "PLUMBER monday" })).total, 1);
     assert.equal((await call("notes_update", { id: a.id, text: "Buy oat milk and bread" })).note.text, "Buy oat milk and bread");
     await host.restart("notes");

@@ -100,10 +100,14 @@ describe("bulk results through the shared segment", () => {
 describe("contentPart", () => {
   const sink = (room: number) => {
     const memory = new Uint8Array(room);
-    return { attached: true, allocate: (length: number) => {
-      if (length > room) throw new Error("segment_full");
-      return { ref: { offset: 0, length }, bytes: memory.subarray(0, length) };
-    }, memory };
+    return {
+      attached: true,
+      allocate: (length: number) => {
+        if (length > room) throw new Error("segment_full");
+        return { ref: { offset: 0, length }, bytes: memory.subarray(0, length) };
+      },
+      memory,
+    };
   };
 
   test("small parts stay inline; large ones are placed in the segment with their reference", () => {

@@ -53,9 +53,17 @@ describe("calendar plugin", () => {
     const after = listed.events[3];
     assert.equal(new Date(after.start).toISOString(), "2026-10-26T08:00:00.000Z", "after the change 09:00 Berlin is 08:00 UTC");
     assert.deepEqual([after.uid, after.timezone, after.location, after.recurring, after.rule], ["standup-1@example.com", "Europe/Berlin", "Room 4", true, "FREQ=WEEKLY;COUNT=4;BYDAY=MO"]);
-    assert.deepEqual(listed.unreadable.map((u: { name: string }) => u.name), ["broken"], "the broken file is named, not fatal");
+    assert.deepEqual(
+      listed.unreadable.map((u: { name: string }) => u.name),
+      ["broken"],
+      "the broken file is named, not fatal",
+    );
     const narrow = await list("2026-10-26T08:10:00Z", "2026-11-01T00:00:00Z");
-    assert.deepEqual(narrow.events.map((e: { start: string }) => e.start), ["2026-10-26T09:00:00+01:00"], "an occurrence still under way overlaps the range");
+    assert.deepEqual(
+      narrow.events.map((e: { start: string }) => e.start),
+      ["2026-10-26T09:00:00+01:00"],
+      "an occurrence still under way overlaps the range",
+    );
   });
 
   test("create in another zone with a rule: New York's 08:30 stays 08:30 when the US clocks change; the file carries its VTIMEZONE", async () => {
@@ -63,11 +71,17 @@ describe("calendar plugin", () => {
     assert.equal(created.isError, false, JSON.stringify(created));
     assert.equal(created.calendar, "personal");
     const runs = (await list("2026-10-30", "2026-11-05", { calendar: "personal" })).events;
-    assert.deepEqual(runs.map((e: { start: string }) => e.start), ["2026-10-31T08:30:00-04:00", "2026-11-01T08:30:00-05:00", "2026-11-02T08:30:00-05:00"]);
+    assert.deepEqual(
+      runs.map((e: { start: string }) => e.start),
+      ["2026-10-31T08:30:00-04:00", "2026-11-01T08:30:00-05:00", "2026-11-02T08:30:00-05:00"],
+    );
     assert.equal(runs[1].end, "2026-11-01T09:15:00-05:00");
     // Another reader (ical.js straight from the file) sees the same event and zone.
     const file = new ICAL.Component(ICAL.parse(readFileSync(join(dir, "personal.ics"), "utf8")) as unknown as unknown[]);
-    assert.deepEqual(file.getAllSubcomponents("vtimezone").map((z) => z.getFirstPropertyValue("tzid")), ["America/New_York"]);
+    assert.deepEqual(
+      file.getAllSubcomponents("vtimezone").map((z) => z.getFirstPropertyValue("tzid")),
+      ["America/New_York"],
+    );
     const vevent = file.getFirstSubcomponent("vevent")!;
     assert.equal(vevent.getFirstProperty("dtstart")!.getParameter("tzid"), "America/New_York");
     assert.equal(vevent.getFirstPropertyValue("uid"), created.uid);
@@ -77,12 +91,18 @@ describe("calendar plugin", () => {
     const created = await call("calendar_create", { summary: "Dentist", start: "2026-12-03T14:00", end: "2026-12-03T14:30" });
     const moved = await call("calendar_move", { uid: created.uid, start: "2026-12-04T16:00" });
     assert.deepEqual([moved.start, moved.end], ["2026-12-04T16:00:00+01:00", "2026-12-04T16:30:00+01:00"]);
-    assert.deepEqual((await list("2026-12-01", "2026-12-08")).events.map((e: { summary: string; start: string }) => [e.summary, e.start]), [["Dentist", "2026-12-04T16:00:00+01:00"]]);
+    assert.deepEqual(
+      (await list("2026-12-01", "2026-12-08")).events.map((e: { summary: string; start: string }) => [e.summary, e.start]),
+      [["Dentist", "2026-12-04T16:00:00+01:00"]],
+    );
 
     const dropped = await call("calendar_delete", { uid: "standup-1@example.com", occurrence: "2026-10-26T09:00:00+01:00" });
     assert.equal(dropped.isError, false, JSON.stringify(dropped));
     const left = (await list("2026-10-01", "2026-11-30", { calendar: "work" })).events.filter((e: { uid: string }) => e.uid === "standup-1@example.com");
-    assert.deepEqual(left.map((e: { start: string }) => e.start), ["2026-10-12T09:00:00+02:00", "2026-10-19T11:00:00+02:00", "2026-11-02T09:00:00+01:00"]);
+    assert.deepEqual(
+      left.map((e: { start: string }) => e.start),
+      ["2026-10-12T09:00:00+02:00", "2026-10-19T11:00:00+02:00", "2026-11-02T09:00:00+01:00"],
+    );
     assert.match(readFileSync(join(dir, "work.ics"), "utf8"), /EXDATE;TZID=Europe\/Berlin:20261026T090000/);
 
     assert.deepEqual(await call("calendar_delete", { uid: created.uid }), { isError: false, deleted: created.uid, calendar: "personal" });
@@ -115,7 +135,10 @@ describe("calendar plugin", () => {
     const until = Date.now() + 5000;
     while (events.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 400)); // a few more checks: none may repeat it
-    assert.deepEqual(events.map((e) => [e.type, e.uid, e.summary, e.minutesBefore]), [["calendar_upcoming", soon.uid, "Call the plumber", 10]]);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.uid, e.summary, e.minutesBefore]),
+      [["calendar_upcoming", soon.uid, "Call the plumber", 10]],
+    );
     assert.equal(new Date(events[0]!.start).getTime(), new Date(soon.start).getTime());
     assert.deepEqual(await call("calendar_remind", { minutesBefore: 0 }), { isError: false, reminders: "off" });
   });

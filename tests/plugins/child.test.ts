@@ -6,8 +6,6 @@ import { FIXTURES, gone, isRunning } from "./support.ts";
 import { ErrorCode, LogRing, PluginChild, PluginSpecSchema, type RpcError } from "../../src/plugins/index.ts";
 import { scriptSpec } from "../support/process.ts";
 
-
-
 describe("plugin child process", () => {
   const children: PluginChild[] = [];
   after(async () => {
@@ -28,7 +26,10 @@ describe("plugin child process", () => {
     await child.connect();
     assert.equal(child.client.info?.protocol, "discover");
     assert.equal(child.client.info?.serverInfo?.name, "modern");
-    assert.deepEqual((await child.client.listTools()).map((t) => t.name), ["shout"]);
+    assert.deepEqual(
+      (await child.client.listTools()).map((t) => t.name),
+      ["shout"],
+    );
     assert.deepEqual((await child.client.callTool("shout", { text: "hi" })).content, [{ type: "text", text: "HI" }]);
   });
 
@@ -104,4 +105,3 @@ describe("plugin child process", () => {
     assert.match(log.tail().join("\n"), /Cannot start/);
   });
 });
-

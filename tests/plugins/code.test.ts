@@ -67,7 +67,10 @@ describe("code plugin", () => {
   };
 
   test("a snippet prints and writes a file; both come back, and its folder is gone afterwards", async () => {
-    const py = await run({ language: "python", code: "import os\nprint(sum(range(10)))\nos.makedirs('out', exist_ok=True)\nopen('out/result.csv','w').write('a,b\\n1,2\\n')\nimport sys; print('warn', file=sys.stderr)" });
+    const py = await run({
+      language: "python",
+      code: "import os\nprint(sum(range(10)))\nos.makedirs('out', exist_ok=True)\nopen('out/result.csv','w').write('a,b\\n1,2\\n')\nimport sys; print('warn', file=sys.stderr)",
+    });
     assert.equal(py.isError, false, JSON.stringify(py));
     assert.deepEqual([py.exitCode, py.stdout, py.stderr, py.killed], [0, "45\n", "warn\n", null]);
     assert.deepEqual(py.files, [{ path: "out/result.csv", bytes: 8, text: "a,b\n1,2\n" }]);
@@ -81,7 +84,11 @@ describe("code plugin", () => {
 
   test("a snippet that loops forever is killed at the wall-clock limit, with the child it started", async () => {
     const marker = "987.6543";
-    const looped = await run({ language: "python", code: `import subprocess, time\nsubprocess.Popen(['sleep', '${marker}'])\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)`, timeoutMs: 1500 });
+    const looped = await run({
+      language: "python",
+      code: `import subprocess, time\nsubprocess.Popen(['sleep', '${marker}'])\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)`,
+      timeoutMs: 1500,
+    });
     assert.deepEqual([looped.killed, looped.exitCode, looped.stdout], ["wall_time", null, "started\n"]);
     assert.ok(looped.ms >= 1500 && looped.ms < 5000, `${looped.ms} ms`);
     const until = Date.now() + 3000;

@@ -28,7 +28,10 @@ describe("external plugins", () => {
     plugin("Bad Name", { command: "x" });
     mkdirSync(join(data, "plugins", "empty-folder"));
     const { specs, problems } = loadExternalPlugins(data);
-    assert.deepEqual(specs.map((s) => s.name), ["needer", "pinger"]);
+    assert.deepEqual(
+      specs.map((s) => s.name),
+      ["needer", "pinger"],
+    );
     assert.equal(specs[1]!.cwd, join(data, "plugins", "pinger"));
     assert.deepEqual(specs[1]!.env, { PING_MODE: "1" });
     assert.equal(problems.length, 3);
@@ -39,7 +42,10 @@ describe("external plugins", () => {
     const host = createPluginHost(specs, { graceMs: 300 });
     hosts.push(host);
     await host.start();
-    assert.deepEqual(host.list().map((p) => p.state), ["running", "running"]);
+    assert.deepEqual(
+      host.list().map((p) => p.state),
+      ["running", "running"],
+    );
   });
 
   test("a requirement nobody provides fails at load, before anything starts", () => {

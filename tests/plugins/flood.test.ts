@@ -51,9 +51,9 @@ describe("five misbehaving plugins flooding a real daemon", () => {
     assert.ok(byName.get("flood-garbage")!.dropped!.frameErrors > 0, "reports of unreadable frames over the limit are dropped");
     assert.ok(byName.get("flood-stderr")!.dropped!.logLines > 0, "stderr lines over the limit are dropped");
     const log = daemon.stderr();
-    assert.match(log, /WARN  plugin flood-notify: dropped \d+ notifications and requests \(\d+ in all\): over the limit of 200 a second/);
-    assert.match(log, /WARN  plugin flood-garbage: dropped \d+ reports of unreadable frames \(\d+ in all\): over the limit of 20 a second/);
-    assert.match(log, /WARN  plugin flood-stderr: dropped \d+ stderr lines \(\d+ in all\): over the limit of 200 lines a second/);
+    assert.match(log, /WARN {2}plugin flood-notify: dropped \d+ notifications and requests \(\d+ in all\): over the limit of 200 a second/);
+    assert.match(log, /WARN {2}plugin flood-garbage: dropped \d+ reports of unreadable frames \(\d+ in all\): over the limit of 20 a second/);
+    assert.match(log, /WARN {2}plugin flood-stderr: dropped \d+ stderr lines \(\d+ in all\): over the limit of 200 lines a second/);
     // At most one report a second per plugin and reason: the reports are not a flood themselves.
     const reports = log.split("\n").filter((l) => l.includes("plugin flood-notify: dropped")).length;
     assert.ok(reports <= 10, `${reports} drop reports for one plugin`);

@@ -39,7 +39,10 @@ describe("stage hooks", () => {
     const outcome = await host.runHook("on_input", { text: "hi" }, { deadlineMs: 300 });
     assert.equal(outcome.denied, false);
     assert.deepEqual(outcome.denied === false && outcome.payload, { text: "HI-x" });
-    assert.deepEqual(outcome.skipped.map((s) => s.plugin), ["hook-slow"]);
+    assert.deepEqual(
+      outcome.skipped.map((s) => s.plugin),
+      ["hook-slow"],
+    );
     assert.match(outcome.skipped[0]!.reason, /no answer within 300 ms/);
     assert.ok(performance.now() - started < 2000);
     assert.match(host.status("hook-slow").logTail.join("\n"), /hook on_input skipped/);

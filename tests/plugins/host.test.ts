@@ -2,17 +2,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FIXTURES, gone, isRunning } from "./support.ts";
+import { FIXTURES, gone } from "./support.ts";
 import { Hono } from "hono";
-import {
-  createPluginHost,
-  PluginError,
-  PluginSpecSchema,
-  StartupOrderError,
-  startupDependencies,
-  startupWaves,
-  type PluginHost,
-} from "../../src/plugins/index.ts";
+import { createPluginHost, PluginError, PluginSpecSchema, StartupOrderError, startupDependencies, startupWaves, type PluginHost } from "../../src/plugins/index.ts";
 import { serve } from "../../src/runtime/index.ts";
 import { pluginsRoutes } from "../../src/server/plugins-routes.ts";
 import { apiErrorHandler } from "../../src/server/errors.ts";
@@ -20,7 +12,6 @@ import { scriptSpec } from "../support/process.ts";
 
 const spec = (name: string, mode: string, facilities: { provides?: string[]; requires?: string[] } = {}) =>
   PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), ...facilities });
-
 
 describe("startup order", () => {
   const d = (name: string, provides: string[], requires: string[]) => ({ name, provides, requires });
@@ -32,7 +23,10 @@ describe("startup order", () => {
   });
 
   test("a missing provider is an error naming the facility", () => {
-    assert.throws(() => startupDependencies([d("a", [], ["gpu"])]), (e: Error) => e instanceof StartupOrderError && /requires "gpu"/.test(e.message));
+    assert.throws(
+      () => startupDependencies([d("a", [], ["gpu"])]),
+      (e: Error) => e instanceof StartupOrderError && /requires "gpu"/.test(e.message),
+    );
   });
 
   test("a cycle is an error naming the loop", () => {
@@ -61,8 +55,18 @@ describe("plugin host", () => {
   test("starts all plugins, lists their tools, routes calls, survives a crashing neighbour", async () => {
     const h = host(spec("one", "ok"), spec("two", "ok"), spec("bad", "hang"));
     await h.start();
-    assert.deepEqual(h.list().map((p) => [p.name, p.state]), [["one", "running"], ["two", "running"], ["bad", "running"]]);
-    assert.deepEqual(h.listTools().map((t) => `${t.plugin}/${t.tool.name}`), ["one/ping", "two/ping", "bad/ping"]);
+    assert.deepEqual(
+      h.list().map((p) => [p.name, p.state]),
+      [
+        ["one", "running"],
+        ["two", "running"],
+        ["bad", "running"],
+      ],
+    );
+    assert.deepEqual(
+      h.listTools().map((t) => `${t.plugin}/${t.tool.name}`),
+      ["one/ping", "two/ping", "bad/ping"],
+    );
     const pidOne = h.status("one").pid!;
     assert.match(JSON.stringify((await h.callTool("one", "ping", {})).content), new RegExp(`pong ${pidOne}`));
     await assert.rejects(h.callTool("bad", "ping", {}, { timeoutMs: 100 }), /no answer within 100 ms/);
@@ -74,7 +78,13 @@ describe("plugin host", () => {
   test("a plugin starts once the provider of what it requires runs", async () => {
     const h = host(spec("consumer", "ok", { requires: ["db"] }), spec("provider", "ok", { provides: ["db"] }));
     await h.start();
-    assert.deepEqual(h.list().map((p) => [p.name, p.state]), [["consumer", "running"], ["provider", "running"]]);
+    assert.deepEqual(
+      h.list().map((p) => [p.name, p.state]),
+      [
+        ["consumer", "running"],
+        ["provider", "running"],
+      ],
+    );
   });
 
   test("a plugin whose requirement cannot run is not started; stopAll leaves no process", async () => {
@@ -84,7 +94,10 @@ describe("plugin host", () => {
     await h.waitFor("free", "running");
     assert.equal(h.status("user").state, "idle");
     await h.restart("base").catch(() => {});
-    const pids = h.list().map((p) => p.pid).filter((p): p is number => p !== null);
+    const pids = h
+      .list()
+      .map((p) => p.pid)
+      .filter((p): p is number => p !== null);
     await h.stopAll();
     for (const pid of pids) assert.ok(await gone(pid), `pid ${pid} survived stopAll`);
     assert.ok(h.list().every((p) => p.state === "stopped"));

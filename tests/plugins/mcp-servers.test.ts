@@ -32,7 +32,10 @@ describe("real MCP servers as plugins", () => {
     assert.equal(child.client.info?.protocol, "initialize");
     assert.equal(child.client.info?.protocolVersion, "2025-11-25");
     const tools = await child.client.listTools();
-    assert.ok(tools.some((t) => t.name === "echo"), `tools: ${tools.map((t) => t.name).join(",")}`);
+    assert.ok(
+      tools.some((t) => t.name === "echo"),
+      `tools: ${tools.map((t) => t.name).join(",")}`,
+    );
     const result = await child.client.callTool("echo", { message: "hello 你好" });
     assert.match(JSON.stringify(result.content), /hello 你好/);
     assert.equal(await child.client.manifest(), null);

@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import { ErrorCode, FrameError, LineFramer, MemoryTransport, Peer, RpcError, StreamTransport } from "../../src/plugins/index.ts";
+import { ErrorCode, type FrameError, LineFramer, MemoryTransport, Peer, type RpcError, StreamTransport } from "../../src/plugins/index.ts";
 
 function linked(options: { timeoutMs?: number } = {}) {
   const [a, b] = MemoryTransport.pair();
@@ -60,7 +60,10 @@ describe("peer", () => {
     b.receive([1, 2, 3]);
     b.receive({ jsonrpc: "1.0", method: "x" });
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(answers.map((m) => (m as { id: unknown; error: { code: number } }).error.code), [ErrorCode.InvalidRequest]);
+    assert.deepEqual(
+      answers.map((m) => (m as { id: unknown; error: { code: number } }).error.code),
+      [ErrorCode.InvalidRequest],
+    );
     assert.equal((answers[0] as { id: number }).id, 7);
     assert.equal(logB.length, 3);
     // An answer to nothing we asked is dropped with a reason, not thrown.
@@ -74,7 +77,11 @@ describe("line framer", () => {
   const collect = (max?: number) => {
     const frames: unknown[] = [];
     const dropped: FrameError[] = [];
-    const framer = new LineFramer((v) => frames.push(v), (e) => dropped.push(e), max);
+    const framer = new LineFramer(
+      (v) => frames.push(v),
+      (e) => dropped.push(e),
+      max,
+    );
     return { framer, frames, dropped };
   };
   const bytes = (s: string) => new TextEncoder().encode(s);
@@ -102,7 +109,10 @@ describe("line framer", () => {
     // The rest of the oversized line looks like a frame of its own: it must not be read as one.
     framer.push(bytes('{"a":1}\n{"ok":true}\n'));
     assert.deepEqual(frames, [{ ok: true }]);
-    assert.deepEqual(dropped.map((d) => d.reason), ["oversized"]);
+    assert.deepEqual(
+      dropped.map((d) => d.reason),
+      ["oversized"],
+    );
   });
 
   test("a frame of exactly the cap is accepted", () => {

@@ -16,10 +16,15 @@ import { SOURCE_HOMED } from "../support/process.ts";
 
 const rssItem = (n: number, day: number) =>
   `<item><title>Otter news ${n}</title><link>http://example.test/otters/${n}</link><guid>otter-${n}</guid><pubDate>${new Date(Date.UTC(2026, 10, day, 9)).toUTCString()}</pubDate><description>&lt;p&gt;Otters &lt;b&gt;hold&lt;/b&gt; hands, part ${n}.&lt;/p&gt;</description></item>`;
-const rss = (items: number[]) => `<?xml version="1.0"?><rss version="2.0"><channel><title>Otter Daily</title><link>http://example.test/</link>${items.map((n) => rssItem(n, n)).join("")}</channel></rss>`;
+const rss = (items: number[]) =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>Otter Daily</title><link>http://example.test/</link>${items.map((n) => rssItem(n, n)).join("")}</channel></rss>`;
 const ATOM = `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title type="text">Beaver Weekly</title><id>urn:beaver</id><updated>2026-11-20T00:00:00Z</updated>
 <entry><title>Dams explained</title><id>urn:beaver:1</id><link rel="alternate" href="http://example.test/beaver/1"/><updated>2026-11-20T08:00:00Z</updated><summary>Beavers build dams.</summary></entry></feed>`;
-const JSON_FEED = JSON.stringify({ version: "https://jsonfeed.org/version/1.1", title: "Heron Notes", items: [{ id: "h1", url: "http://example.test/heron/1", title: "Herons wait", content_text: "Herons stand very still.", date_published: "2026-11-25T12:00:00Z" }] });
+const JSON_FEED = JSON.stringify({
+  version: "https://jsonfeed.org/version/1.1",
+  title: "Heron Notes",
+  items: [{ id: "h1", url: "http://example.test/heron/1", title: "Herons wait", content_text: "Herons stand very still.", date_published: "2026-11-25T12:00:00Z" }],
+});
 
 describe("rss plugin", () => {
   const dir = mkdtempSync(join(tmpdir(), "homed-rss-"));
@@ -44,7 +49,15 @@ describe("rss plugin", () => {
       if (req.url === "/beaver.atom") return answer(200, { "content-type": "application/atom+xml", "last-modified": "Fri, 20 Nov 2026 08:00:00 GMT" }, ATOM);
       if (req.url === "/heron.json") return answer(200, { "content-type": "application/feed+json" }, JSON_FEED);
       if (req.url === "/broken.xml") return answer(200, { "content-type": "application/rss+xml" }, `<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item><title>cut off`);
-      if (req.url === "/latin1.xml") return answer(200, { "content-type": "application/xml" }, Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Caf\u00e9 news</title><item><title>Cr\u00e8me br\u00fbl\u00e9e</title><guid>c1</guid></item></channel></rss>`, "latin1"));
+      if (req.url === "/latin1.xml")
+        return answer(
+          200,
+          { "content-type": "application/xml" },
+          Buffer.from(
+            `<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Caf\u00e9 news</title><item><title>Cr\u00e8me br\u00fbl\u00e9e</title><guid>c1</guid></item></channel></rss>`,
+            "latin1",
+          ),
+        );
       if (req.url === "/page.html") return answer(200, { "content-type": "text/html" }, "<html><body><p>not a feed</p></body></html>");
       answer(404, {}, "no");
     });
@@ -80,12 +93,28 @@ describe("rss plugin", () => {
       ["Herons wait", "Dams explained", "Otter news 2", "Otter news 1"],
     );
     const otter = read.items.find((i: { id: string }) => i.id === "otter-2");
-    assert.deepEqual(otter, { id: "otter-2", title: "Otter news 2", link: "http://example.test/otters/2", published: "2026-11-02T09:00:00.000Z", summary: "Otters hold hands, part 2.", feed: otters.feed.id, feedTitle: "Otter Daily", wasRead: false });
+    assert.deepEqual(otter, {
+      id: "otter-2",
+      title: "Otter news 2",
+      link: "http://example.test/otters/2",
+      published: "2026-11-02T09:00:00.000Z",
+      summary: "Otters hold hands, part 2.",
+      feed: otters.feed.id,
+      feedTitle: "Otter Daily",
+      wasRead: false,
+    });
     assert.equal(read.unreadLeft, 0);
     assert.deepEqual((await call("rss_read", { refresh: false })).items, [], "items once read are not unread again");
     assert.equal((await call("rss_read", { refresh: false, unreadOnly: false })).items.length, 4);
     const listed = await call("rss_list");
-    assert.deepEqual(listed.feeds.map((f: { title: string; unread: number }) => [f.title, f.unread]), [["Otter Daily", 0], ["Beaver Weekly", 0], ["Heron Notes", 0]]);
+    assert.deepEqual(
+      listed.feeds.map((f: { title: string; unread: number }) => [f.title, f.unread]),
+      [
+        ["Otter Daily", 0],
+        ["Beaver Weekly", 0],
+        ["Heron Notes", 0],
+      ],
+    );
   });
 
   test("conditional GET: an unchanged feed answers 304 and keeps its items; a changed one brings only the new item", async () => {
@@ -97,7 +126,10 @@ describe("rss plugin", () => {
     assert.deepEqual(requests, [{ url: "/otters.xml", ifNoneMatch: '"v1-2"', status: 304 }]);
     items = [1, 2, 3];
     const changed = await call("rss_read", { feed: otters });
-    assert.deepEqual(changed.items.map((i: { title: string }) => i.title), ["Otter news 3"]);
+    assert.deepEqual(
+      changed.items.map((i: { title: string }) => i.title),
+      ["Otter news 3"],
+    );
     assert.equal(requests.at(-1)!.status, 200);
     assert.equal((await call("rss_list")).feeds.find((f: { id: string }) => f.id === otters).items, 3);
   });
@@ -124,13 +156,20 @@ describe("rss plugin", () => {
     assert.equal(events.length, 1);
     assert.deepEqual([events[0]!.type, events[0]!.feed, events[0]!.items.map((i) => i.title)], ["rss_items", otters.feed.id, ["Otter news 4"]]);
     const read = await call("rss_read", { feed: otters.feed.id, refresh: false });
-    assert.deepEqual(read.items.map((i: { title: string }) => i.title), ["Otter news 4"], "a pushed item stays unread until read");
+    assert.deepEqual(
+      read.items.map((i: { title: string }) => i.title),
+      ["Otter news 4"],
+      "a pushed item stays unread until read",
+    );
   });
 
   test("a feed in ISO-8859-1 (declared in its XML prolog) reads as the same text", async () => {
     const latin = await call("rss_subscribe", { url: `${base}/latin1.xml` });
     assert.equal(latin.feed.title, "Café news");
-    assert.deepEqual((await call("rss_read", { feed: latin.feed.id, refresh: false })).items.map((i: { title: string }) => i.title), ["Crème brûlée"]);
+    assert.deepEqual(
+      (await call("rss_read", { feed: latin.feed.id, refresh: false })).items.map((i: { title: string }) => i.title),
+      ["Crème brûlée"],
+    );
     assert.deepEqual(await call("rss_unsubscribe", { feed: latin.feed.id }), { isError: false, unsubscribed: latin.feed.id });
   });
 

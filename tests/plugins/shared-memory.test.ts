@@ -49,7 +49,10 @@ describe("segment layout", () => {
     const { kernel, plugin } = pair();
     const ref = kernel.write(new TextEncoder().encode("hello"));
     assert.equal(new TextDecoder().decode(plugin.read(ref)), "hello");
-    assert.throws(() => kernel.read(ref), (e: Error) => e instanceof SegmentError && e.code === "bad_reference");
+    assert.throws(
+      () => kernel.read(ref),
+      (e: Error) => e instanceof SegmentError && e.code === "bad_reference",
+    );
     assert.throws(() => plugin.read({ offset: ref.offset, length: 10 ** 9 }), /outside/);
     assert.throws(() => plugin.read({ offset: -1, length: 1 }), /outside/);
   });
@@ -58,7 +61,10 @@ describe("segment layout", () => {
     const { kernel } = pair(64 * 1024, 256);
     const big = new Uint8Array(kernel.capacity);
     const ref = kernel.write(big);
-    assert.throws(() => kernel.write(new Uint8Array(1)), (e: Error) => e instanceof SegmentError && e.code === "segment_full");
+    assert.throws(
+      () => kernel.write(new Uint8Array(1)),
+      (e: Error) => e instanceof SegmentError && e.code === "segment_full",
+    );
     kernel.release(ref);
     assert.doesNotThrow(() => kernel.write(big));
   });
@@ -117,7 +123,11 @@ describe("shared memory with a real plugin", () => {
     while (Number(told().at(-1)?.[2] ?? 0) < 300 - written && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     assert.ok(written < 300, "the ring overflowed");
     assert.equal(Number(told().at(-1)?.[2]), 300 - written, warnings.join("\n"));
-    assert.equal(told().reduce((sum, m) => sum + Number(m[1]), 0), 300 - written, "each drop told once");
+    assert.equal(
+      told().reduce((sum, m) => sum + Number(m[1]), 0),
+      300 - written,
+      "each drop told once",
+    );
     assert.equal(received, written);
     assert.equal(host.status("blob").sharedMemory?.droppedEvents, 300 - written);
   });
@@ -151,7 +161,11 @@ describe("shared memory with a real plugin", () => {
     );
     await host.callTool("blob", "emit", { count: 3 });
     await got;
-    assert.deepEqual(events, [["blob", { i: 0, pad: "" }], ["blob", { i: 1, pad: "" }], ["blob", { i: 2, pad: "" }]]);
+    assert.deepEqual(events, [
+      ["blob", { i: 0, pad: "" }],
+      ["blob", { i: 1, pad: "" }],
+      ["blob", { i: 2, pad: "" }],
+    ]);
   });
 
   test("the segment is unlinked when the plugin stops and when it crashes", async () => {

@@ -2,13 +2,11 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FIXTURES, gone, isRunning } from "./support.ts";
+import { FIXTURES, gone } from "./support.ts";
 import { ManualClock, PluginSpecSchema, Supervisor, type Report } from "../../src/plugins/index.ts";
 import { scriptSpec } from "../support/process.ts";
 
-const spec = (mode: string, name = `p-${mode}`) =>
-  PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), timeoutMs: 10_000 });
-
+const spec = (mode: string, name = `p-${mode}`) => PluginSpecSchema.parse({ name, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), timeoutMs: 10_000 });
 
 describe("supervisor", () => {
   const all: Supervisor[] = [];
@@ -63,9 +61,15 @@ describe("supervisor", () => {
     const crashes = told.filter((l) => l.includes("exited (code 3"));
     assert.equal(crashes.length, 4, told.join("\n"));
     for (const [i, line] of crashes.slice(0, 3).entries()) {
-      assert.match(line, new RegExp(`^WARN plugin p-crash: exited \\(code 3, signal null\\); crash ${i + 1} within 5 minutes: restarting in ${i + 1} s; last stderr: "misbehave: cannot go on \\(crash mode\\)"$`));
+      assert.match(
+        line,
+        new RegExp(`^WARN plugin p-crash: exited \\(code 3, signal null\\); crash ${i + 1} within 5 minutes: restarting in ${i + 1} s; last stderr: "misbehave: cannot go on \\(crash mode\\)"$`),
+      );
     }
-    assert.match(crashes[3]!, /^ERROR plugin p-crash: .*crash 4 within 5 minutes: failed, crashed 4 times within 5 minutes; restarts stopped until restarted by hand; last stderr: "misbehave: cannot go on/);
+    assert.match(
+      crashes[3]!,
+      /^ERROR plugin p-crash: .*crash 4 within 5 minutes: failed, crashed 4 times within 5 minutes; restarts stopped until restarted by hand; last stderr: "misbehave: cannot go on/,
+    );
     await s.restart();
     assert.ok(told.includes("INFO plugin p-crash: restart requested"), told.join("\n"));
     await s.stop();

@@ -26,7 +26,7 @@ describe("terminal plugin", () => {
     host = createPluginHost([builtinSpec("terminal", SOURCE_HOMED, { cwd: dir })], { graceMs: 1000 });
     host.onEvent((_plugin, event) => {
       events.push(event as (typeof events)[number]);
-      eventWaiters.splice(0).forEach((wake) => wake());
+      for (const wake of eventWaiters.splice(0)) wake();
     });
     await host.start();
   });
@@ -75,10 +75,7 @@ describe("terminal plugin", () => {
 
   test("two writes sent at once do not interleave: each input is followed by its own key", async () => {
     const t = await create();
-    await Promise.all([
-      call("terminal_write", { terminal: t, input: "echo first-$((1+1))", key: "enter" }),
-      call("terminal_write", { terminal: t, input: "echo second-$((2+2))", key: "enter" }),
-    ]);
+    await Promise.all([call("terminal_write", { terminal: t, input: "echo first-$((1+1))", key: "enter" }), call("terminal_write", { terminal: t, input: "echo second-$((2+2))", key: "enter" })]);
     const output = await readUntil(t, /second-4\r?\n/);
     assert.match(output, /first-2\r?\n/);
     await call("terminal_close", { terminal: t });

@@ -7,7 +7,10 @@ describe("token bucket", () => {
   test("a full burst, then the rate; debt is repaid at the rate", () => {
     let now = 0;
     const bucket = new TokenBucket(10, 5, () => now);
-    assert.deepEqual(Array.from({ length: 6 }, () => bucket.take()), [true, true, true, true, true, false]);
+    assert.deepEqual(
+      Array.from({ length: 6 }, () => bucket.take()),
+      [true, true, true, true, true, false],
+    );
     now = 100; // 0.1 s at 10 a second: one token
     assert.equal(bucket.take(), true);
     assert.equal(bucket.take(), false);

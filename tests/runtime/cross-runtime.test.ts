@@ -50,7 +50,11 @@ describe(`a ${RUNTIME} kernel and a ${OTHER_RUNTIME} plugin`, () => {
     );
     await host.callTool("blob", "emit", { count: 3 });
     await got;
-    assert.deepEqual(events, [["blob", { i: 0, pad: "" }], ["blob", { i: 1, pad: "" }], ["blob", { i: 2, pad: "" }]]);
+    assert.deepEqual(events, [
+      ["blob", { i: 0, pad: "" }],
+      ["blob", { i: 1, pad: "" }],
+      ["blob", { i: 2, pad: "" }],
+    ]);
     const name = status.sharedMemory.name;
     await host.stopAll();
     assert.equal(existsSync(`/dev/shm${name}`), false, "segment left after stop");

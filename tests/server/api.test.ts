@@ -45,7 +45,10 @@ describe("/api/sessions", () => {
     const session = (await created.json()) as { id: string; channel: string };
     assert.equal(session.channel, "console");
     const list = (await (await app.request("/api/sessions", { headers: auth })).json()) as { sessions: { id: string }[] };
-    assert.deepEqual(list.sessions.map((s) => s.id), [session.id]);
+    assert.deepEqual(
+      list.sessions.map((s) => s.id),
+      [session.id],
+    );
 
     const sent = await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "what is it?" }) });
     assert.match(sent.headers.get("content-type") ?? "", /text\/event-stream/);
@@ -54,13 +57,22 @@ describe("/api/sessions", () => {
     assert.ok(kinds.includes("recall"));
     assert.ok(kinds.includes("tool_call"));
     assert.ok(kinds.includes("tool_result"));
-    assert.equal(events.filter((e) => e.event === "content").map((e) => e.data.text).join(""), "Here is the answer.");
+    assert.equal(
+      events
+        .filter((e) => e.event === "content")
+        .map((e) => e.data.text)
+        .join(""),
+      "Here is the answer.",
+    );
     const usage = { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 };
     assert.deepEqual(events.at(-1), { event: "done", data: { text: "Here is the answer.", stopReason: "no_tool_calls", iterations: 2, toolCalls: 1, usage, finishReason: "stop" } });
 
     const dump = await app.request(`/api/sessions/${session.id}/context`, { headers: auth });
     const events2 = parseContextDump(await dump.text(), "the API's dump");
-    assert.deepEqual(events2.map((e) => e.messages.map((m) => m.role).join(",")), ["user", "assistant,tool", "assistant"]);
+    assert.deepEqual(
+      events2.map((e) => e.messages.map((m) => m.role).join(",")),
+      ["user", "assistant,tool", "assistant"],
+    );
   });
 
   test("an oversized body is refused with 413 before it is read whole", async () => {
@@ -97,7 +109,9 @@ describe("/api/sessions", () => {
   test("a provider whose stored key another secrets.key sealed: the turn ends saying so, and the list still answers", async () => {
     h = await kernelHarness([], { env: {} });
     const app = appFor(h);
-    const provider = (await (await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "x", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "sk-1" }) })).json()) as { id: string };
+    const provider = (await (
+      await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "x", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "sk-1" }) })
+    ).json()) as { id: string };
     const name = `provider:${provider.id}:apiKey`;
     await h.store.client.execute({ sql: "UPDATE secrets SET value = ? WHERE name = ?", args: [SecretBox.ephemeral().seal(name, "sk-1"), name] });
     assert.equal((await app.request("/api/providers", { headers: auth })).status, 200);
@@ -130,7 +144,10 @@ describe("OpenAI-compatible /v1", () => {
   test("/v1/models lists homed and the configured provider", async () => {
     h = await kernelHarness([]);
     const body = (await (await appFor(h).request("/v1/models", { headers: auth })).json()) as { data: { id: string }[] };
-    assert.deepEqual(body.data.map((m) => m.id), ["homed", "scripted-model"]);
+    assert.deepEqual(
+      body.data.map((m) => m.id),
+      ["homed", "scripted-model"],
+    );
   });
 
   test("non-streaming completion: the client's messages are the conversation; the session (user field) stores each turn once", async () => {
@@ -149,10 +166,16 @@ describe("OpenAI-compatible /v1", () => {
       { role: "user", content: "what is my cat called?" },
     ]);
     const second = h.provider.requests[1]!.body.messages;
-    assert.deepEqual(second.slice(1).map((m: any) => m.content), ["my cat is called Miso", "first (edited)", "what is my cat called?"]);
+    assert.deepEqual(
+      second.slice(1).map((m: any) => m.content),
+      ["my cat is called Miso", "first (edited)", "what is my cat called?"],
+    );
     assert.match(second[0].content, /Answer in English\./, "the client's system message joins homed's");
     const sessions = await h.kernel.sessions.list();
-    assert.deepEqual(sessions.map((s) => [s.channel, s.partner]), [["openai", "zoe"]]);
+    assert.deepEqual(
+      sessions.map((s) => [s.channel, s.partner]),
+      [["openai", "zoe"]],
+    );
     // Naming the session: homed's stored history is what the model sees, each turn in it once.
     await ask([{ role: "user", content: "and again?" }], { "x-homed-session": sessions[0]!.id });
     const third = h.provider.requests[2]!.body.messages.slice(1).map((m: any) => m.content);
@@ -163,7 +186,11 @@ describe("OpenAI-compatible /v1", () => {
     h = await kernelHarness([{ content: "ok" }], { budget: 3000 });
     const long = (n: number) => `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
     const history = Array.from({ length: 12 }, (_, n) => ({ role: n % 2 === 0 ? "user" : "assistant", content: long(n) }));
-    const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", messages: [...history, { role: "user", content: "and now?" }] }) });
+    const res = await appFor(h).request("/v1/chat/completions", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ model: "homed", messages: [...history, { role: "user", content: "and now?" }] }),
+    });
     assert.equal(res.status, 200);
     const sent = h.provider.requests[0]!.body.messages.slice(1) as { role: string; content: string }[];
     assert.equal(sent.at(-1)!.content, "and now?");
@@ -177,7 +204,10 @@ describe("OpenAI-compatible /v1", () => {
     const res = await appFor(h).request("/v1/chat/completions", { method: "POST", headers: auth, body: JSON.stringify({ model: "homed", stream: true, messages: [{ role: "user", content: "hi" }] }) });
     const events = sseEvents(await res.text());
     assert.equal(events.at(-1)!.data, "[DONE]");
-    const text = events.slice(0, -1).map((e) => e.data.choices[0].delta.content ?? "").join("");
+    const text = events
+      .slice(0, -1)
+      .map((e) => e.data.choices[0].delta.content ?? "")
+      .join("");
     assert.equal(text, "streamed words");
     assert.equal(events.at(-2)!.data.choices[0].finish_reason, "stop");
   });
@@ -194,7 +224,11 @@ describe("/api/providers", () => {
     h = await kernelHarness([], { env: {} });
     const app = appFor(h);
     const secret = "sk-very-secret-key-123";
-    const saved = await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "DeepSeek", preset: "deepseek", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", apiKey: secret }) });
+    const saved = await app.request("/api/providers", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "DeepSeek", preset: "deepseek", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", apiKey: secret }),
+    });
     assert.equal(saved.status, 201);
     const savedText = await saved.text();
     assert.equal(savedText.includes(secret), false);

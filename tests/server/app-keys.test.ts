@@ -22,8 +22,7 @@ describe("app keys", () => {
   let daemon: ApiDaemon;
   const homedKey = (...args: string[]) => run([...SOURCE_HOMED, "key", ...args, "-data", dir.path]);
   const sdk = (apiKey: string) => new OpenAI({ baseURL: `${daemon.url}/v1`, apiKey, maxRetries: 0 });
-  const ask = (apiKey: string, content: string, user?: string) =>
-    sdk(apiKey).chat.completions.create({ model: "homed", messages: [{ role: "user", content }], ...(user ? { user } : {}) });
+  const ask = (apiKey: string, content: string, user?: string) => sdk(apiKey).chat.completions.create({ model: "homed", messages: [{ role: "user", content }], ...(user ? { user } : {}) });
   const admin = (path: string, init: RequestInit = {}) => fetch(`${daemon.url}${path}`, { ...init, headers: daemon.headers });
 
   before(async () => {
@@ -47,7 +46,10 @@ describe("app keys", () => {
     const answer = await ask(key, "hello from webui");
     assert.equal(answer.choices[0]!.message.content, "answer to hello from webui");
     const sessions = (await (await admin("/api/sessions")).json()) as { sessions: { channel: string; partner: string }[] };
-    assert.ok(sessions.sessions.some((s) => s.channel === "openai" && s.partner === "alice"), "the key's partner holds the turn");
+    assert.ok(
+      sessions.sessions.some((s) => s.channel === "openai" && s.partner === "alice"),
+      "the key's partner holds the turn",
+    );
 
     const listed = await homedKey("list");
     assert.equal(listed.code, 0, listed.stderr);
@@ -56,7 +58,9 @@ describe("app keys", () => {
 
     const revoked = await homedKey("revoke", "webui");
     assert.equal(revoked.code, 0, revoked.stderr);
-    const refused = await sdk(key).models.list().catch((e) => e);
+    const refused = await sdk(key)
+      .models.list()
+      .catch((e) => e);
     assert.ok(refused instanceof OpenAI.AuthenticationError, String(refused));
     assert.match(refused.message, /^401 The key matches neither the admin token nor a live app key/);
 
@@ -70,13 +74,21 @@ describe("app keys", () => {
 
   test("a /v1 key cannot reach /api, nor a key without the v1 scope /v1", async () => {
     const v1 = ((await (await admin("/api/keys", { method: "POST", body: JSON.stringify({ name: "script", scopes: ["v1"] }) })).json()) as { key: string }).key;
-    for (const [method, path] of [["GET", "/api/sessions"], ["GET", "/api/keys"], ["POST", "/api/keys"], ["GET", "/api/memory/stats"], ["GET", "/api/providers"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/sessions"],
+      ["GET", "/api/keys"],
+      ["POST", "/api/keys"],
+      ["GET", "/api/memory/stats"],
+      ["GET", "/api/providers"],
+    ] as const) {
       const res = await fetch(`${daemon.url}${path}`, { method, headers: { authorization: `Bearer ${v1}`, "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
       assert.equal(res.status, 403, path);
       assert.deepEqual(await res.json(), { error: "key_scope", message: "The app key 'script' opens /v1 only; this route needs the admin token" });
     }
     const mcpOnly = ((await (await admin("/api/keys", { method: "POST", body: JSON.stringify({ name: "ide", scopes: ["mcp"] }) })).json()) as { key: string }).key;
-    const refused = await sdk(mcpOnly).models.list().catch((e) => e);
+    const refused = await sdk(mcpOnly)
+      .models.list()
+      .catch((e) => e);
     assert.ok(refused instanceof OpenAI.PermissionDeniedError, String(refused));
     assert.equal(refused.message, "403 The app key 'ide' opens /mcp only; /v1 needs a key with that scope or the admin token");
   });
@@ -96,7 +108,14 @@ describe("app keys", () => {
     assert.equal(badName.status, 400);
     assert.equal((await admin("/api/keys/librechat", { method: "DELETE" })).status, 204);
     assert.equal((await admin("/api/keys/librechat", { method: "DELETE" })).status, 404);
-    assert.equal((await sdk(view.key).models.list().catch((e) => e)).status, 401);
+    assert.equal(
+      (
+        await sdk(view.key)
+          .models.list()
+          .catch((e) => e)
+      ).status,
+      401,
+    );
   });
 
   test("last used: null until a request comes with the key, then its time; written at most once a minute", async () => {
@@ -143,7 +162,13 @@ describe("app keys", () => {
 
     await ask(two, "hi, I am carol", "carol");
     const sessions = (await (await admin("/api/sessions")).json()) as { sessions: { channel: string; partner: string }[] };
-    const partners = sessions.sessions.filter((s) => s.channel === "openai").map((s) => s.partner).sort();
-    assert.deepEqual(partners.filter((p) => ["app-one", "app-two", "carol", "default"].includes(p)), ["app-one", "app-two", "carol"]);
+    const partners = sessions.sessions
+      .filter((s) => s.channel === "openai")
+      .map((s) => s.partner)
+      .sort();
+    assert.deepEqual(
+      partners.filter((p) => ["app-one", "app-two", "carol", "default"].includes(p)),
+      ["app-one", "app-two", "carol"],
+    );
   });
 });

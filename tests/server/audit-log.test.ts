@@ -61,12 +61,15 @@ describe("audit lines", () => {
     await app.request(`/api/providers/${created.id}/activate`, { method: "POST", headers: bearer });
     await app.request(`/api/providers/${created.id}`, { method: "DELETE", headers: bearer });
     const id = created.id;
-    assert.deepEqual(lines.filter((l) => l.includes("audit:")), [
-      `INFO  audit: provider added: ${id} ("Deep": https://api.example.com/v1, model m1, key set)`,
-      `INFO  audit: provider changed: ${id} ("Deep": https://api.example.com/v1, model m2)`,
-      `INFO  audit: provider activated: ${id} ("Deep": https://api.example.com/v1, model m2)`,
-      `INFO  audit: provider removed: ${id}`,
-    ]);
+    assert.deepEqual(
+      lines.filter((l) => l.includes("audit:")),
+      [
+        `INFO  audit: provider added: ${id} ("Deep": https://api.example.com/v1, model m1, key set)`,
+        `INFO  audit: provider changed: ${id} ("Deep": https://api.example.com/v1, model m2)`,
+        `INFO  audit: provider activated: ${id} ("Deep": https://api.example.com/v1, model m2)`,
+        `INFO  audit: provider removed: ${id}`,
+      ],
+    );
     assert.ok(!lines.join("\n").includes(KEY), "the key is never logged");
   });
 });
@@ -81,7 +84,10 @@ describe("plugin lines", () => {
       const lines: string[] = [];
       const app = appFor(h, lines, plugins);
       assert.equal((await app.request("/api/plugins/pinger/restart", { method: "POST", headers: bearer })).status, 200);
-      assert.deepEqual(lines.filter((l) => l.includes("audit:")), ["INFO  audit: plugin pinger restarted by hand (now running)"]);
+      assert.deepEqual(
+        lines.filter((l) => l.includes("audit:")),
+        ["INFO  audit: plugin pinger restarted by hand (now running)"],
+      );
     } finally {
       await plugins.stopAll();
     }
@@ -111,6 +117,9 @@ describe("turn lines", () => {
     });
     assert.equal(result.stopReason, "cancelled");
     assert.ok(h.logs.includes(`session ${session.id}: turn cancelled after 1 rounds (client disconnected); what was said is kept`), h.logs.join("\n"));
-    assert.ok(h.logs.some((l) => l.startsWith(`session ${session.id}: overflow check #1: ratio=`)), h.logs.join("\n"));
+    assert.ok(
+      h.logs.some((l) => l.startsWith(`session ${session.id}: overflow check #1: ratio=`)),
+      h.logs.join("\n"),
+    );
   });
 });

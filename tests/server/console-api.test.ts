@@ -49,7 +49,7 @@ describe("console login", () => {
     const cookie = /homed_session=[^;]+/.exec(setCookie)![0];
 
     assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 200);
-    assert.equal((await (await app.request("/api/auth", { headers: { cookie } })).json() as { loggedIn: boolean }).loggedIn, true);
+    assert.equal(((await (await app.request("/api/auth", { headers: { cookie } })).json()) as { loggedIn: boolean }).loggedIn, true);
     const create = (headers: Record<string, string>) => app.request("/api/sessions", { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ partner: "p" }) });
     const noHeader = await create({ host: HOST, origin: `http://${HOST}`, "content-type": "application/json" });
     assert.equal(noHeader.status, 403);
@@ -111,7 +111,9 @@ describe("console memory, inspector and audit", () => {
     const app = appFor(h, lines);
     const cookie = await login(app);
     const session = (await (await app.request("/api/sessions", { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ partner: "pat" }) })).json()) as { id: string };
-    await (await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ content: "Remember the harbour boat colour" }) })).text();
+    await (
+      await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ content: "Remember the harbour boat colour" }) })
+    ).text();
     const first = (await h.store.client.execute({ sql: "SELECT id FROM events WHERE session_id = ? ORDER BY seq LIMIT 1", args: [session.id] })).rows[0]!.id as string;
     await sinkToL2(h.store.client, [first]);
 
@@ -122,7 +124,10 @@ describe("console memory, inspector and audit", () => {
     assert.equal(typeof stats.embedder.modelId, "string");
 
     const search = (await (await app.request("/api/memory/search?q=harbour&layer=L2", { headers: { cookie } })).json()) as any;
-    assert.deepEqual(search.records.map((r: any) => r.id), [first]);
+    assert.deepEqual(
+      search.records.map((r: any) => r.id),
+      [first],
+    );
     assert.ok(search.records[0].score > 0);
     assert.equal(search.records[0].provenance.session, session.id);
 
@@ -132,7 +137,10 @@ describe("console memory, inspector and audit", () => {
     assert.ok(h.kernel.tools.specs().length > 0);
     assert.equal(inspect.toolTokens, toolSpecTokens(h.kernel.tools.specs()));
     assert.ok(inspect.toolTokens > 100);
-    assert.deepEqual(inspect.sunk.map((e: any) => e.id), [first]);
+    assert.deepEqual(
+      inspect.sunk.map((e: any) => e.id),
+      [first],
+    );
     assert.ok(inspect.sunk[0].sunkAt >= inspect.sunk[0].time, "when it sank is recorded, not only when it was said");
     assert.equal(inspect.live.length, 1);
     assert.equal(inspect.live[0].pinned, true);
@@ -142,7 +150,10 @@ describe("console memory, inspector and audit", () => {
     await (await app.request(`/api/sessions/${session.id}/messages`, { method: "POST", headers: { ...fromConsole, cookie }, body: JSON.stringify({ content: "Which harbour boat?" }) })).text();
     const audit = (await (await app.request("/api/audit", { headers: { cookie } })).json()) as any;
     assert.equal(audit.entries[0].query, "Which harbour boat?");
-    assert.deepEqual(audit.entries[0].ids.map((i: any) => i.id), [first]);
+    assert.deepEqual(
+      audit.entries[0].ids.map((i: any) => i.id),
+      [first],
+    );
 
     const record = (await (await app.request(`/api/memory/records/${first}`, { headers: { cookie } })).json()) as any;
     assert.equal(record.kind, "event");
@@ -156,10 +167,16 @@ describe("console memory, inspector and audit", () => {
     assert.equal((await app.request(`/api/memory/records/${suffix}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404, "no delete by a suffix");
     assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 204);
     const after = (await (await app.request("/api/memory/search?q=harbour", { headers: { cookie } })).json()) as any;
-    assert.deepEqual(after.records.filter((r: any) => r.id === first), []);
+    assert.deepEqual(
+      after.records.filter((r: any) => r.id === first),
+      [],
+    );
     const blocks = await h.store.client.execute({ sql: "SELECT COUNT(*) AS n FROM blocks WHERE event_id = ?", args: [first] });
     assert.equal(Number(blocks.rows[0]!.n), 0);
-    assert.ok(lines.some((l) => l.includes(`audit: console deleted memory ${first}`)), lines.join(""));
+    assert.ok(
+      lines.some((l) => l.includes(`audit: console deleted memory ${first}`)),
+      lines.join(""),
+    );
     assert.equal((await app.request(`/api/memory/records/${first}`, { method: "DELETE", headers: { ...fromConsole, cookie } })).status, 404);
   });
 });
@@ -167,7 +184,10 @@ describe("console memory, inspector and audit", () => {
 describe("console history import", () => {
   const line = (id: string, text: string) => JSON.stringify({ conversation: "pat", session: "s1", time: "2026-02-01T09:00:00Z", speaker: "pat", role: "user", text, id });
   const events = (text: string) =>
-    text.split("\n\n").filter((b) => b.includes("data:")).map((b) => ({ event: /^event: (.*)$/m.exec(b)![1], data: JSON.parse(/^data: (.*)$/m.exec(b)![1]!) }));
+    text
+      .split("\n\n")
+      .filter((b) => b.includes("data:"))
+      .map((b) => ({ event: /^event: (.*)$/m.exec(b)![1], data: JSON.parse(/^data: (.*)$/m.exec(b)![1]!) }));
 
   test("streams progress then the result; a bad line refuses the file unless skipped; re-import adds nothing", async () => {
     h = await kernelHarness([]);
@@ -195,21 +215,45 @@ describe("console history import", () => {
     const app = appFor(h);
     const cookie = await login(app);
     const post = (id: string, scope: string) =>
-      app.request(`/api/memory/import?scope=${encodeURIComponent(scope)}`, { method: "POST", headers: { ...fromConsole, "content-type": "application/x-ndjson", cookie }, body: line(id, `note ${id}`) });
+      app.request(`/api/memory/import?scope=${encodeURIComponent(scope)}`, {
+        method: "POST",
+        headers: { ...fromConsole, "content-type": "application/x-ndjson", cookie },
+        body: line(id, `note ${id}`),
+      });
     const refused = await post("x", "everyone");
     assert.equal(refused.status, 400);
     assert.match(((await refused.json()) as { message: string }).message, /scope must be "user", "partner:NAME" or "project:NAME"/);
-    for (const [id, scope] of [["a", "partner:Mia"], ["b", "project:roof"], ["c", "user"]] as const) events(await (await post(id, scope)).text());
+    for (const [id, scope] of [
+      ["a", "partner:Mia"],
+      ["b", "project:roof"],
+      ["c", "user"],
+    ] as const)
+      events(await (await post(id, scope)).text());
     const rows = await h.store.client.execute("SELECT text, private_to FROM events ORDER BY text");
-    assert.deepEqual(rows.rows.map((r) => [r.text, r.private_to]), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
+    assert.deepEqual(
+      rows.rows.map((r) => [r.text, r.private_to]),
+      [
+        ["note a", "partner:Mia"],
+        ["note b", "project:roof"],
+        ["note c", null],
+      ],
+    );
     // The console shows each memory's scope.
     const search = (await (await app.request("/api/memory/search?q=note", { headers: { cookie } })).json()) as { records: { text: string; privateTo: string | null }[] };
-    assert.deepEqual(search.records.map((r) => [r.text, r.privateTo]).sort(), [["note a", "partner:Mia"], ["note b", "project:roof"], ["note c", null]]);
+    assert.deepEqual(search.records.map((r) => [r.text, r.privateTo]).sort(), [
+      ["note a", "partner:Mia"],
+      ["note b", "project:roof"],
+      ["note c", null],
+    ]);
     // ... and changes it.
     const id = String((await h.store.client.execute("SELECT id FROM events WHERE text = 'note a'")).rows[0]!.id);
-    const patch = (scope: unknown) => app.request(`/api/memory/records/${id}`, { method: "PATCH", headers: { ...fromConsole, "content-type": "application/json", cookie }, body: JSON.stringify({ scope }) });
+    const patch = (scope: unknown) =>
+      app.request(`/api/memory/records/${id}`, { method: "PATCH", headers: { ...fromConsole, "content-type": "application/json", cookie }, body: JSON.stringify({ scope }) });
     assert.equal((await patch("everyone")).status, 400);
-    for (const [scope, stored] of [["project:roof", "project:roof"], ["user", null]] as const) {
+    for (const [scope, stored] of [
+      ["project:roof", "project:roof"],
+      ["user", null],
+    ] as const) {
       assert.equal((await patch(scope)).status, 200);
       assert.equal((await h.store.client.execute({ sql: "SELECT private_to FROM events WHERE id = ?", args: [id] })).rows[0]!.private_to, stored);
     }

@@ -43,6 +43,9 @@ describe("error answers", () => {
     h!.store.close();
     const broken = await answer(await app.request("/api/memory/stats", { headers: auth }));
     assert.deepEqual(broken, { status: 500, body: { error: "internal", message: "The server failed to handle this request; see the log." } });
-    assert.ok(lines.some((l) => l.includes("GET /api/memory/stats failed:")), lines.join(""));
+    assert.ok(
+      lines.some((l) => l.includes("GET /api/memory/stats failed:")),
+      lines.join(""),
+    );
   });
 });

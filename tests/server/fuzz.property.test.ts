@@ -38,7 +38,15 @@ const hostileString = fc.oneof(
   fc.string({ unit: fc.constantFrom("\u0000", "\r", "\n", "\t", "\u001b", "\u007f", "\ud800", "\udfff", "\u2028", "'", '"', "*", "(", ")", "NEAR", "OR", "a", "中"), maxLength: 30 }),
   fc.constantFrom("a\u0000b", "\u0000", "sk-key\r\nX-Injected: 1", "https://x.test/v1\r\n", "' OR 1=1 --", '"unterminated', "NEAR(a b)", "😀".repeat(50)),
 );
-const hostileValue = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 3 }), fc.dictionary(hostileString, hostileString, { maxKeys: 3 }));
+const hostileValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileString, { maxLength: 3 }),
+  fc.dictionary(hostileString, hostileString, { maxKeys: 3 }),
+);
 
 /** Each route's own field names, so that generated bodies reach past "wrong shape" into the handlers. */
 const FIELDS: Record<string, string[]> = {
@@ -52,7 +60,9 @@ const FIELDS: Record<string, string[]> = {
 };
 
 const shaped = (fields: string[]) => fc.dictionary(fc.constantFrom(...fields), hostileValue, { maxKeys: fields.length });
-const chatMessages = fc.array(fc.record({ role: fc.oneof(fc.constantFrom("user", "assistant", "system", "tool"), hostileString), content: fc.oneof(hostileString, fc.constant(null)) }), { maxLength: 3 });
+const chatMessages = fc.array(fc.record({ role: fc.oneof(fc.constantFrom("user", "assistant", "system", "tool"), hostileString), content: fc.oneof(hostileString, fc.constant(null)) }), {
+  maxLength: 3,
+});
 
 /** Any JSON, broken JSON, the route's fields with values of any type, or with the right types. */
 const body = (fields: string[], typed?: fc.Arbitrary<object>) =>
@@ -86,7 +96,12 @@ function requests(): fc.Arbitrary<Request> {
     body(FIELDS.session!, TYPED.session()).map((b) => ({ method: "POST", path: "/api/sessions", body: b, auth: true })),
     body(FIELDS.message!, TYPED.message()).map((b) => ({ method: "POST", path: `/api/sessions/${session}/messages`, body: b, auth: true })),
     fc.record({ id, b: body(FIELDS.message!) }).map(({ id, b }) => ({ method: "POST", path: `/api/sessions/${id}/messages`, body: b, auth: true })),
-    fc.oneof(body(FIELDS.completion!), fc.record({ model: hostileString, messages: chatMessages, user: hostileString }).map((o) => JSON.stringify(o))).map((b) => ({ method: "POST", path: "/v1/chat/completions", body: b, auth: true })),
+    fc
+      .oneof(
+        body(FIELDS.completion!),
+        fc.record({ model: hostileString, messages: chatMessages, user: hostileString }).map((o) => JSON.stringify(o)),
+      )
+      .map((b) => ({ method: "POST", path: "/v1/chat/completions", body: b, auth: true })),
     body(FIELDS.provider!, TYPED.provider()).map((b) => ({ method: "POST", path: "/api/providers", body: b, auth: true })),
     fc.record({ id, b: body(FIELDS.provider!) }).map(({ id, b }) => ({ method: "PUT", path: `/api/providers/${id}`, body: b, auth: true })),
     fc.record({ id }).map(({ id }) => ({ method: "POST", path: `/api/providers/${id}/activate`, auth: true })),

@@ -7,8 +7,7 @@ import { kernelHarness, type Harness } from "../kernel/support.ts";
 import { phraseEmbedder } from "../memory/fixture.ts";
 
 const TOKEN = "k".repeat(40);
-const line = (id: string, text: string) =>
-  JSON.stringify({ conversation: "bob", session: "s1", time: "2024-05-08T13:56:00Z", speaker: "Bob", role: "user", text, id });
+const line = (id: string, text: string) => JSON.stringify({ conversation: "bob", session: "s1", time: "2024-05-08T13:56:00Z", speaker: "Bob", role: "user", text, id });
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -43,7 +43,10 @@ describe("MCP over HTTP at /mcp", () => {
     const client = await connect(await makeKey("ide", ["mcp"]));
     assert.equal(client.getServerVersion()?.name, "homed");
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["memory_recall", "memory_open", "memory_note", "memory_list", "memory_forget", "memory_injections", "memory_stats", "memory_doctor"]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["memory_recall", "memory_open", "memory_note", "memory_list", "memory_forget", "memory_injections", "memory_stats", "memory_doctor"],
+    );
     const noted = await client.callTool({ name: "memory_note", arguments: { text: "the spare bike key hangs behind the fuse box" } });
     assert.notEqual(noted.isError, true, JSON.stringify(noted));
     const found = await client.callTool({ name: "memory_recall", arguments: { query: "where is the spare bike key" } });
@@ -65,7 +68,10 @@ describe("MCP over HTTP at /mcp", () => {
     await assert.rejects(client.readResource({ uri: "homed://memory/nope-nope" }), /No resource homed:\/\/memory\/nope-nope/);
 
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ["recall"]);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ["recall"],
+    );
     const prompt = await client.getPrompt({ name: "recall", arguments: { query: "where is the boat moored" } });
     assert.match((prompt.messages[0]!.content as { text: string }).text, /pier seven/);
   });
@@ -90,7 +96,11 @@ describe("MCP over HTTP at /mcp", () => {
 
   test("a key without the mcp scope is refused at /mcp; GET is 405 (no server stream)", async () => {
     const v1Only = await makeKey("chat-app", ["v1"]);
-    const refused = await fetch(`${daemon.url}/mcp`, { method: "POST", headers: { authorization: `Bearer ${v1Only}`, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const refused = await fetch(`${daemon.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${v1Only}`, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
     assert.equal(refused.status, 403);
     assert.match(((await refused.json()) as { message: string }).message, /opens \/v1 only; \/mcp needs a key with that scope/);
     await assert.rejects(connect(v1Only));

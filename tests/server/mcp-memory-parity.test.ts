@@ -56,12 +56,18 @@ describe("memory tools match the seed (MCP)", () => {
     const l3 = await call("memory_note", { text: "the boiler model is a Vaillant ecoTEC", title: "house" });
     assert.equal(l3.data.layer, "L3");
     const cold = await call("memory_recall", { query: "boiler #repairs", layers: ["L2"], limit: 5 });
-    assert.deepEqual(cold.data.results.map((r: any) => r.layer), ["L2"]);
+    assert.deepEqual(
+      cold.data.results.map((r: any) => r.layer),
+      ["L2"],
+    );
     assert.equal(cold.data.results[0].id, l2.data.id);
     assert.match(cold.data.results[0].text, /#boiler #repairs/);
     assert.equal(cold.data.results[0].speaker, "house", "the title names the note");
     const facts = await call("memory_recall", { query: "boiler", layers: ["L3"] });
-    assert.deepEqual(facts.data.results.map((r: any) => r.id), [l3.data.id]);
+    assert.deepEqual(
+      facts.data.results.map((r: any) => r.id),
+      [l3.data.id],
+    );
     assert.match(facts.data.results[0].text, /^house says/);
     assert.equal((await call("memory_recall", { query: "boiler", k: 1 })).data.results.length, 1, "k still works");
     assert.equal((await call("memory_recall", { query: "boiler", limit: 1 })).data.results.length, 1);
@@ -105,9 +111,15 @@ describe("memory tools match the seed (MCP)", () => {
     assert.equal(stats.thresholds.rrfK, 60);
 
     const shallow = (await call("memory_doctor", {})).data;
-    assert.deepEqual(shallow.checks.map((c: any) => c.check), ["fact evidence", "recall probe", "one holder per block"]);
+    assert.deepEqual(
+      shallow.checks.map((c: any) => c.check),
+      ["fact evidence", "recall probe", "one holder per block"],
+    );
     const deep = (await call("memory_doctor", { deep: true })).data;
-    assert.deepEqual(deep.checks.map((c: any) => c.check), ["fact evidence", "recall probe", "one holder per block", "vectors", "duplicates", "audit ids", "thresholds"]);
+    assert.deepEqual(
+      deep.checks.map((c: any) => c.check),
+      ["fact evidence", "recall probe", "one holder per block", "vectors", "duplicates", "audit ids", "thresholds"],
+    );
     assert.equal(deep.ok, true, JSON.stringify(deep.checks));
   });
 });

@@ -24,7 +24,16 @@ describe("console memory search", () => {
     daemon = await startApiDaemon(data);
     const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
-      const fact = (subject: string, predicate: string, object: string, scope: string): NewFact => ({ subject, predicate, object, kind: "entity", scope, confidence: 0.9, importance: 0.5, evidence: "verbatim" });
+      const fact = (subject: string, predicate: string, object: string, scope: string): NewFact => ({
+        subject,
+        predicate,
+        object,
+        kind: "entity",
+        scope,
+        confidence: 0.9,
+        importance: 0.5,
+        evidence: "verbatim",
+      });
       const write = async (name: string, f: NewFact, at: number) => {
         const tx = await store.client.transaction("write");
         ids[name] = (await writeFact(tx, f, at)).id;
@@ -52,7 +61,11 @@ describe("console memory search", () => {
 
   test("a better-matching older fact ranks above a weaker recent one, with its score and channels", async () => {
     const records = await search("q=sailing%20boat%20harbour&layer=L3&conversation=alice");
-    assert.deepEqual(records.map((r) => r.id), [ids.strong, ids.weak], "in alice's scope, best match first");
+    assert.deepEqual(
+      records.map((r) => r.id),
+      [ids.strong, ids.weak],
+      "in alice's scope, best match first",
+    );
     const [best] = records;
     assert.ok(best!.score! > records[1]!.score!);
     assert.ok(best!.channels!.length > 0);
@@ -72,11 +85,17 @@ describe("console memory search", () => {
 
   test("with no query, facts are listed newest first", async () => {
     const records = await search("layer=L3");
-    assert.deepEqual(records.map((r) => r.id), [ids.weak, ids.elsewhere, ids.strong]);
+    assert.deepEqual(
+      records.map((r) => r.id),
+      [ids.weak, ids.elsewhere, ids.strong],
+    );
     assert.equal(records[0]!.score, undefined);
     // A fact's scope is its conversation's key: the "conversation" filter finds them, "user" does not.
     assert.equal((await search("layer=L3&scope=conversation")).length, 3);
     assert.equal((await search("layer=L3&scope=user")).length, 0);
-    assert.deepEqual((await search("layer=L3&conversation=carol")).map((r) => r.id), [ids.elsewhere]);
+    assert.deepEqual(
+      (await search("layer=L3&conversation=carol")).map((r) => r.id),
+      [ids.elsewhere],
+    );
   });
 });

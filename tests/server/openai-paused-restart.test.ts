@@ -45,7 +45,10 @@ describe("a paused client-tools turn and a daemon restart", () => {
     const paused = await sdk().chat.completions.create({ model: "homed", user: "restart", tools: [weather], messages: [question] });
     assert.equal(paused.choices[0]!.finish_reason, "tool_calls");
     const calls = paused.choices[0]!.message.tool_calls!;
-    assert.deepEqual(calls.map((c) => c.id), ["call-w"]);
+    assert.deepEqual(
+      calls.map((c) => c.id),
+      ["call-w"],
+    );
 
     await daemon.stop("SIGKILL");
     // The paused round is on disk, with the secret in the user's input masked.
@@ -61,14 +64,24 @@ describe("a paused client-tools turn and a daemon restart", () => {
     assert.deepEqual([resumed.choices[0]!.message.content, resumed.choices[0]!.finish_reason], ["it is sunny", "stop"]);
     assert.deepEqual(provider.sequenceErrors, []);
     const last = provider.requests.at(-1)!.body.messages.slice(-3);
-    assert.deepEqual(last.map((m: any) => m.role), ["user", "assistant", "tool"], "the model saw the question, its call and the result");
+    assert.deepEqual(
+      last.map((m: any) => m.role),
+      ["user", "assistant", "tool"],
+      "the model saw the question, its call and the result",
+    );
 
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
     const id = sessions.sessions.find((s) => s.partner === "restart")!.id;
     const stored = JSON.parse(await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text()).flatMap((e: { messages: object[] }) => e.messages);
-    assert.deepEqual(stored.map((m: { role: string }) => m.role), ["user", "assistant", "tool", "assistant"], "the round stored once, whole");
+    assert.deepEqual(
+      stored.map((m: { role: string }) => m.role),
+      ["user", "assistant", "tool", "assistant"],
+      "the round stored once, whole",
+    );
 
-    const again = await sdk().chat.completions.create({ model: "homed", user: "restart", tools: [weather], messages }).catch((e) => e);
+    const again = await sdk()
+      .chat.completions.create({ model: "homed", user: "restart", tools: [weather], messages })
+      .catch((e) => e);
     assert.ok(again instanceof OpenAI.BadRequestError, String(again));
     assert.match(again.message, /^400 No turn of this session is waiting for tool results/);
   });
@@ -82,12 +95,20 @@ describe("a paused client-tools turn and a daemon restart", () => {
     await daemon.stop("SIGKILL");
     daemon = await startApiDaemon(dir.path, provider.url);
     const late = await sdk()
-      .chat.completions.create({ model: "homed", user: "moved-on", tools: [weather], messages: [question, { role: "assistant", content: null, tool_calls: calls }, { role: "tool", tool_call_id: "call-w", content: "rain" }] })
+      .chat.completions.create({
+        model: "homed",
+        user: "moved-on",
+        tools: [weather],
+        messages: [question, { role: "assistant", content: null, tool_calls: calls }, { role: "tool", tool_call_id: "call-w", content: "rain" }],
+      })
       .catch((e) => e);
     assert.match(late.message, /^400 No turn of this session is waiting for tool results/);
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
     const id = sessions.sessions.find((s) => s.partner === "moved-on")!.id;
     const stored = JSON.parse(await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text()).flatMap((e: { messages: object[] }) => e.messages);
-    assert.deepEqual(stored.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`), ["user: weather again?", "user: never mind", "assistant: fine"]);
+    assert.deepEqual(
+      stored.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`),
+      ["user: weather again?", "user: never mind", "assistant: fine"],
+    );
   });
 });

@@ -12,7 +12,14 @@ import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 /** A message's text: a string, or its text parts joined (image parts left out). */
 const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.filter((p) => p.type === "text").map((p) => p.text).join("\n") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content
+          .filter((p) => p.type === "text")
+          .map((p) => p.text)
+          .join("\n")
+      : "";
 const lastUser = (r: ReceivedRequest) => textOf([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content);
 
 /** Two tiny PNGs (1×1, red and blue) as data URLs: what a vision client pastes. */
@@ -24,19 +31,26 @@ const BLUE_DOT = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf
  * memory_stats, "WEATHER…" the client's get_weather, "MIXED…" both in one round; the answer then
  * quotes the client tool's result. "LONG…" is cut at max_tokens (finish_reason "length").
  */
-const script = (name: string) => (r: ReceivedRequest): Step => {
-  const input = lastUser(r);
-  const answer = (id: string) => r.body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === id)?.content;
-  if (input.startsWith("TOOL") && !answer("call-1")) return { toolCalls: [{ id: "call-1", name: "memory_stats", arguments: "{}" }] };
-  if (input.startsWith("WEATHER") && !answer("call-w")) return { toolCalls: [{ id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}' }] };
-  if (input.startsWith("MIXED") && !answer("call-c")) {
-    return { toolCalls: [{ id: "call-m", name: "memory_stats", arguments: "{}" }, { id: "call-c", name: "get_weather", arguments: '{"city":"Bergen"}' }] };
-  }
-  // "LONG…": the model stops at max_tokens, mid-sentence.
-  if (input.startsWith("LONG")) return { content: `${name}: the answer was cut sh`, finishReason: "length" };
-  const quoted = answer("call-w") ?? answer("call-c");
-  return { content: `${name}: ${input}${quoted ? ` (${quoted})` : ""}` };
-};
+const script =
+  (name: string) =>
+  (r: ReceivedRequest): Step => {
+    const input = lastUser(r);
+    const answer = (id: string) => r.body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === id)?.content;
+    if (input.startsWith("TOOL") && !answer("call-1")) return { toolCalls: [{ id: "call-1", name: "memory_stats", arguments: "{}" }] };
+    if (input.startsWith("WEATHER") && !answer("call-w")) return { toolCalls: [{ id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}' }] };
+    if (input.startsWith("MIXED") && !answer("call-c")) {
+      return {
+        toolCalls: [
+          { id: "call-m", name: "memory_stats", arguments: "{}" },
+          { id: "call-c", name: "get_weather", arguments: '{"city":"Bergen"}' },
+        ],
+      };
+    }
+    // "LONG…": the model stops at max_tokens, mid-sentence.
+    if (input.startsWith("LONG")) return { content: `${name}: the answer was cut sh`, finishReason: "length" };
+    const quoted = answer("call-w") ?? answer("call-c");
+    return { content: `${name}: ${input}${quoted ? ` (${quoted})` : ""}` };
+  };
 
 /** The client's tool, as the SDK's runTools takes it: it runs in the test, never in homed. */
 const weatherTool = (seen: string[]) => ({
@@ -149,7 +163,10 @@ describe("the openai SDK against homed's /v1", () => {
     assert.deepEqual(chunks.at(-1)!.choices, []);
     assert.deepEqual(chunks.at(-1)!.usage, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
     const without = await read(false, "stream me again");
-    assert.equal(without.some((c) => c.usage), false);
+    assert.equal(
+      without.some((c) => c.usage),
+      false,
+    );
     assert.equal(without.at(-1)!.choices[0]!.finish_reason, "stop");
   });
 
@@ -167,23 +184,59 @@ describe("the openai SDK against homed's /v1", () => {
       model: "homed",
       user: "vision",
       messages: [
-        { role: "user", content: [{ type: "text", text: "what colour is this?" }, { type: "image_url", image_url: { url: RED_DOT } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what colour is this?" },
+            { type: "image_url", image_url: { url: RED_DOT } },
+          ],
+        },
         { role: "assistant", content: "red" },
-        { role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "and this one?" },
+            { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } },
+          ],
+        },
       ],
     });
     assert.equal(answer.choices[0]!.message.content, "first: and this one?");
     const sent = requestsFor(first, "and this one?")[0]!.body.messages.slice(1);
     assert.deepEqual(sent, [
-      { role: "user", content: [{ type: "text", text: "what colour is this?" }, { type: "image_url", image_url: { url: RED_DOT } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what colour is this?" },
+          { type: "image_url", image_url: { url: RED_DOT } },
+        ],
+      },
       { role: "assistant", content: "red" },
-      { role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "and this one?" },
+          { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } },
+        ],
+      },
     ]);
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
     const id = sessions.sessions.find((s) => s.partner === "vision")!.id;
     const events = JSON.parse(await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text());
     const stored = events.flatMap((e: { messages: { role: string }[] }) => e.messages).filter((m: { role: string }) => m.role === "user");
-    assert.deepEqual(stored, [{ role: "user", content: [{ type: "text", text: "and this one?" }, { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } }] }], "the new image stored once, the history's not again");
+    assert.deepEqual(
+      stored,
+      [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "and this one?" },
+            { type: "image_url", image_url: { url: BLUE_DOT, detail: "low" } },
+          ],
+        },
+      ],
+      "the new image stored once, the history's not again",
+    );
 
     const imageOnly = await client.chat.completions.create({ model: "homed", user: "vision-only", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: RED_DOT } }] }] });
     assert.equal(imageOnly.choices[0]!.message.content, "first: ", "a message that is only an image is a turn too");
@@ -191,7 +244,18 @@ describe("the openai SDK against homed's /v1", () => {
     assert.deepEqual(lastSent, { role: "user", content: [{ type: "image_url", image_url: { url: RED_DOT } }] });
 
     const audio = await client.chat.completions
-      .create({ model: "homed", messages: [{ role: "user", content: [{ type: "text", text: "hear" }, { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }] })
+      .create({
+        model: "homed",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "hear" },
+              { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
+            ],
+          },
+        ],
+      })
       .catch((e) => e);
     assert.ok(audio instanceof OpenAI.BadRequestError);
     assert.equal(audio.param, "messages.0.content.1.type");
@@ -223,7 +287,10 @@ describe("the openai SDK against homed's /v1", () => {
     assert.deepEqual([calls, seen], [["get_weather"], ["Bergen"]]);
     const resumed = requestsFor(first, "MIXED weather and stats")[1]!.body.messages;
     const round = resumed.findIndex((m: any) => m.tool_calls?.some((c: any) => c.id === "call-c"));
-    assert.deepEqual(resumed[round].tool_calls.map((c: any) => c.id), ["call-m", "call-c"]);
+    assert.deepEqual(
+      resumed[round].tool_calls.map((c: any) => c.id),
+      ["call-m", "call-c"],
+    );
     const results = new Map(resumed.slice(round + 1, round + 3).map((m: any) => [m.tool_call_id, m.content]));
     assert.equal(results.get("call-c"), "sunny in Bergen");
     assert.ok("events" in JSON.parse(String(results.get("call-m"))), `homed ran its own call: ${results.get("call-m")}`);
@@ -236,19 +303,32 @@ describe("the openai SDK against homed's /v1", () => {
     await chat([{ role: "user", content: "chat A: the door code is 2580" }]);
     await chat([{ role: "user", content: "chat B: hello" }]);
     const chatB = requestsFor(first, "chat B: hello")[0]!.body.messages.slice(1);
-    assert.deepEqual(chatB.map((m: any) => m.content), ["chat B: hello"], "a new chat carries none of another chat's turns");
+    assert.deepEqual(
+      chatB.map((m: any) => m.content),
+      ["chat B: hello"],
+      "a new chat carries none of another chat's turns",
+    );
     await chat([
       { role: "user", content: "chat A: the door code is 2580" },
       { role: "assistant", content: "noted (edited in the client)" },
       { role: "user", content: "chat A: what is the code?" },
     ]);
     const chatA = requestsFor(first, "chat A: what is the code?")[0]!.body.messages.slice(1);
-    assert.deepEqual(chatA.map((m: any) => m.content), ["chat A: the door code is 2580", "noted (edited in the client)", "chat A: what is the code?"]);
+    assert.deepEqual(
+      chatA.map((m: any) => m.content),
+      ["chat A: the door code is 2580", "noted (edited in the client)", "chat A: what is the code?"],
+    );
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { id: string; partner: string }[] };
     const id = sessions.sessions.find((s) => s.partner === "chats")!.id;
     const dump = await (await fetch(`${daemon.url}/api/sessions/${id}/context`, { headers: daemon.headers })).text();
-    const stored = JSON.parse(dump).flatMap((e: { messages: { role: string; content: string }[] }) => e.messages).filter((m: { role: string }) => m.role === "user");
-    assert.deepEqual(stored.map((m: { content: string }) => m.content), ["chat A: the door code is 2580", "chat B: hello", "chat A: what is the code?"], "each message stored once");
+    const stored = JSON.parse(dump)
+      .flatMap((e: { messages: { role: string; content: string }[] }) => e.messages)
+      .filter((m: { role: string }) => m.role === "user");
+    assert.deepEqual(
+      stored.map((m: { content: string }) => m.content),
+      ["chat A: the door code is 2580", "chat B: hello", "chat A: what is the code?"],
+      "each message stored once",
+    );
   });
 
   test("errors reach e.message, with OpenAI's type, param and code", async () => {
@@ -263,9 +343,7 @@ describe("the openai SDK against homed's /v1", () => {
     assert.match(n.message, /^400 n=2 is not supported: homed gives one answer per request/);
     assert.deepEqual([n.type, n.param, n.code], ["invalid_request_error", "n", "unsupported_value"]);
 
-    const custom = await client.chat.completions
-      .create({ model: "homed", tools: [{ type: "custom", custom: { name: "grammar" } }], messages: [{ role: "user", content: "x" }] })
-      .catch((e) => e);
+    const custom = await client.chat.completions.create({ model: "homed", tools: [{ type: "custom", custom: { name: "grammar" } }], messages: [{ role: "user", content: "x" }] }).catch((e) => e);
     assert.equal(custom.param, "tools.0.type");
     assert.match(custom.message, /^400 Tools of type 'custom' are not supported/);
     const clash = await client.chat.completions
@@ -273,7 +351,15 @@ describe("the openai SDK against homed's /v1", () => {
       .catch((e) => e);
     assert.match(clash.message, /^400 tools.0: 'memory_recall' is one of homed's own tools/);
     const orphan = await client.chat.completions
-      .create({ model: "homed", user: "no-pause", messages: [{ role: "user", content: "x" }, { role: "assistant", tool_calls: [{ id: "z", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "z", content: "r" }] })
+      .create({
+        model: "homed",
+        user: "no-pause",
+        messages: [
+          { role: "user", content: "x" },
+          { role: "assistant", tool_calls: [{ id: "z", type: "function", function: { name: "f", arguments: "{}" } }] },
+          { role: "tool", tool_call_id: "z", content: "r" },
+        ],
+      })
       .catch((e) => e);
     assert.match(orphan.message, /^400 No turn of this session is waiting for tool results/);
 

@@ -25,7 +25,7 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
 function snippet(marker: string, lang: string): string {
   const at = README.indexOf(marker);
   assert.ok(at >= 0, `README has no '${marker}'`);
-  const open = README.indexOf("```" + lang + "\n", at);
+  const open = README.indexOf(`\`\`\`${lang}\n`, at);
   assert.ok(open >= 0, `no ${lang} block after '${marker}'`);
   const start = open + lang.length + 4;
   return README.slice(start, README.indexOf("\n```", start));
@@ -54,8 +54,14 @@ describe("README snippets for OpenAI and MCP clients", () => {
   });
 
   test("homed key create / list / revoke, as the App keys block gives them", async () => {
-    const lines = snippet("**App keys.**", "sh").split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter(Boolean);
-    assert.deepEqual(lines.map((l) => l.split(" ").slice(0, 3).join(" ")), ["homed key create", "homed key list", "homed key revoke"]);
+    const lines = snippet("**App keys.**", "sh")
+      .split("\n")
+      .map((l) => l.replace(/\s+#.*$/, "").trim())
+      .filter(Boolean);
+    assert.deepEqual(
+      lines.map((l) => l.split(" ").slice(0, 3).join(" ")),
+      ["homed key create", "homed key list", "homed key revoke"],
+    );
     const homed = (line: string) => run([...SOURCE_HOMED, ...line.split(" ").slice(1)], { env: env() });
     const made = await homed(lines[0]!);
     assert.equal(made.code, 0, made.stderr);
@@ -76,7 +82,10 @@ describe("README snippets for OpenAI and MCP clients", () => {
     assert.equal(ran.code, 0, ran.stderr);
     assert.match(ran.stdout, /^the shed key is under the blue pot \{[\s\S]*prompt_tokens: 10,[\s\S]*total_tokens: 15/);
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { partner: string }[] };
-    assert.ok(sessions.sessions.some((s) => s.partner === "alice"), "the snippet's user is the partner");
+    assert.ok(
+      sessions.sessions.some((s) => s.partner === "alice"),
+      "the snippet's user is the partner",
+    );
   });
 
   test("MCP over stdio: the mcpServers entry starts homed mcp beside the running daemon; the eight tools", async () => {
@@ -86,7 +95,10 @@ describe("README snippets for OpenAI and MCP clients", () => {
     const client = new Client({ name: "claude-desktop-like", version: "0.0.0" });
     await client.connect(new StdioClientTransport({ command: SOURCE_HOMED[0]!, args: [...SOURCE_HOMED.slice(1), ...args], stderr: "ignore" }));
     try {
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), EIGHT_TOOLS);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        EIGHT_TOOLS,
+      );
       const noted = await client.callTool({ name: "memory_note", arguments: { text: "the ladder is in the garage" } });
       assert.notEqual(noted.isError, true, JSON.stringify(noted));
     } finally {
@@ -105,7 +117,10 @@ describe("README snippets for OpenAI and MCP clients", () => {
     const client = new Client({ name: "cursor-like", version: "0.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
     try {
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), EIGHT_TOOLS);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        EIGHT_TOOLS,
+      );
       const found = await client.callTool({ name: "memory_recall", arguments: { query: "where is the ladder" } });
       assert.match(JSON.stringify(found.structuredContent), /garage/, "the note made over stdio is recalled over HTTP");
     } finally {
@@ -115,7 +130,10 @@ describe("README snippets for OpenAI and MCP clients", () => {
 
   test("the curl line calls memory_recall over HTTP with the admin token", async () => {
     const block = snippet("The same definitions are served five ways", "sh");
-    const curl = block.split("\n").filter((l, i, all) => l.startsWith("curl") || all[i - 1]?.trimEnd().endsWith("\\")).join("\n");
+    const curl = block
+      .split("\n")
+      .filter((l, i, all) => l.startsWith("curl") || all[i - 1]?.trimEnd().endsWith("\\"))
+      .join("\n");
     assert.match(curl, /^curl /);
     const ran = await run(["bash", "-c", local(curl.replace(/\s+# HTTP$/m, ""))], { env: env() });
     assert.equal(ran.code, 0, ran.stderr);

@@ -25,9 +25,15 @@ describe("cooling (L2 → L3)", () => {
     const run = await coolOnce({ client: store.client, ask: askProvider(provider.url), now });
     assert.deepEqual(run, { distilled: 1, facts: 1, fallbacks: 0, skipped: 0 });
     assert.deepEqual(provider.requests[0]!.body.response_format, { type: "json_object" });
-    assert.deepEqual((await one("SELECT layer FROM events")).map((r) => r.layer), ["L3"]);
+    assert.deepEqual(
+      (await one("SELECT layer FROM events")).map((r) => r.layer),
+      ["L3"],
+    );
     const holders = await one("SELECT DISTINCT holder FROM blocks");
-    assert.deepEqual(holders.map((r) => r.holder), ["L3"]);
+    assert.deepEqual(
+      holders.map((r) => r.holder),
+      ["L3"],
+    );
     const factId = String((await one("SELECT id FROM triples"))[0]!.id);
     const fact = (await openRecord(store.client, factId)) as FactRecord;
     assert.equal(fact.subject, "Mia");
@@ -51,7 +57,10 @@ describe("cooling (L2 → L3)", () => {
       const run = await coolOnce({ client: store.client, ask: askProvider(provider.url), now });
       assert.equal(run.fallbacks, 1);
       const facts = await one("SELECT t.predicate, o.content AS object, t.kind FROM triples t JOIN blocks o ON o.id = t.object_block_id");
-      assert.deepEqual(facts.map((r) => [r.predicate, r.object, r.kind]), [["said", "The spare key is under the blue flowerpot.", "event"]]);
+      assert.deepEqual(
+        facts.map((r) => [r.predicate, r.object, r.kind]),
+        [["said", "The spare key is under the blue flowerpot.", "event"]],
+      );
     });
   }
 
@@ -69,7 +78,14 @@ describe("cooling (L2 → L3)", () => {
     const run = await coolOnce({ client: store.client, now });
     assert.equal(run.distilled, 1);
     const layers = await one("SELECT text, layer FROM events ORDER BY seq");
-    assert.deepEqual(layers.map((r) => [r.text, r.layer]), [["old and quiet", "L3"], ["old but popular", "L2"], ["fresh", "L2"]]);
+    assert.deepEqual(
+      layers.map((r) => [r.text, r.layer]),
+      [
+        ["old and quiet", "L3"],
+        ["old but popular", "L2"],
+        ["fresh", "L2"],
+      ],
+    );
   });
 
   test("the access bound is exactly 2: an event used twice still cools, three times does not", async () => {
@@ -79,7 +95,13 @@ describe("cooling (L2 → L3)", () => {
     await store.client.execute({ sql: "UPDATE events SET access_count = 3 WHERE id = ?", args: [ids[1]!] });
     await coolOnce({ client: store.client, now });
     const layers = await one("SELECT text, layer FROM events ORDER BY seq");
-    assert.deepEqual(layers.map((r) => [r.text, r.layer]), [["used twice", "L3"], ["used three times", "L2"]]);
+    assert.deepEqual(
+      layers.map((r) => [r.text, r.layer]),
+      [
+        ["used twice", "L3"],
+        ["used three times", "L2"],
+      ],
+    );
   });
 
   test("a fact distilled from a partner-private event stays private to that partner", async () => {
@@ -88,7 +110,13 @@ describe("cooling (L2 → L3)", () => {
     await store.client.execute({ sql: "UPDATE events SET private_to = 'partner:Mia' WHERE id = ?", args: [ids[0]!] });
     await coolOnce({ client: store.client, now });
     const facts = await one("SELECT source_event_id, private_to FROM triples ORDER BY source_event_id = ? DESC", [ids[0]!]);
-    assert.deepEqual(facts.map((r) => [r.source_event_id, r.private_to]), [[ids[0], "partner:Mia"], [ids[1], null]]);
+    assert.deepEqual(
+      facts.map((r) => [r.source_event_id, r.private_to]),
+      [
+        [ids[0], "partner:Mia"],
+        [ids[1], null],
+      ],
+    );
   });
 
   test("a second run distills nothing twice", async () => {
@@ -101,9 +129,14 @@ describe("cooling (L2 → L3)", () => {
 
   test("the scripted distiller sees each event's own text", async () => {
     ({ store } = await storeWith([message(0, "first thing"), message(1, "second thing")]));
-    provider = await startScriptedProvider((req) => ({ content: JSON.stringify({ triples: [{ subject: "Mia", predicate: "noted", object: distilledText(req.body), kind: "event", scope: "conversation", confidence: 1, importance: 0.5 }] }) }));
+    provider = await startScriptedProvider((req) => ({
+      content: JSON.stringify({ triples: [{ subject: "Mia", predicate: "noted", object: distilledText(req.body), kind: "event", scope: "conversation", confidence: 1, importance: 0.5 }] }),
+    }));
     await coolOnce({ client: store.client, ask: askProvider(provider.url), now });
     const objects = await one("SELECT o.content AS object FROM triples t JOIN blocks o ON o.id = t.object_block_id ORDER BY o.content");
-    assert.deepEqual(objects.map((r) => r.object), ["first thing", "second thing"]);
+    assert.deepEqual(
+      objects.map((r) => r.object),
+      ["first thing", "second thing"],
+    );
   });
 });

@@ -24,9 +24,29 @@ const fact = (over: Partial<NewFact>): NewFact => ({
 
 /** A revision's snapshot, as stored since revisions began: a frozen format (old rows are read back). */
 const SNAPSHOT_COLUMNS = [
-  "id", "subject_block_id", "predicate", "object_block_id", "kind", "scope", "private_to", "confidence", "importance", "revision", "evidence",
-  "source_session", "source_turn", "source_event_id", "excerpt", "excerpt_hash", "access_count", "cited_count", "last_access", "embed_model",
-  "created_at", "updated_at", "object_text",
+  "id",
+  "subject_block_id",
+  "predicate",
+  "object_block_id",
+  "kind",
+  "scope",
+  "private_to",
+  "confidence",
+  "importance",
+  "revision",
+  "evidence",
+  "source_session",
+  "source_turn",
+  "source_event_id",
+  "excerpt",
+  "excerpt_hash",
+  "access_count",
+  "cited_count",
+  "last_access",
+  "embed_model",
+  "created_at",
+  "updated_at",
+  "object_text",
 ];
 
 async function write(f: NewFact) {
@@ -49,7 +69,10 @@ describe("L3 facts", () => {
     assert.deepEqual([second.action, second.revision], ["updated", 2]);
     const record = (await openRecord(store.client, first.id)) as FactRecord;
     assert.equal(record.object, "jasmine green tea");
-    assert.deepEqual(record.history.map((h) => h.revision), [1]);
+    assert.deepEqual(
+      record.history.map((h) => h.revision),
+      [1],
+    );
     assert.equal(record.history[0]!.snapshot.revision, 1);
     // The snapshot is the stored row as it was, under the stored column names, without the vector.
     assert.deepEqual(Object.keys(record.history[0]!.snapshot).sort(), [...SNAPSHOT_COLUMNS].sort());

@@ -44,7 +44,10 @@ describe("memory tools", () => {
     assert.equal(((await bad.json()) as { error: string }).error, "invalid_arguments");
     assert.equal((await call("memory_teleport", {})).status, 404);
     const listed = (await (await app.request("/api/memory/tools", { headers })).json()) as { tools: { name: string }[] };
-    assert.deepEqual(listed.tools.map((t) => t.name), ["memory_recall", "memory_open", "memory_note", "memory_list", "memory_forget", "memory_injections", "memory_stats", "memory_doctor"]);
+    assert.deepEqual(
+      listed.tools.map((t) => t.name),
+      ["memory_recall", "memory_open", "memory_note", "memory_list", "memory_forget", "memory_injections", "memory_stats", "memory_doctor"],
+    );
   });
 
   test("callable by the model, within the session's scope", async () => {
@@ -70,9 +73,15 @@ describe("memory tools", () => {
     h = await kernelHarness([]);
     const app = appFor(h);
     await app.request("/api/memory/tools/memory_note", { method: "POST", headers, body: JSON.stringify({ text: "always answer briefly" }) });
-    const report = (await (await app.request("/api/memory/tools/memory_doctor", { method: "POST", headers, body: "{}" })).json()) as { ok: boolean; checks: { check: string; ok: boolean; detail: string }[] };
+    const report = (await (await app.request("/api/memory/tools/memory_doctor", { method: "POST", headers, body: "{}" })).json()) as {
+      ok: boolean;
+      checks: { check: string; ok: boolean; detail: string }[];
+    };
     assert.equal(report.ok, true);
-    assert.deepEqual(report.checks.map((c) => c.check), ["fact evidence", "recall probe", "one holder per block"]);
+    assert.deepEqual(
+      report.checks.map((c) => c.check),
+      ["fact evidence", "recall probe", "one holder per block"],
+    );
     assert.match(report.checks[1]!.detail, /not checked: cold context is empty/);
   });
 

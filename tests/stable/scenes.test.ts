@@ -63,7 +63,12 @@ describe("scenes", () => {
     let rowsRead = 0;
     const client = new Proxy(store.client, {
       get(target, key) {
-        if (key === "execute") return async (stmt: never) => { const r = await target.execute(stmt); rowsRead += r.rows.length; return r; };
+        if (key === "execute")
+          return async (stmt: never) => {
+            const r = await target.execute(stmt);
+            rowsRead += r.rows.length;
+            return r;
+          };
         const value = Reflect.get(target, key) as unknown;
         return typeof value === "function" ? value.bind(target) : value;
       },
@@ -114,7 +119,10 @@ describe("scenes", () => {
   });
 
   test("recall favours memories of the active scene", async () => {
-    ({ store } = await storeWith([message(0, "the deploy script needs the staging key", { sourceId: "a" }), message(100, "the deploy script needs the staging key", { sourceId: "b", session: "s2" })]));
+    ({ store } = await storeWith([
+      message(0, "the deploy script needs the staging key", { sourceId: "a" }),
+      message(100, "the deploy script needs the staging key", { sourceId: "b", session: "s2" }),
+    ]));
     await observeScene(store.client, work, T0);
     const { sceneId } = await observeScene(store.client, work, T0);
     const [first, second] = (await store.client.execute("SELECT id FROM events ORDER BY time")).rows.map((r) => String(r.id));

@@ -21,7 +21,10 @@ async function seeded() {
   await event("e3", "L2", 3, "tea with milk", "bob");
   await event("e4", "L1", 4, "harbour lights", "alice", "user");
   const fact = async (id: string, scope: string, updatedAt: number) => {
-    await store.client.execute({ sql: "INSERT INTO blocks (id, kind, holder, content, created_at) VALUES (?, 'text', 'L3', ?, 0), (?, 'text', 'L3', ?, 0)", args: [`${id}s`, `subject ${id}`, `${id}o`, `object ${id}`] });
+    await store.client.execute({
+      sql: "INSERT INTO blocks (id, kind, holder, content, created_at) VALUES (?, 'text', 'L3', ?, 0), (?, 'text', 'L3', ?, 0)",
+      args: [`${id}s`, `subject ${id}`, `${id}o`, `object ${id}`],
+    });
     await store.client.execute({
       sql: "INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, confidence, importance, evidence, created_at, updated_at) VALUES (?, ?, 'likes', ?, 'preference', ?, 0.9, 0.5, 'manual', 0, ?)",
       args: [id, `${id}s`, `${id}o`, scope, updatedAt],
@@ -38,7 +41,10 @@ describe("console queries", () => {
   test("events: by id, and listed newest first by layer, text, scope and conversation", async () => {
     const s = await seeded();
     try {
-      assert.deepEqual((await eventsByIds(s.client, ["e3", "nope"])).map((e) => [e.id, e.conversation, e.sessionId]), [["e3", "bob", "s1"]]);
+      assert.deepEqual(
+        (await eventsByIds(s.client, ["e3", "nope"])).map((e) => [e.id, e.conversation, e.sessionId]),
+        [["e3", "bob", "s1"]],
+      );
       assert.deepEqual(await eventsByIds(s.client, []), []);
       const ids = async (f: Parameters<typeof listEvents>[1]) => (await listEvents(s.client, f)).map((e) => e.id);
       assert.deepEqual(await ids({ limit: 10 }), ["e4", "e3", "e2", "e1"]);

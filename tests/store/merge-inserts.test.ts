@@ -36,7 +36,10 @@ describe("mergeInserts", () => {
       assert.equal(merged.length, 6);
       await client.batch(merged, "write");
       const rows = await client.execute("SELECT a.x, a.y, b.z FROM a JOIN b ON b.a = a.rowid ORDER BY a.x");
-      assert.deepEqual(rows.rows.map((r) => [r.x, r.y, r.z]), Array.from({ length: 600 }, (_, i) => [i, `y${i}`, `z${i}`]));
+      assert.deepEqual(
+        rows.rows.map((r) => [r.x, r.y, r.z]),
+        Array.from({ length: 600 }, (_, i) => [i, `y${i}`, `z${i}`]),
+      );
     } finally {
       client.close();
       rmSync(dir, { recursive: true, force: true });

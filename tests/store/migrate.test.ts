@@ -23,7 +23,20 @@ describe("migrations", () => {
     assert.equal(await migrate(store.client), 0);
     const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')");
     const names = tables.rows.map((r) => String(r.name));
-    for (const expected of ["events", "blocks", "triples", "triple_revisions", "scenes", "injection_audit", "settings", "secrets", "search_segments", "search_postings", "fact_words", "vector_spaces"]) {
+    for (const expected of [
+      "events",
+      "blocks",
+      "triples",
+      "triple_revisions",
+      "scenes",
+      "injection_audit",
+      "settings",
+      "secrets",
+      "search_segments",
+      "search_postings",
+      "fact_words",
+      "vector_spaces",
+    ]) {
       assert.ok(names.includes(expected), `missing ${expected}`);
     }
     assert.ok(!names.includes("memory_words"), "events are searched through search segments, not FTS5");
@@ -112,7 +125,11 @@ describe("migration 0006: scope keys in the search tables", () => {
     const client = createClient({ url });
     const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0006"));
     await migrate(client, MIGRATIONS.slice(0, before));
-    for (const [id, conversation, scope] of [["e1", "会话-1", "conversation"], ["e2", "other", "conversation"], ["e3", "会话-1", "user"]] as const) {
+    for (const [id, conversation, scope] of [
+      ["e1", "会话-1", "conversation"],
+      ["e2", "other", "conversation"],
+      ["e3", "会话-1", "user"],
+    ] as const) {
       await client.execute({
         sql: "INSERT INTO events (id, session_id, conversation, scope, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 's', ?, ?, 'L2', 0, 0, '[]', 'harbour', 1, 0)",
         args: [id, conversation, scope],
@@ -121,13 +138,23 @@ describe("migration 0006: scope keys in the search tables", () => {
     }
     await migrate(client);
     const keys = await client.execute("SELECT doc_id, scope_key FROM memory_words ORDER BY doc_id");
-    assert.deepEqual(keys.rows.map((r) => [r.doc_id, r.scope_key]), [["e1", conversationScopeKey("会话-1")], ["e2", conversationScopeKey("other")], ["e3", USER_SCOPE_KEY]]);
+    assert.deepEqual(
+      keys.rows.map((r) => [r.doc_id, r.scope_key]),
+      [
+        ["e1", conversationScopeKey("会话-1")],
+        ["e2", conversationScopeKey("other")],
+        ["e3", USER_SCOPE_KEY],
+      ],
+    );
     const rowids = await client.execute("SELECT count(*) AS n FROM memory_words f JOIN events e ON e.rowid = f.rowid AND e.id = f.doc_id");
     assert.equal(Number(rowids.rows[0]!.n), 3, "each search row's rowid is its event's rowid");
     // (memory_words is read into search segments and dropped at the first start after 0018.)
     const match = `scope_key : ("${conversationScopeKey("会话-1")}" OR "${USER_SCOPE_KEY}") AND {words context} : ("harbour")`;
     const scoped = await client.execute({ sql: "SELECT doc_id FROM memory_words WHERE memory_words MATCH ? ORDER BY doc_id", args: [match] });
-    assert.deepEqual(scoped.rows.map((r) => r.doc_id), ["e1", "e3"]);
+    assert.deepEqual(
+      scoped.rows.map((r) => r.doc_id),
+      ["e1", "e3"],
+    );
     client.close();
   });
 });
@@ -146,7 +173,11 @@ describe("migration 0010: facts' own search tables, a context column", () => {
     await client.execute(`INSERT INTO triples (id, subject_block_id, predicate, object_block_id, kind, scope, confidence, importance, evidence, created_at, updated_at)
                           VALUES ('t1', 'b1', 'likes', 'b2', 'preference', 'c', 1, 0.5, 'said', 0, 0)`);
     // As the writer before 0010 keyed them: an event's rowid, minus a triple's.
-    for (const [table, column] of [["memory_words", "words"], ["memory_grams", "text"], ["memory_bigrams", "grams"]] as const) {
+    for (const [table, column] of [
+      ["memory_words", "words"],
+      ["memory_grams", "text"],
+      ["memory_bigrams", "grams"],
+    ] as const) {
       await client.execute(`INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${column}) VALUES ((SELECT rowid FROM events WHERE id = 'e1'), 'e1', 'event', 'k', 'harbour 海港')`);
       await client.execute(`INSERT INTO ${table} (rowid, doc_id, kind, scope_key, ${column}) VALUES (-(SELECT rowid FROM triples WHERE id = 't1'), 't1', 'triple', 'k', 'harbour 海港')`);
     }
@@ -155,7 +186,11 @@ describe("migration 0010: facts' own search tables, a context column", () => {
       for (const table of tables[kind]) {
         const rows = await client.execute(`SELECT f.rowid, f.doc_id FROM ${table} f`);
         const own = await client.execute(`SELECT rowid FROM ${kind === "event" ? "events" : "triples"} WHERE id = '${kind === "event" ? "e1" : "t1"}'`);
-        assert.deepEqual(rows.rows.map((r) => [Number(r.rowid), r.doc_id]), [[Number(own.rows[0]!.rowid), kind === "event" ? "e1" : "t1"]], table);
+        assert.deepEqual(
+          rows.rows.map((r) => [Number(r.rowid), r.doc_id]),
+          [[Number(own.rows[0]!.rowid), kind === "event" ? "e1" : "t1"]],
+          table,
+        );
         const term = table.endsWith("bigrams") ? "海港" : table.endsWith("grams") ? "arb" : "harbour";
         const found = await client.execute({ sql: `SELECT doc_id FROM ${table} WHERE ${table} MATCH ?`, args: [`{${columns[table]} context} : ("${term}")`] });
         assert.equal(found.rows.length, 1, `${table} finds its row`);

@@ -14,7 +14,10 @@ describe("search index upgrade from FTS5", () => {
     using tmp = tempDir("homed-backfill-");
     const url = `file:${join(tmp.path, "homed.db")}`;
     const client = createClient({ url });
-    await migrate(client, MIGRATIONS.filter((m) => m.idx < 18));
+    await migrate(
+      client,
+      MIGRATIONS.filter((m) => m.idx < 18),
+    );
     const rows = [
       ["e1", "c1", "Ann: the boat is in the harbour", "the boat is in the harbour", "ann boat harbour", "", ""],
       ["e2", "c1", "Bob: see you there", "see you there", "bob see", "ann boat harbour", "the boat is in the harbour"],
@@ -29,7 +32,8 @@ describe("search index upgrade from FTS5", () => {
       // As the FTS5 writer before 0018 wrote them (search-index.ts then).
       await client.execute({ sql: "INSERT INTO memory_words (rowid, doc_id, kind, scope_key, words, context) VALUES (?, ?, 'event', 'k', ?, ?)", args: [rowid, id, words, contextWords] });
       await client.execute({ sql: "INSERT INTO memory_grams (rowid, doc_id, kind, scope_key, text, context) VALUES (?, ?, 'event', 'k', ?, ?)", args: [rowid, id, own, contextText] });
-      if (id === "e3") await client.execute({ sql: "INSERT INTO memory_bigrams (rowid, doc_id, kind, scope_key, grams, context) VALUES (?, ?, 'event', 'k', '我们 们去 去西 西湖', '')", args: [rowid, id] });
+      if (id === "e3")
+        await client.execute({ sql: "INSERT INTO memory_bigrams (rowid, doc_id, kind, scope_key, grams, context) VALUES (?, ?, 'event', 'k', '我们 们去 去西 西湖', '')", args: [rowid, id] });
     }
     // A row an abandoned import staged: its event never became visible.
     await client.execute("INSERT INTO memory_words (rowid, doc_id, kind, scope_key, words, context) VALUES (4294967296, 'ghost', 'event', 'k', 'harbour', '')");
@@ -43,7 +47,11 @@ describe("search index upgrade from FTS5", () => {
       assert.deepEqual(tables.rows, [], "the FTS5 tables of events are gone");
       const all = { sql: "e.layer = 'L2'", args: [] };
       const byWord = await searchEvents(store.client, { words: ["harbour"], trigrams: [], bigrams: [] }, { limit: 5, filter: all, narrow: false });
-      assert.deepEqual(byWord.words.map((r) => r.id), ["e1", "e2"], "own text above the neighbour that carries it; the ghost row not indexed");
+      assert.deepEqual(
+        byWord.words.map((r) => r.id),
+        ["e1", "e2"],
+        "own text above the neighbour that carries it; the ghost row not indexed",
+      );
       const byGram = await searchEvents(store.client, { words: [], trigrams: ["har"], bigrams: ["西湖"] }, { limit: 5, filter: all, narrow: false });
       assert.deepEqual(byGram.grams.map((r) => r.id).sort(), ["e1", "e2", "e3"]);
     } finally {

@@ -102,7 +102,11 @@ describe("event search index", () => {
       assert.equal(found[ranking].length, expected[ranking].size, ranking);
       for (const { id, score } of found[ranking]) assert.ok(Math.abs(score - expected[ranking].get(id)!) < 1e-9, `${ranking} ${id}: ${score} vs ${expected[ranking].get(id)}`);
       const scores = found[ranking].map((r) => r.score);
-      assert.deepEqual(scores, [...scores].sort((a, b) => b - a), `${ranking} best first`);
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => b - a),
+        `${ranking} best first`,
+      );
     }
     assert.equal(found.words[0]!.id, "ev-5", "the message that says the words most, at its length, first");
   });
@@ -121,7 +125,10 @@ describe("event search index", () => {
     // After the merge the deleted event no longer counts in the statistics either: the scores are
     // exactly BM25 over the events that remain.
     const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
-    const expected = bruteForce(docs.filter((d) => d.id !== "ev-5"), QUERY);
+    const expected = bruteForce(
+      docs.filter((d) => d.id !== "ev-5"),
+      QUERY,
+    );
     for (const ranking of ["words", "grams"] as const) {
       assert.equal(after[ranking].length, expected[ranking].size, ranking);
       for (const { id, score } of after[ranking]) assert.ok(Math.abs(score - expected[ranking].get(id)!) < 1e-9, `${ranking} ${id}`);
@@ -135,8 +142,13 @@ describe("event search index", () => {
     while (await mergeOnce(store.client));
     const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
     for (const ranking of ["words", "grams"] as const) {
-      assert.deepEqual(after[ranking].map((r) => r.id), before[ranking].map((r) => r.id));
-      after[ranking].forEach((r, i) => assert.ok(Math.abs(r.score - before[ranking][i]!.score) < 1e-9));
+      assert.deepEqual(
+        after[ranking].map((r) => r.id),
+        before[ranking].map((r) => r.id),
+      );
+      after[ranking].forEach((r, i) => {
+        assert.ok(Math.abs(r.score - before[ranking][i]!.score) < 1e-9);
+      });
     }
   });
 
@@ -159,7 +171,10 @@ describe("event search index", () => {
       if (publish) {
         await store.client.execute(publishStagedSegments(42));
         const shown = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL, narrow: false });
-        assert.deepEqual(shown.words.map((r) => r.id), ["ev-staged"]);
+        assert.deepEqual(
+          shown.words.map((r) => r.id),
+          ["ev-staged"],
+        );
       } else {
         const drop = await store.client.transaction("write");
         await dropStagedSegments(drop, 42);
@@ -189,7 +204,10 @@ describe("event search index", () => {
     await store.client.execute("UPDATE events SET layer = 'L1' WHERE seq < 50");
     const found = await searchEvents(store.client, { words: ["boat"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL, narrow: false });
     assert.equal(found.words.length, 5);
-    assert.ok(found.words.every((r) => Number(r.id.slice(3)) >= 50), found.words.map((r) => r.id).join());
+    assert.ok(
+      found.words.every((r) => Number(r.id.slice(3)) >= 50),
+      found.words.map((r) => r.id).join(),
+    );
   });
 
   test("postings and segment tables round-trip, rowids past 2^32 and large frequencies included", () => {
@@ -201,7 +219,12 @@ describe("event search index", () => {
     assert.deepEqual([...decoded.lengths.words], lengths.words);
     assert.deepEqual([...decoded.lengths.trigrams], lengths.trigrams);
     const writer = new PostingsWriter();
-    const postings: [number, number][] = [[0, 1], [1, 200], [130, 2], [70_000, 16_385]];
+    const postings: [number, number][] = [
+      [0, 1],
+      [1, 200],
+      [130, 2],
+      [70_000, 16_385],
+    ];
     for (const [o, tf] of postings) writer.add(o, tf);
     const read: [number, number][] = [];
     forEachPosting(writer.finish(), (o, tf) => read.push([o, tf]));

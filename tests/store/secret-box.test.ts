@@ -41,7 +41,10 @@ describe("secret box", () => {
     try {
       const box = SecretBox.ephemeral();
       await store.client.execute("INSERT INTO secrets (name, value, updated_at) VALUES ('provider:plain:apiKey', 'sk-plain', 0)");
-      await store.client.execute({ sql: "INSERT INTO secrets (name, value, updated_at) VALUES ('provider:other:apiKey', ?, 0)", args: [SecretBox.ephemeral().seal("provider:other:apiKey", "sk-other")] });
+      await store.client.execute({
+        sql: "INSERT INTO secrets (name, value, updated_at) VALUES ('provider:other:apiKey', ?, 0)",
+        args: [SecretBox.ephemeral().seal("provider:other:apiKey", "sk-other")],
+      });
       assert.deepEqual(await sealStoredSecrets(store.client, box, true), { sealed: 1, unreadable: ["provider:other:apiKey"] });
       assert.deepEqual(await sealStoredSecrets(store.client, box, true), { sealed: 0, unreadable: ["provider:other:apiKey"] }, "a second start seals nothing");
       const stored = String((await store.client.execute("SELECT value FROM secrets WHERE name = 'provider:plain:apiKey'")).rows[0]!.value);

@@ -24,8 +24,7 @@ async function scratchStore(options: { busyTimeoutMs?: number; onWait?: (message
   return { dir, url, store };
 }
 
-const rows = async (client: { execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> }) =>
-  Number((await client.execute("SELECT count(*) AS n FROM t")).rows[0]!.n);
+const rows = async (client: { execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> }) => Number((await client.execute("SELECT count(*) AS n FROM t")).rows[0]!.n);
 
 describe("the write path", () => {
   test("write transactions of one process take turns: 20 that wait mid-transaction all commit, quickly", async () => {
@@ -117,7 +116,17 @@ describe("the write path", () => {
   });
 
   test("only plain queries skip the queue", () => {
-    for (const sql of ["SELECT 1", "  select * from t", "-- note\nSELECT 1", "/* x */ WITH a AS (SELECT 1) SELECT * FROM a", "VALUES (1)", "EXPLAIN QUERY PLAN SELECT 1"]) assert.equal(isReadOnly(sql), true, sql);
-    for (const sql of ["INSERT INTO t VALUES (1)", "WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a", "PRAGMA journal_mode = WAL", "DELETE FROM t", "BEGIN", "CREATE TABLE x (y)", "REPLACE INTO t VALUES (1)"]) assert.equal(isReadOnly(sql), false, sql);
+    for (const sql of ["SELECT 1", "  select * from t", "-- note\nSELECT 1", "/* x */ WITH a AS (SELECT 1) SELECT * FROM a", "VALUES (1)", "EXPLAIN QUERY PLAN SELECT 1"])
+      assert.equal(isReadOnly(sql), true, sql);
+    for (const sql of [
+      "INSERT INTO t VALUES (1)",
+      "WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a",
+      "PRAGMA journal_mode = WAL",
+      "DELETE FROM t",
+      "BEGIN",
+      "CREATE TABLE x (y)",
+      "REPLACE INTO t VALUES (1)",
+    ])
+      assert.equal(isReadOnly(sql), false, sql);
   });
 });

@@ -38,12 +38,7 @@ export const percentile = (sorted: readonly number[], p: number) => sorted[Math.
  * the OS scheduler alone sometimes delays a check by 50 ms or more; a daemon that stalls fails
  * all three. Returns whether one did, and each attempt's figures.
  */
-export async function calmWhileSending(
-  url: string,
-  sendLong: (attempt: number) => Promise<string>,
-  ms: number,
-  attempts = 3,
-): Promise<{ calm: boolean; runs: string[] }> {
+export async function calmWhileSending(url: string, sendLong: (attempt: number) => Promise<string>, ms: number, attempts = 3): Promise<{ calm: boolean; runs: string[] }> {
   const runs: string[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const turn = sendLong(attempt);

@@ -31,8 +31,7 @@ export type ReceivedRequest = { body: any; headers: IncomingMessage["headers"] }
 
 export const DEEPSEEK_DANGLING_400 = JSON.stringify({
   error: {
-    message:
-      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
+    message: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
     type: "invalid_request_error",
     param: null,
     code: "invalid_request_error",
@@ -47,7 +46,7 @@ export function danglingToolCall(messages: any[]): string | null {
       let j = i - 1;
       while (j >= 0 && messages[j].role === "tool") j--;
       const owner = messages[j];
-      if (!owner || owner.role !== "assistant" || !(owner.tool_calls ?? []).some((c: any) => c.id === m.tool_call_id)) {
+      if (owner?.role !== "assistant" || !(owner.tool_calls ?? []).some((c: any) => c.id === m.tool_call_id)) {
         return `messages[${i}]: tool message answers no preceding tool_call`;
       }
     }

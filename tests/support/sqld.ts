@@ -76,7 +76,10 @@ export async function startSqld(): Promise<Sqld> {
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 15_000;
     while (!gone && Date.now() < deadline) {
-      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) {
         const stop = async () => {
           child.kill("SIGTERM");

@@ -44,7 +44,13 @@ const SHAPES: Record<string, (n: number) => string> = {
   "random CJK": (n) => generated(n, (r) => String.fromCodePoint(0x4e00 + (r % 20000))),
   "random Latin letters": (n) => generated(n, (r) => String.fromCharCode(97 + (r % 26))),
   "one letter repeated": (n) => "a".repeat(n),
-  base64: (n) => Buffer.from(generated(n, (r) => String.fromCharCode(r % 256)), "latin1").toString("base64").slice(0, n),
+  base64: (n) =>
+    Buffer.from(
+      generated(n, (r) => String.fromCharCode(r % 256)),
+      "latin1",
+    )
+      .toString("base64")
+      .slice(0, n),
   "astral CJK (surrogate pairs)": (n) => generated(n / 2, (r) => String.fromCodePoint(0x20000 + (r % 5000))),
 };
 
@@ -140,7 +146,7 @@ describe("token counts of any text", () => {
 
 describe("what search analyses", () => {
   test("a stored text is analysed up to ANALYSED_CHARS, a query up to QUERY_CHARS (start and end)", () => {
-    const long = "x".repeat(ANALYSED_CHARS) + "TAIL";
+    const long = `${"x".repeat(ANALYSED_CHARS)}TAIL`;
     assert.equal(analysedPart(long).length, ANALYSED_CHARS);
     assert.equal(analysedPart("short"), "short");
     const astral = "𠀀".repeat(ANALYSED_CHARS);

@@ -70,7 +70,10 @@ describe("secret masking", () => {
     test(`masks: ${name}`, () => {
       const { text: out, masked } = maskSecrets(text);
       assert.ok(out.includes(`[secret masked: ${kind}]`), out);
-      assert.deepEqual(masked.map((m) => m.kind), [kind]);
+      assert.deepEqual(
+        masked.map((m) => m.kind),
+        [kind],
+      );
       // Nothing long of the original secret survives (the key name of a pair may).
       const secretPart = text.replace(/^.*?(sk-|gh|github_pat_|xox|AKIA|AIza|hk-|eyJ|-----BEGIN|= |: |=|\d)/s, "$1");
       assert.ok(!out.includes(secretPart.slice(0, 16)) || secretPart.length < 6, out);

@@ -34,11 +34,11 @@ describe("command help", () => {
   test("homed COMMAND --help and homed help COMMAND print the same usage; exit 0", async () => {
     const flag = await run([...SOURCE_HOMED, "context", "--help"]);
     assert.equal(flag.code, 0, flag.stderr);
-    assert.match(flag.stdout, /^Usage:\n  homed context render --budget N FILE\n/);
-    assert.match(flag.stdout, /^  -budget TOKENS\s/m);
+    assert.match(flag.stdout, /^Usage:\n {2}homed context render --budget N FILE\n/);
+    assert.match(flag.stdout, /^ {2}-budget TOKENS\s/m);
     const word = await run([...SOURCE_HOMED, "help", "context"]);
     assert.equal(word.stdout, flag.stdout);
     const imported = await run([...SOURCE_HOMED, "import", "--help"]);
-    assert.match(imported.stdout, /^Usage:\n  homed import /);
+    assert.match(imported.stdout, /^Usage:\n {2}homed import /);
   });
 });

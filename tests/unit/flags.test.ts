@@ -16,7 +16,10 @@ describe("command-line flags", () => {
   });
 
   test("an unknown flag is a usage error naming it", () => {
-    assert.throws(() => parseArgs(["-nope"]), (e: Error) => e instanceof UsageError && e.message.includes("-nope"));
+    assert.throws(
+      () => parseArgs(["-nope"]),
+      (e: Error) => e instanceof UsageError && e.message.includes("-nope"),
+    );
   });
 
   test("a flag missing its value is a usage error", () => {

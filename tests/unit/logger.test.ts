@@ -24,7 +24,7 @@ describe("log files", () => {
       log.close();
     }
     assert.deepEqual(files(dir), ["homed_20260305.log"]);
-    assert.match(readFileSync(join(dir, "homed_20260305.log"), "utf8"), /INFO  start 1\n.*INFO  start 2\n$/);
+    assert.match(readFileSync(join(dir, "homed_20260305.log"), "utf8"), /INFO {2}start 1\n.*INFO {2}start 2\n$/);
   });
 
   test("a new day opens a new file, and days older than keepDays are removed", () => {
@@ -53,6 +53,9 @@ describe("log files", () => {
     const numbers = [...kept.matchAll(/line (\d{3})/g)].map((m) => Number(m[1]));
     // What is kept is the newest lines, in order, ending with the last one written.
     assert.equal(numbers.at(-1), 59);
-    assert.deepEqual(numbers, numbers.map((_, i) => numbers[0]! + i));
+    assert.deepEqual(
+      numbers,
+      numbers.map((_, i) => numbers[0]! + i),
+    );
   });
 });

@@ -12,7 +12,9 @@ import { ASSET_SOURCES, WEB_ASSETS } from "../../src/runtime/asset-files.ts";
 import { ROOT } from "../support/process.ts";
 
 test("every file in web/ is a served asset from web/, and every asset from web/ exists", () => {
-  const files = readdirSync(join(ROOT, "web")).filter((f) => !f.startsWith(".")).sort();
+  const files = readdirSync(join(ROOT, "web"))
+    .filter((f) => !f.startsWith("."))
+    .sort();
   const fromWeb = WEB_ASSETS.filter((name) => ASSET_SOURCES[name].startsWith("../../web/"));
   assert.deepEqual([...fromWeb].sort(), files);
   for (const name of fromWeb) assert.equal(ASSET_SOURCES[name], `../../web/${name}`, `${name} is served from another file`);

@@ -18,14 +18,20 @@ const WEB = join(ROOT, "web");
 /** The console's scripts without their comment lines (which may show examples of t()). */
 const sources = readdirSync(WEB)
   .filter((f) => f.endsWith(".js"))
-  .map((f) => ({ file: f, text: readFileSync(join(WEB, f), "utf8").split("\n").filter((l) => !/^\s*(\/\/|\/?\*)/.test(l)).join("\n") }));
+  .map((f) => ({
+    file: f,
+    text: readFileSync(join(WEB, f), "utf8")
+      .split("\n")
+      .filter((l) => !/^\s*(\/\/|\/?\*)/.test(l))
+      .join("\n"),
+  }));
 const entries = Object.entries(table).flatMap(([section, names]) => Object.entries(names).map(([name, entry]) => ({ key: `${section}.${name}`, entry })));
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const SAMPLE = { n: 2, chars: 10, name: "x", code: "c", message: "m" };
 const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
 
 describe("console words (web/i18n.js)", () => {
-  test("every t(\"section.name\") in web/*.js names an entry", () => {
+  test('every t("section.name") in web/*.js names an entry', () => {
     const used = sources.flatMap(({ file, text }) => [...text.matchAll(/\bt\("([\w]+\.[\w]+)"/g)].map((m) => ({ file, key: m[1]! })));
     assert.ok(used.length > 150, `only ${used.length} uses found: the pattern no longer matches the pages`);
     const missing = used.filter(({ key }) => {
@@ -56,6 +62,9 @@ describe("console words (web/i18n.js)", () => {
     const shell = sources.find((s) => s.file === "console.js")!.text;
     const routes = [...shell.slice(shell.indexOf("const PAGES")).matchAll(/\["(\w+)", render\w+\]/g)].map((m) => m[1]!);
     assert.ok(routes.length >= 8, `found routes ${routes}`);
-    assert.deepEqual(routes.filter((r) => !table.nav?.[r]), []);
+    assert.deepEqual(
+      routes.filter((r) => !table.nav?.[r]),
+      [],
+    );
   });
 });

@@ -11,8 +11,5 @@ export const chatCommand = defineCommand({
     { name: "partner", value: "NAME", default: "your user name", help: "`homed chat`: who you are to homed (one session per partner)" },
   ],
   run: async ({ args, settings }, io) =>
-    (await import("../chat.ts")).runChat(
-      { settings: settings(), token: stringFlag(args, "token") ?? (process.env.HOMED_TOKEN || undefined), partner: stringFlag(args, "partner") },
-      io,
-    ),
+    (await import("../chat.ts")).runChat({ settings: settings(), token: stringFlag(args, "token") ?? (process.env.HOMED_TOKEN || undefined), partner: stringFlag(args, "partner") }, io),
 });

@@ -7,7 +7,12 @@ export const importCommand = defineCommand({
   usage: ["homed import [-data DIR] [-scope SCOPE] [-skip-invalid] FILE"],
   flags: [
     { name: "skip-invalid", default: "", help: "`homed import`: skip (and report) invalid lines instead of aborting the whole import" },
-    { name: "scope", value: "SCOPE", default: "user", help: "`homed import`: who may recall the imported history: user (every chat), partner:NAME or project:NAME (only that partner's or project's chats)" },
+    {
+      name: "scope",
+      value: "SCOPE",
+      default: "user",
+      help: "`homed import`: who may recall the imported history: user (every chat), partner:NAME or project:NAME (only that partner's or project's chats)",
+    },
   ],
   takesArguments: true,
   run: async ({ args, rest, settings }, io) => (await import("../../memory/index.ts")).runImportCommand(rest, args, settings(), io),

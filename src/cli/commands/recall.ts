@@ -3,16 +3,26 @@ import { defineCommand } from "../command.ts";
 
 export const recallCommand = defineCommand({
   name: "recall",
-  summary: "\"query\" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)",
-  usage: ["homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-since TIME] [-until TIME] [-explain] [-json] \"query\"", "homed recall [-data DIR] --queries FILE"],
+  summary: '"query" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)',
+  usage: ['homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-since TIME] [-until TIME] [-explain] [-json] "query"', "homed recall [-data DIR] --queries FILE"],
   flags: [
-    { name: "conversation", value: "C", default: "", help: "`homed recall`: search only conversation C and user-wide memories (default: all; a chat searches all and ranks its own conversation first)" },
+    {
+      name: "conversation",
+      value: "C",
+      default: "",
+      help: "`homed recall`: search only conversation C and user-wide memories (default: all; a chat searches all and ranks its own conversation first)",
+    },
     { name: "k", value: "N", default: "10", help: "`homed recall`: number of results" },
-    { name: "channels", value: "LIST", default: "words,grams (plus vector when an embedding model is installed)", help: "`homed recall`: ranked channels to fuse, comma-separated: words, grams, vector" },
+    {
+      name: "channels",
+      value: "LIST",
+      default: "words,grams (plus vector when an embedding model is installed)",
+      help: "`homed recall`: ranked channels to fuse, comma-separated: words, grams, vector",
+    },
     { name: "since", value: "TIME", default: "", help: "`homed recall`: only memories at or after this ISO 8601 date/time" },
     { name: "until", value: "TIME", default: "", help: "`homed recall`: only memories at or before this ISO 8601 date/time" },
     { name: "explain", default: "", help: "`homed recall`: show each channel's rank, score and RRF contribution" },
-    { name: "queries", value: "FILE", default: "", help: "`homed recall`: batch mode, one {\"id\",\"query\",\"conversation\"?} per line in, one JSON line per query out" },
+    { name: "queries", value: "FILE", default: "", help: '`homed recall`: batch mode, one {"id","query","conversation"?} per line in, one JSON line per query out' },
   ],
   takesArguments: true,
   run: async ({ args, rest, settings }, io) => (await import("../../memory/index.ts")).runRecallCommand(rest, args, settings(), io),

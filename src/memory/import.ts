@@ -184,7 +184,7 @@ class Importer {
       const seq = seqs.get(session)!;
       seqs.set(session, seq + 1);
       const vector = vectors[i] && this.options.embedder ? { modelId: this.options.embedder.modelId, vector: vectors[i] } : undefined;
-      this.#segment.add(this.#nextRowid, await analyseDocument(searchText(message, context)));
+      await this.#segment.add(this.#nextRowid, await analyseDocument(searchText(message, context)));
       statements.push(...(await coldEventStatements(message, seq, vector, this.now, this.#nextRowid++)));
     }
     const segment = last || this.#segment.docs >= SEGMENT_DOCS ? this.#segment : undefined;

@@ -3,7 +3,7 @@
  * frequency, and its length per channel. The same analysis as the queries' (`searchWords`,
  * trigrams and CJK bigrams from src/text), so that a query's terms meet the stored ones.
  */
-import { analysedPart, cjkBigrams, documentTrigrams, LineMemo, searchWords } from "../text/index.ts";
+import { analysedPart, cjkBigrams, documentTrigrams, LineMemo, searchWords, yieldIfLong } from "../text/index.ts";
 import { INDEX_CHANNELS, type IndexChannel } from "./postings-codec.ts";
 
 /**
@@ -57,11 +57,11 @@ async function lineTerms(line: string, remember: boolean): Promise<LineTerms> {
   const known = remember ? remembered.get(line) : undefined;
   if (known) return known;
   const prefixed = (channel: IndexChannel, tokens: readonly string[]) => tokens.map((t) => TERM_PREFIX[channel] + t);
-  const terms: LineTerms = {
-    words: prefixed("words", await searchWords(line)),
-    trigrams: prefixed("trigrams", documentTrigrams(line)),
-    bigrams: prefixed("bigrams", cjkBigrams(line)),
-  };
+  const words = prefixed("words", await searchWords(line));
+  await yieldIfLong();
+  const trigrams = prefixed("trigrams", documentTrigrams(line));
+  await yieldIfLong();
+  const terms: LineTerms = { words, trigrams, bigrams: prefixed("bigrams", cjkBigrams(line)) };
   if (remember) remembered.set(line, terms);
   return terms;
 }
@@ -86,6 +86,7 @@ export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
       for (const channel of INDEX_CHANNELS) {
         for (const term of found[channel]) terms.set(term, (terms.get(term) ?? 0) + weight);
         if (channel !== "trigrams") lengths[channel] += found[channel].length;
+        await yieldIfLong();
       }
     }
     lengths.trigrams += trigramLength(part);

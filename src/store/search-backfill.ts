@@ -64,7 +64,7 @@ export async function backfillSearchIndex(client: Client, notice: (line: string)
               WHERE e.rowid > ? ORDER BY e.rowid LIMIT ?`,
         args: [after, PAGE],
       });
-      for (const row of page.rows) builder.add(Number(row.r), documentOf(row as unknown as Record<string, unknown>));
+      for (const row of page.rows) await builder.add(Number(row.r), documentOf(row as unknown as Record<string, unknown>));
       done += page.rows.length;
       if (builder.docs >= SEGMENT_DOCS || page.rows.length < PAGE) {
         await builder.write(tx, "live");

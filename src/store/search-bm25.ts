@@ -9,6 +9,7 @@
  */
 import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
 import { decodeSegmentDocs, INDEX_CHANNELS, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
+import { yieldIfLong } from "../text/index.ts";
 import { CONTEXT_WEIGHT, TERM_PREFIX } from "./search-analysis.ts";
 
 /** BM25's term-frequency saturation and length normalisation: the usual values (FTS5's too). */
@@ -181,8 +182,11 @@ function weightedTerms(terms: SearchTerms): { ranking: "words" | "grams"; channe
 
 type Candidates = { rowids: number[]; scores: number[] };
 
-/** Scores every matching document of every segment; `allowed`: per segment, the ordinals the filter admits. */
-function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Record<"words" | "grams", Candidates> {
+/**
+ * Scores every matching document of every segment; `allowed`: per segment, the ordinals the filter
+ * admits. The event loop gets its turn between records: a pasted page as a query has ~1,500 terms.
+ */
+async function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Promise<Record<"words" | "grams", Candidates>> {
   const out = { words: { rowids: [], scores: [] } as Candidates, grams: { rowids: [], scores: [] } as Candidates };
   const weights = terms.map((t) => {
     let df = 0;
@@ -195,13 +199,14 @@ function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, allowed: 
     const size = segment.docs.rowids.length;
     for (const ranking of ["words", "grams"] as const) {
       let scores: Float64Array | undefined;
-      terms.forEach((t, i) => {
-        if (t.ranking !== ranking) return;
+      for (const [i, t] of terms.entries()) {
+        if (t.ranking !== ranking) continue;
         const bytes = read.postings.get(t.term)?.get(segment.id);
-        if (!bytes) return;
+        if (!bytes) continue;
         scores ??= new Float64Array(size);
         scoreRecord(bytes, scores, segment.docs.lengths[t.channel], weights[i]!, read.stats.avgLength[t.channel], mask);
-      });
+        await yieldIfLong();
+      }
       if (!scores) continue;
       const into = out[ranking];
       for (let o = 0; o < size; o++) {
@@ -314,7 +319,7 @@ export async function searchEvents(client: Db, terms: SearchTerms, options: Sear
     wanted.map((t) => t.term),
   );
   const narrow = options.narrow ? await admitted(client, read, options.filter) : undefined;
-  const scored = scoreAll(read, wanted, narrow?.masks);
+  const scored = await scoreAll(read, wanted, narrow?.masks);
   if (narrow) {
     const pick = (c: Candidates): RankedEvents => best(c, options.limit).map((i) => ({ id: narrow.ids.get(c.rowids[i]!)!, score: c.scores[i]! }));
     return { words: pick(scored.words), grams: pick(scored.grams) };

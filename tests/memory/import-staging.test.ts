@@ -160,7 +160,7 @@ describe("homed import of a large file (child processes)", () => {
         args: [first],
       });
       const segment = new SegmentBuilder();
-      segment.add(first, await analyseDocument({ own: "killed" }));
+      await segment.add(first, await analyseDocument({ own: "killed" }));
       const tx = await store.client.transaction("write");
       await segment.write(tx, "staged", 7);
       await tx.commit();

@@ -161,7 +161,7 @@ describe("event search index", () => {
       sql: "INSERT INTO events (rowid, id, session_id, conversation, layer, seq, time, messages, text, tokens, created_at) VALUES (?, 'ev-staged', 's', 'c0', 'L2', 9, 0, '[]', 'zorbel drawer', 1, 0)",
       args: [rowid],
     });
-    staged.add(rowid, await analyseDocument({ own: "zorbel drawer" }));
+    await staged.add(rowid, await analyseDocument({ own: "zorbel drawer" }));
     for (const publish of [false, true]) {
       const tx = await store.client.transaction("write");
       await staged.write(tx, "staged", 42);

@@ -12,7 +12,7 @@
 import type { Client } from "@libsql/client";
 import { searchEvents } from "../store/index.ts";
 import type { QueryTerms } from "./query-shape.ts";
-import { scopeFilter, type RecallScope } from "./scope.ts";
+import { scopeCandidates, scopeFilter, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -21,11 +21,15 @@ export type Channel = (typeof CHANNELS)[number];
 export type Ranked = { id: string; score: number }[];
 
 /**
- * The words and grams rankings of cold events in `scope`, `limit` deep each. A conversation
- * scope is narrow: its events are listed first and only they are scored, so the query grows with
- * the conversation rather than the store. Otherwise every match is scored and the scope (layer,
- * privacy, time) is checked on the best.
+ * The words and grams rankings of cold events in `scope`, `limit` deep each. Under a conversation
+ * scope its events (and the user-wide ones) are listed from indexes first and only they are
+ * scored, so the query grows with the conversation rather than the store; otherwise every match
+ * is scored. Either way the scope (layer, privacy, time) is checked on the best.
  */
 export async function bm25Channels(client: Client, terms: QueryTerms, scope: RecallScope, limit: number): Promise<{ words: Ranked; grams: Ranked }> {
-  return searchEvents(client, { words: terms.words, trigrams: terms.trigrams, bigrams: terms.bigrams }, { limit, filter: scopeFilter(scope), narrow: scope.conversation !== undefined });
+  const within = scopeCandidates(scope);
+  // What `within` lists is the conversation's part of the scope: the check on the best matches
+  // needs only the rest (layer, privacy, time), not the conversation's rowids listed again.
+  const filter = scopeFilter(within ? { ...scope, conversation: undefined } : scope);
+  return searchEvents(client, { words: terms.words, trigrams: terms.trigrams, bigrams: terms.bigrams }, { limit, filter, ...(within ? { within } : {}) });
 }

@@ -53,6 +53,16 @@ export type RecallScope = {
   until?: number;
 };
 
+/**
+ * The events a scope may admit, as a query of their rowids (`r`) read from indexes alone: a
+ * conversation's and the user-wide ones (a superset: layer, privacy and time are checked on the
+ * best matches). Undefined when the scope is the whole store.
+ */
+export function scopeCandidates(scope: RecallScope): SqlFilter | undefined {
+  if (scope.conversation === undefined) return undefined;
+  return { sql: "SELECT rowid AS r FROM events WHERE conversation = ? UNION ALL SELECT rowid AS r FROM events WHERE scope = 'user'", args: [scope.conversation] };
+}
+
 /** The WHERE conditions on alias `e` (events) for cold context within a scope. */
 export function scopeFilter(scope: RecallScope): SqlFilter {
   const parts: string[] = [];

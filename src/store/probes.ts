@@ -57,7 +57,15 @@ export async function fullTextProbe(tx: Transaction): Promise<{ words: string | 
     args: [text],
   });
   await indexEvent(tx, Number(inserted.lastInsertRowid), { own: text });
-  const found = await searchEvents(tx, { words: ["广场"], trigrams: ["安门广"], bigrams: [] }, { limit: 1, filter: { sql: "e.conversation = 'doctor'", args: [] }, narrow: true });
+  const found = await searchEvents(
+    tx,
+    { words: ["广场"], trigrams: ["安门广"], bigrams: [] },
+    {
+      limit: 1,
+      filter: { sql: "e.conversation = 'doctor'", args: [] },
+      within: { sql: "SELECT rowid AS r FROM events WHERE conversation = 'doctor'", args: [] },
+    },
+  );
   const key = conversationScopeKey("doctor");
   await db.run(sql`INSERT INTO fact_words (doc_id, kind, scope_key, words) VALUES ('doctor', 'triple', ${key}, '天安门 广场 flag ceremony')`);
   const [fact] = await db.all<{ doc_id: string }>(

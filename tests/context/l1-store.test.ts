@@ -80,7 +80,11 @@ describe("L1 in the store", () => {
     assert.ok("科幻" in tfidf && "search" in tfidf, `tfidf terms: ${Object.keys(tfidf)}`);
     const blocks = await store.client.execute("SELECT kind, holder FROM blocks WHERE event_id = 'ev-2' ORDER BY id");
     assert.deepEqual(blocks.rows.map((r) => `${r.kind}:${r.holder}`).sort(), ["image:L1", "text:L1", "text:L1", "text:L1", "text:L1", "text:L1"]);
-    const found = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 5, filter: { sql: "e.id = 'ev-2'", args: [] }, narrow: true });
+    const found = await searchEvents(
+      store.client,
+      { words: ["科幻"], trigrams: [], bigrams: [] },
+      { limit: 5, filter: { sql: "e.id = 'ev-2'", args: [] }, within: { sql: "SELECT rowid AS r FROM events WHERE id = 'ev-2'", args: [] } },
+    );
     assert.deepEqual(
       found.words.map((r) => r.id),
       ["ev-2"],
@@ -115,7 +119,7 @@ describe("L1 in the store", () => {
   });
 
   test("a sunk event is searchable by its words in L2 (indexed on entry, not on the move)", async () => {
-    const hits = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 20, filter: { sql: "e.layer = 'L2'", args: [] }, narrow: false });
+    const hits = await searchEvents(store.client, { words: ["科幻"], trigrams: [], bigrams: [] }, { limit: 20, filter: { sql: "e.layer = 'L2'", args: [] } });
     assert.ok(
       hits.words.some((r) => r.id === "ev-2"),
       `L2 hits: ${hits.words.map((r) => r.id)}`,

@@ -46,13 +46,13 @@ describe("search index upgrade from FTS5", () => {
       const tables = await store.client.execute("SELECT name FROM sqlite_master WHERE name LIKE 'memory_%'");
       assert.deepEqual(tables.rows, [], "the FTS5 tables of events are gone");
       const all = { sql: "e.layer = 'L2'", args: [] };
-      const byWord = await searchEvents(store.client, { words: ["harbour"], trigrams: [], bigrams: [] }, { limit: 5, filter: all, narrow: false });
+      const byWord = await searchEvents(store.client, { words: ["harbour"], trigrams: [], bigrams: [] }, { limit: 5, filter: all });
       assert.deepEqual(
         byWord.words.map((r) => r.id),
         ["e1", "e2"],
         "own text above the neighbour that carries it; the ghost row not indexed",
       );
-      const byGram = await searchEvents(store.client, { words: [], trigrams: ["har"], bigrams: ["西湖"] }, { limit: 5, filter: all, narrow: false });
+      const byGram = await searchEvents(store.client, { words: [], trigrams: ["har"], bigrams: ["西湖"] }, { limit: 5, filter: all });
       assert.deepEqual(byGram.grams.map((r) => r.id).sort(), ["e1", "e2", "e3"]);
     } finally {
       store.close();

@@ -96,7 +96,7 @@ describe("event search index", () => {
   test("scores are BM25 exactly, per channel, weights as repetitions; best first, ties by rowid", async () => {
     await using store = await openTempStore();
     const docs = await seedEvents(store.client, TEXTS);
-    const found = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
+    const found = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
     const expected = bruteForce(docs, QUERY);
     for (const ranking of ["words", "grams"] as const) {
       assert.equal(found[ranking].length, expected[ranking].size, ranking);
@@ -116,7 +116,7 @@ describe("event search index", () => {
     const docs = await seedEvents(store.client, TEXTS);
     assert.ok((await liveSegments(store.client)) >= MERGE_FACTOR);
     await store.client.execute("DELETE FROM events WHERE id = 'ev-5'");
-    const before = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
+    const before = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
     assert.ok(!before.words.some((r) => r.id === "ev-5"), "a deleted event is never returned");
     while (await mergeOnce(store.client));
     assert.equal(await liveSegments(store.client), 1 + TEXTS.length - MERGE_FACTOR, "the oldest eight single-event segments became one, the rest wait");
@@ -124,7 +124,7 @@ describe("event search index", () => {
     assert.equal(Number(merged.rows[0]!.docs), MERGE_FACTOR - 1, "the deleted event (the sixth) left out of the merged segment");
     // After the merge the deleted event no longer counts in the statistics either: the scores are
     // exactly BM25 over the events that remain.
-    const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
+    const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
     const expected = bruteForce(
       docs.filter((d) => d.id !== "ev-5"),
       QUERY,
@@ -138,9 +138,9 @@ describe("event search index", () => {
   test("a merge keeps scores exactly when nothing was deleted (the cached segment tables follow it)", async () => {
     await using store = await openTempStore();
     await seedEvents(store.client, TEXTS);
-    const before = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
+    const before = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
     while (await mergeOnce(store.client));
-    const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, narrow: false });
+    const after = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
     for (const ranking of ["words", "grams"] as const) {
       assert.deepEqual(
         after[ranking].map((r) => r.id),
@@ -166,11 +166,11 @@ describe("event search index", () => {
       const tx = await store.client.transaction("write");
       await staged.write(tx, "staged", 42);
       await tx.commit();
-      const hidden = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL, narrow: false });
+      const hidden = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL });
       assert.deepEqual(hidden.words, [], "staged: not searched");
       if (publish) {
         await store.client.execute(publishStagedSegments(42));
-        const shown = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL, narrow: false });
+        const shown = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL });
         assert.deepEqual(
           shown.words.map((r) => r.id),
           ["ev-staged"],
@@ -185,15 +185,19 @@ describe("event search index", () => {
     }
   });
 
-  test("a narrow search (one conversation) ranks as the broad one filtered, and reads only that conversation's documents", async () => {
+  test("a search within a listed conversation ranks as the broad one filtered, and scores only what is listed", async () => {
     await using store = await openTempStore();
     await seedEvents(store.client, TEXTS);
     while (await mergeOnce(store.client)); // one segment holding both conversations
     const one = { sql: "e.conversation = ?", args: ["c1"] };
-    const narrow = await searchEvents(store.client, QUERY, { limit: 50, filter: one, narrow: true });
-    const broad = await searchEvents(store.client, QUERY, { limit: 50, filter: one, narrow: false });
+    const within = { sql: "SELECT rowid AS r FROM events WHERE conversation = ?", args: ["c1"] };
+    const narrow = await searchEvents(store.client, QUERY, { limit: 50, filter: one, within });
+    const broad = await searchEvents(store.client, QUERY, { limit: 50, filter: one });
     assert.ok(narrow.words.length > 0);
     assert.deepEqual(narrow, broad);
+    // Only what `within` lists is scored, whatever else the filter would admit.
+    const onlyListed = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, within });
+    assert.deepEqual(onlyListed, broad);
   });
 
   test("when the best matches are filtered out, deeper ones fill the list", async () => {
@@ -202,7 +206,7 @@ describe("event search index", () => {
     await seedEvents(store.client, texts);
     // The 50 best are live (L1): a first round of 1.25 × 5 + 8 checks finds none that pass.
     await store.client.execute("UPDATE events SET layer = 'L1' WHERE seq < 50");
-    const found = await searchEvents(store.client, { words: ["boat"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL, narrow: false });
+    const found = await searchEvents(store.client, { words: ["boat"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL });
     assert.equal(found.words.length, 5);
     assert.ok(
       found.words.every((r) => Number(r.id.slice(3)) >= 50),

@@ -9,7 +9,7 @@
 import type { Client, InStatement, InValue } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
-import { analyseDocument, mergeInBackground, mergeInserts, SegmentBuilder } from "../store/index.ts";
+import { analyseDocument, BULK_SEGMENT_DOCS, mergeInBackground, mergeInserts, SegmentBuilder } from "../store/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import type { InvalidLine } from "./import-format.ts";
 import { attachVectors, beginRun, dropRun, makeVisible, type ImportRun } from "./import-staging.ts";
@@ -51,13 +51,6 @@ const CACHE_KIB = 32 * 1024;
  * ten chunks, at the same CPU time (26 s).
  */
 const FULL_GC_EVERY = 10;
-
-/**
- * Messages a staged search segment holds. Its postings are held in memory until it is written
- * (about 2.5 bytes a posting, ~150 postings a message: ~6 MB); bigger segments mean fewer for a
- * search to read and fewer merges after the import.
- */
-const SEGMENT_DOCS = 8_192;
 
 /**
  * Sessions held open at once, in the window of neighbours and in the memory of where each
@@ -187,7 +180,7 @@ class Importer {
       await this.#segment.add(this.#nextRowid, await analyseDocument(searchText(message, context)));
       statements.push(...(await coldEventStatements(message, seq, vector, this.now, this.#nextRowid++)));
     }
-    const segment = last || this.#segment.docs >= SEGMENT_DOCS ? this.#segment : undefined;
+    const segment = last || this.#segment.docs >= BULK_SEGMENT_DOCS ? this.#segment : undefined;
     if (segment) this.#segment = new SegmentBuilder();
     const tx = await this.client.transaction("write");
     try {

@@ -62,5 +62,5 @@ export {
   type SearchTable,
 } from "./search-index.ts";
 export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
-export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR } from "./search-segments.ts";
+export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR, BULK_SEGMENT_DOCS } from "./search-segments.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";

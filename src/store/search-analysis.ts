@@ -66,6 +66,11 @@ async function lineTerms(line: string, remember: boolean): Promise<LineTerms> {
   return terms;
 }
 
+/** Adds each of `prefixed` (terms with their channel's letter) `weight` times to a document's counts. */
+export function countTerms(terms: Map<string, number>, prefixed: readonly string[], weight: number): void {
+  for (const term of prefixed) terms.set(term, (terms.get(term) ?? 0) + weight);
+}
+
 /**
  * Analyses a document. A document is indexed by the first ANALYSED_CHARS characters of its own
  * text followed by its context, one budget for both (`text/limits.ts`): the reply to a pasted
@@ -84,7 +89,7 @@ export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
     for (const line of part.split("\n")) {
       const found = await lineTerms(line, weight === 1);
       for (const channel of INDEX_CHANNELS) {
-        for (const term of found[channel]) terms.set(term, (terms.get(term) ?? 0) + weight);
+        countTerms(terms, found[channel], weight);
         if (channel !== "trigrams") lengths[channel] += found[channel].length;
         await yieldIfLong();
       }

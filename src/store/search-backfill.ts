@@ -9,34 +9,34 @@
 import type { Client } from "@libsql/client";
 import { documentTrigrams } from "../text/index.ts";
 import type { IndexChannel } from "./postings-codec.ts";
-import { TERM_PREFIX, trigramLength, type AnalysedDoc } from "./search-analysis.ts";
-import { mergeInBackground, SegmentBuilder } from "./search-segments.ts";
+import { countTerms, TERM_PREFIX, trigramLength, type AnalysedDoc } from "./search-analysis.ts";
+import { BULK_SEGMENT_DOCS, mergeInBackground, SegmentBuilder } from "./search-segments.ts";
 
 const OLD_TABLES = ["memory_words", "memory_grams", "memory_bigrams"] as const;
 
-/** Rows read at a time, and documents a segment (as an import's). */
+/** Rows read at a time. */
 const PAGE = 2_000;
-const SEGMENT_DOCS = 16_384;
 
 const tokens = (text: unknown) => (typeof text === "string" && text ? text.split(" ").filter(Boolean) : []);
 
 function documentOf(row: Record<string, unknown>): AnalysedDoc {
   const terms = new Map<string, number>();
   const lengths: Record<IndexChannel, number> = { words: 0, trigrams: 0, bigrams: 0 };
-  const count = (channel: IndexChannel, list: readonly string[], weight: number) => {
-    for (const token of list) terms.set(TERM_PREFIX[channel] + token, (terms.get(TERM_PREFIX[channel] + token) ?? 0) + weight);
-    lengths[channel] += list.length;
-  };
+  const prefixed = (channel: IndexChannel, list: readonly string[]) => list.map((token) => TERM_PREFIX[channel] + token);
   for (const [suffix, weight] of [
     ["", 2],
     ["_context", 1],
   ] as const) {
-    count("words", tokens(row[`words${suffix}`]), weight);
+    const words = tokens(row[`words${suffix}`]);
     const text = String(row[`text${suffix}`] ?? "");
-    count("trigrams", documentTrigrams(text), weight);
-    lengths.trigrams += trigramLength(text) - documentTrigrams(text).length;
     // Rows without CJK had no bigram row: null, no bigrams.
-    count("bigrams", tokens(row[`grams${suffix}`]), weight);
+    const bigrams = tokens(row[`grams${suffix}`]);
+    countTerms(terms, prefixed("words", words), weight);
+    countTerms(terms, prefixed("trigrams", documentTrigrams(text)), weight);
+    countTerms(terms, prefixed("bigrams", bigrams), weight);
+    lengths.words += words.length;
+    lengths.trigrams += trigramLength(text);
+    lengths.bigrams += bigrams.length;
   }
   return { terms, lengths };
 }
@@ -66,7 +66,7 @@ export async function backfillSearchIndex(client: Client, notice: (line: string)
       });
       for (const row of page.rows) await builder.add(Number(row.r), documentOf(row as unknown as Record<string, unknown>));
       done += page.rows.length;
-      if (builder.docs >= SEGMENT_DOCS || page.rows.length < PAGE) {
+      if (builder.docs >= BULK_SEGMENT_DOCS || page.rows.length < PAGE) {
         await builder.write(tx, "live");
         builder = new SegmentBuilder();
         notice(`search index: ${done.toLocaleString("en")} of ${total.toLocaleString("en")} memories moved from FTS5 (${((Date.now() - started) / 1000).toFixed(1)} s)`);

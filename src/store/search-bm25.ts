@@ -8,7 +8,7 @@
  * bigrams, each with its own BM25 statistics, summed per document).
  */
 import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
-import { decodeSegmentDocs, INDEX_CHANNELS, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
+import { decodeSegmentDocs, INDEX_CHANNELS, postingsCount, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { yieldIfLong } from "../text/index.ts";
 import { CONTEXT_WEIGHT, TERM_PREFIX } from "./search-analysis.ts";
 
@@ -108,18 +108,6 @@ async function readIndex(client: Db, terms: readonly string[]): Promise<Read> {
   return { segments, stats: { docs, avgLength }, postings };
 }
 
-/** Reads a record's count (its first varint). */
-function countOf(bytes: Uint8Array): number {
-  let value = 0;
-  let scale = 1;
-  for (let i = 0; ; i++) {
-    const byte = bytes[i]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return value;
-    scale *= 0x80;
-  }
-}
-
 /**
  * Adds one term's BM25 to `scores` for every document of one postings record. Inlined varint
  * decoding: this loop is most of a query's time.
@@ -191,7 +179,7 @@ async function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, all
   const out = { words: { rowids: [], scores: [] } as Candidates, grams: { rowids: [], scores: [] } as Candidates };
   const weights = terms.map((t) => {
     let df = 0;
-    for (const bytes of read.postings.get(t.term)?.values() ?? []) df += countOf(bytes);
+    for (const bytes of read.postings.get(t.term)?.values() ?? []) df += postingsCount(bytes);
     return t.weight * idf(read.stats.docs[t.channel], df);
   });
   for (const segment of read.segments) {

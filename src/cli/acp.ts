@@ -98,8 +98,9 @@ export function acpAgent(daemon: AcpDaemon): AgentApp {
     };
     /** The round's calls as the model streams them: deltas of one call share an index. */
     const byIndex = new Map<number, { id?: string; name?: string; arguments: string }>();
-    const response = await call(`/api/sessions/${homedSession}/messages`, { method: "POST", body: JSON.stringify({ content: input, ask: true }), signal });
     try {
+      // Inside the try: a cancel can come before the daemon's answer has begun (its headers come with the first event).
+      const response = await call(`/api/sessions/${homedSession}/messages`, { method: "POST", body: JSON.stringify({ content: input, ask: true }), signal });
       for await (const message of readSse(response.body!)) {
         const data = JSON.parse(message.data) as unknown;
         if (message.event === "content") {

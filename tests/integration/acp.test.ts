@@ -167,6 +167,16 @@ describe("homed acp: the official ACP client side against homed", () => {
     assert.ok(performance.now() - started < 2500, `cancel waited for the model (${Math.round(performance.now() - started)} ms)`);
   });
 
+  test("a cancel sent right behind the prompt, before the daemon's answer has begun, also ends it as cancelled; the session goes on", async () => {
+    const editor = startEditor();
+    const sessionId = await newSession(editor);
+    const prompt = editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "SLOW two" }] });
+    await editor.connection.agent.notify("session/cancel", { sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    const next = await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "after the cancel" }] });
+    assert.equal(next.stopReason, "end_turn");
+  });
+
   test("a permission question whose asker goes away is a refusal: the command never runs", async () => {
     const marker = join(dir.path, "ran-unasked");
     const session = await daemon.openSession("gone-editor");

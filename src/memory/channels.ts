@@ -10,9 +10,9 @@
  * the query's terms as `shapeQuery` weighs them.
  */
 import type { Client } from "@libsql/client";
-import { searchEvents } from "../store/index.ts";
+import { searchColdEvents } from "../store/index.ts";
 import type { QueryTerms } from "./query-shape.ts";
-import { scopeCandidates, scopeFilter, type RecallScope } from "./scope.ts";
+import { coldScopeOf, type RecallScope } from "./scope.ts";
 
 export const CHANNELS = ["words", "grams", "vector"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -26,10 +26,6 @@ export type Ranked = { id: string; score: number }[];
  * scored, so the query grows with the conversation rather than the store; otherwise every match
  * is scored. Either way the scope (layer, privacy, time) is checked on the best.
  */
-export async function bm25Channels(client: Client, terms: QueryTerms, scope: RecallScope, limit: number): Promise<{ words: Ranked; grams: Ranked }> {
-  const within = scopeCandidates(scope);
-  // What `within` lists is the conversation's part of the scope: the check on the best matches
-  // needs only the rest (layer, privacy, time), not the conversation's rowids listed again.
-  const filter = scopeFilter(within ? { ...scope, conversation: undefined } : scope);
-  return searchEvents(client, { words: terms.words, trigrams: terms.trigrams, bigrams: terms.bigrams }, { limit, filter, ...(within ? { within } : {}) });
+export function bm25Channels(client: Client, terms: QueryTerms, scope: RecallScope, limit: number): Promise<{ words: Ranked; grams: Ranked }> {
+  return searchColdEvents(client, { words: terms.words, trigrams: terms.trigrams, bigrams: terms.bigrams }, coldScopeOf(scope), limit);
 }

@@ -1,12 +1,9 @@
 /**
- * Which cold events a query may see. The filter becomes part of each channel's SQL WHERE
- * clause — never a pass over results afterwards, where a top-k cut taken before filtering
- * would silently return fewer (or other people's) memories.
+ * Who may see which memory (DESIGN §3 Scopes), and which cold events a query may see. The store
+ * turns a scope into each channel's SQL WHERE clause (src/store/cold-scope.ts).
  */
-import type { InValue } from "@libsql/client";
 import { z } from "zod";
-
-export type SqlFilter = { sql: string; args: InValue[] };
+import type { ColdScope } from "../store/index.ts";
 
 /**
  * Who is asking, in a chat (DESIGN §3 Scopes): homed serves one user, so every memory is
@@ -33,7 +30,7 @@ export const visibleScopes = (viewer: Viewer): PrivateScope[] => [
 ];
 
 /** `private_to IS NULL OR private_to IN (…)` on `alias`, for a viewer. */
-export function viewerFilter(viewer: Viewer, alias: string): SqlFilter {
+export function viewerFilter(viewer: Viewer, alias: string): { sql: string; args: string[] } {
   const mine = visibleScopes(viewer);
   if (mine.length === 0) return { sql: `${alias}.private_to IS NULL`, args: [] };
   return { sql: `(${alias}.private_to IS NULL OR ${alias}.private_to IN (${mine.map(() => "?").join(", ")}))`, args: mine };
@@ -53,43 +50,8 @@ export type RecallScope = {
   until?: number;
 };
 
-/**
- * The events a scope may admit, as a query of their rowids (`r`) read from indexes alone: a
- * conversation's and the user-wide ones (a superset: layer, privacy and time are checked on the
- * best matches). Undefined when the scope is the whole store.
- */
-export function scopeCandidates(scope: RecallScope): SqlFilter | undefined {
-  if (scope.conversation === undefined) return undefined;
-  return { sql: "SELECT rowid AS r FROM events WHERE conversation = ? UNION ALL SELECT rowid AS r FROM events WHERE scope = 'user'", args: [scope.conversation] };
-}
-
-/** The WHERE conditions on alias `e` (events) for cold context within a scope. */
-export function scopeFilter(scope: RecallScope): SqlFilter {
-  const parts: string[] = [];
-  const args: InValue[] = [];
-  if (scope.conversation === undefined) parts.push("e.layer = 'L2'");
-  else {
-    // The unary + keeps SQLite from driving the query by the layer index (every cold event)
-    // instead of by the conversation's rowids: 19 → 6 ms for a 1k-event conversation in 100k.
-    parts.push("+e.layer = 'L2'");
-    // Written as a rowid set, not `conversation = ? OR scope = 'user'`: SQLite cannot use an
-    // index for that OR and would read every cold event (80 ms at 10k events, measured) where
-    // the two index lookups read only the conversation's own (1 ms).
-    parts.push("e.rowid IN (SELECT rowid FROM events WHERE conversation = ? UNION ALL SELECT rowid FROM events WHERE scope = 'user')");
-    args.push(scope.conversation);
-  }
-  if (scope.viewer !== undefined) {
-    const visible = viewerFilter(scope.viewer, "e");
-    parts.push(visible.sql);
-    args.push(...visible.args);
-  }
-  if (scope.since !== undefined) {
-    parts.push("e.time >= ?");
-    args.push(scope.since);
-  }
-  if (scope.until !== undefined) {
-    parts.push("e.time <= ?");
-    args.push(scope.until);
-  }
-  return { sql: parts.join(" AND "), args };
+/** The store's terms for a recall scope: the viewer as the private scopes it may see. */
+export function coldScopeOf(scope: RecallScope): ColdScope {
+  const { conversation, viewer, since, until } = scope;
+  return { conversation, since, until, privateScopes: viewer && visibleScopes(viewer) };
 }

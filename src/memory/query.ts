@@ -10,6 +10,7 @@ import { fuseRrf, type ChannelHit } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
 import { vectorChannel } from "./vector-channel.ts";
+import { coldCandidateRows, idsInConversation } from "../store/index.ts";
 
 export type QueryOptions = RecallScope & {
   k: number;
@@ -48,36 +49,22 @@ export type Candidate = {
  */
 export const channelDepth = (k: number) => Math.max(2 * k, 100);
 
-/**
- * The read of the fused top ids' rows. `+layer` keeps SQLite from walking every cold event
- * through a layer index instead of looking the ids up by primary key (it chose the walk:
- * 40 ms a query at 30k events, growing with the store).
- */
-export const candidateRowsSql = (ids: number) =>
-  `SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
-   WHERE +layer = 'L2' AND id IN (${Array.from({ length: ids }, () => "?").join(", ")})`;
-
 /** A chat's own conversation and the weight its memories gain (see `QueryOptions.prefer`). */
 export type Prefer = { conversation: string; boost: number };
 
-/** Which fused ids belong to the conversation: events by their conversation, facts by their scope. */
-const OWN_SQL = {
-  events: "SELECT id FROM events WHERE +conversation = ? AND id IN",
-  triples: "SELECT id FROM triples WHERE +scope = ? AND id IN",
-} as const;
-
 /**
- * The fused list with the preferred conversation's members boosted and re-sorted. One lookup by
- * primary key of the fused ids (at most three channels' depth, 300 ids) tells which are its own.
+ * The fused list with the preferred conversation's members boosted and re-sorted: events by
+ * their conversation, facts (`triples`) by their scope.
  */
-export async function preferOwn<T extends { id: string; score: number }>(client: Client, kind: keyof typeof OWN_SQL, fused: T[], prefer: Prefer | undefined): Promise<T[]> {
+export async function preferOwn<T extends { id: string; score: number }>(client: Client, table: "events" | "triples", fused: T[], prefer: Prefer | undefined): Promise<T[]> {
   if (!prefer || prefer.boost === 0 || fused.length === 0) return fused;
-  const own = await client.execute({
-    sql: `${OWN_SQL[kind]} (${fused.map(() => "?").join(", ")})`,
-    args: [prefer.conversation, ...fused.map((f) => f.id)],
-  });
-  if (own.rows.length === 0) return fused;
-  const ids = new Set(own.rows.map((r) => String(r.id)));
+  const ids = await idsInConversation(
+    client,
+    table,
+    prefer.conversation,
+    fused.map((f) => f.id),
+  );
+  if (ids.size === 0) return fused;
   return fused.map((f) => (ids.has(f.id) ? { ...f, score: f.score * (1 + prefer.boost) } : f)).sort((a, b) => b.score - a.score);
 }
 
@@ -99,8 +86,11 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
   const top = (await preferOwn(client, "events", fuseRrf(rankings), options.prefer)).slice(0, options.k);
   if (top.length === 0) return [];
-  const rows = await client.execute({ sql: candidateRowsSql(top.length), args: top.map((t) => t.id) });
-  const byId = new Map(rows.rows.map((r) => [String(r.id), r]));
+  const rows = await coldCandidateRows(
+    client,
+    top.map((t) => t.id),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
   // An event recalled into L1 between the ranking and this read is simply no longer a candidate.
   return top.flatMap((t): Candidate[] => {
     const row = byId.get(t.id);
@@ -110,12 +100,12 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
         id: t.id,
         layer: "L2",
         score: t.score,
-        text: String(row.text),
-        time: Number(row.time),
-        conversation: String(row.conversation),
-        session: String(row.session_id),
-        speaker: row.speaker === null ? null : String(row.speaker),
-        sources: row.source_id === null ? [] : [String(row.source_id)],
+        text: row.text,
+        time: row.time,
+        conversation: row.conversation,
+        session: row.sessionId,
+        speaker: row.speaker,
+        sources: row.sourceId === null ? [] : [row.sourceId],
         channels: t.channels,
       },
     ];

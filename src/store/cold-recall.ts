@@ -1,0 +1,37 @@
+/**
+ * Recall's reads of cold events beyond the ranking (memory/query.ts, memory/injection.ts) and the
+ * move of recalled events back into L1 (memory/recall.ts). The per-query reads are typed sql
+ * templates: they run on every turn, and the query builder costs ~150 µs a query to build
+ * (measured on the record lookups, store/memory-records.ts).
+ */
+import { sql } from "drizzle-orm";
+import { queryDb, type Executor } from "./query-db.ts";
+
+/** A cold event as recall shows it. */
+export type ColdCandidateRow = { id: string; text: string; time: number; conversation: string; sessionId: string; speaker: string | null; sourceId: string | null };
+
+/**
+ * The cold (L2) events among `ids`; an id no longer cold (recalled into L1 meanwhile) is absent.
+ * `+layer` keeps SQLite from walking every cold event through a layer index instead of looking
+ * the ids up by primary key (it chose the walk: 40 ms a query at 30k events, growing with the store).
+ */
+export async function coldCandidateRows(client: Executor, ids: readonly string[]): Promise<ColdCandidateRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryDb(client).all<{ id: string; text: string; time: number; conversation: string; session_id: string; speaker: string | null; source_id: string | null }>(
+    sql`SELECT id, text, time, conversation, session_id, speaker, source_id FROM events
+   WHERE +layer = 'L2' AND id IN ${ids}`,
+  );
+  return rows.map((r) => ({ id: r.id, text: r.text, time: r.time, conversation: r.conversation, sessionId: r.session_id, speaker: r.speaker, sourceId: r.source_id }));
+}
+
+/**
+ * Which of `ids` belong to `conversation`: events by their conversation, facts (`triples`) by
+ * their scope. One lookup by primary key of the ids (a fused list: at most 300).
+ */
+export async function idsInConversation(client: Executor, table: "events" | "triples", conversation: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await queryDb(client).all<{ id: string }>(
+    table === "events" ? sql`SELECT id FROM events WHERE +conversation = ${conversation} AND id IN ${ids}` : sql`SELECT id FROM triples WHERE +scope = ${conversation} AND id IN ${ids}`,
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -4,8 +4,10 @@
  * templates: they run on every turn, and the query builder costs ~150 µs a query to build
  * (measured on the record lookups, store/memory-records.ts).
  */
-import { sql } from "drizzle-orm";
+import type { Client } from "@libsql/client";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
+import { blocks, events } from "./schema.ts";
 
 /** A cold event as recall shows it. */
 export type ColdCandidateRow = { id: string; text: string; time: number; conversation: string; sessionId: string; speaker: string | null; sourceId: string | null };
@@ -34,4 +36,40 @@ export async function idsInConversation(client: Executor, table: "events" | "tri
     table === "events" ? sql`SELECT id FROM events WHERE +conversation = ${conversation} AND id IN ${ids}` : sql`SELECT id FROM triples WHERE +scope = ${conversation} AND id IN ${ids}`,
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/** A cold event moved back into L1, in its original order. */
+export type RecalledRow = { id: string; sessionId: string; seq: number; time: number; text: string };
+
+/**
+ * Moves cold events back into L1 in one write transaction: the events (in their original order:
+ * time, then position in the session) become layer L1, used once more, and their blocks' single
+ * holder becomes L1. When any of `ids` is not cold, nothing moves and those ids are returned.
+ */
+export async function moveColdToL1(client: Client, ids: readonly string[], now: number): Promise<{ moved: RecalledRow[] } | { missing: string[] }> {
+  const tx = await client.transaction("write");
+  try {
+    const db = queryDb(tx);
+    const rows = await db
+      .select({ id: events.id, sessionId: events.sessionId, seq: events.seq, time: events.time, text: events.text })
+      .from(events)
+      .where(and(eq(events.layer, "L2"), inArray(events.id, [...ids])))
+      .orderBy(asc(events.time), asc(events.sessionId), asc(events.seq));
+    if (rows.length !== ids.length) {
+      const found = new Set(rows.map((r) => r.id));
+      return { missing: ids.filter((id) => !found.has(id)) };
+    }
+    await db
+      .update(blocks)
+      .set({ holder: "L1" })
+      .where(and(eq(blocks.holder, "L2"), inArray(blocks.eventId, [...ids])));
+    await db
+      .update(events)
+      .set({ layer: "L1", accessCount: sql`${events.accessCount} + 1`, lastAccess: now })
+      .where(inArray(events.id, [...ids]));
+    await tx.commit();
+    return { moved: rows };
+  } finally {
+    tx.close();
+  }
 }

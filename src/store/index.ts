@@ -64,6 +64,6 @@ export {
 export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
 export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR, BULK_SEGMENT_DOCS } from "./search-segments.ts";
 export { coldScopeSql, coldCandidates, visibleTo, searchColdEvents, type ColdScope } from "./cold-scope.ts";
-export { coldCandidateRows, idsInConversation, type ColdCandidateRow } from "./cold-recall.ts";
+export { coldCandidateRows, idsInConversation, moveColdToL1, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
 export { coldVectorCount, nearestColdEvents, nearestColdImages, type EventDistance } from "./cold-vectors.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";

@@ -8,6 +8,7 @@ import type { Client } from "@libsql/client";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
+import { heldInL2 } from "./blocks-table.ts";
 
 /** A cold event as recall shows it. */
 export type ColdCandidateRow = { id: string; text: string; time: number; conversation: string; sessionId: string; speaker: string | null; sourceId: string | null };
@@ -62,7 +63,7 @@ export async function moveColdToL1(client: Client, ids: readonly string[], now: 
     await db
       .update(blocks)
       .set({ holder: "L1" })
-      .where(and(eq(blocks.holder, "L2"), inArray(blocks.eventId, [...ids])));
+      .where(and(heldInL2(), inArray(blocks.eventId, [...ids])));
     await db
       .update(events)
       .set({ layer: "L1", accessCount: sql`${events.accessCount} + 1`, lastAccess: now })

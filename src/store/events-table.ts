@@ -6,6 +6,7 @@ import type { Client } from "@libsql/client";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
+import { heldInL2 } from "./blocks-table.ts";
 
 /** What the context inspector shows of each event of a session, in the session's order. */
 export type TimelineRow = {
@@ -253,6 +254,6 @@ export async function moveEventToL3(tx: Executor, id: string, maxAccesses: numbe
   await db
     .update(blocks)
     .set({ holder: "L3" })
-    .where(and(eq(blocks.eventId, id), eq(blocks.holder, "L2")));
+    .where(and(eq(blocks.eventId, id), heldInL2()));
   return true;
 }

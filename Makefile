@@ -12,7 +12,7 @@ WITH_DENO := PATH="$(CURDIR)/$(DENO_BIN):$$PATH"
 DENO_TESTS := tests/runtime tests/integration/daemon.test.ts tests/integration/data-lock.test.ts tests/plugins/shared-memory.test.ts tests/plugins/bulk.test.ts tests/plugins/terminal.test.ts tests/unit/serve.test.ts
 DATA ?= ./data
 
-.PHONY: install run test test-deno test-fast build dist test-dist bench migrations typecheck fmt lint clean
+.PHONY: install run test test-deno test-fast build dist test-dist bench migrations console typecheck fmt lint clean
 
 # Installs the locked dependencies when package-lock.json is newer than the last install.
 node_modules/.install-stamp: package.json package-lock.json
@@ -74,6 +74,10 @@ lint: install
 migrations: install
 	node_modules/.bin/drizzle-kit generate
 	$(BUN) scripts/gen-migrations.ts
+
+# After editing web/: bundle the console (web/dist/console.js) and write the asset tables.
+console: install
+	$(BUN) scripts/gen-console.ts
 
 clean:
 	rm -rf dist

@@ -18,6 +18,7 @@ import { BUILTIN_PLUGINS } from "../plugins/index.ts";
 import { startupDependencies, startupWaves } from "../src/plugins/index.ts";
 import { fileURLToPath } from "node:url";
 import { lockedPackage } from "./locked-package.ts";
+import { writeConsole } from "./gen-console.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
@@ -66,6 +67,9 @@ try {
   console.error(`Cannot build: ${(error as Error).message}`);
   process.exit(1);
 }
+
+// The console is bundled from web/ now, so the binary never carries a stale one.
+await writeConsole();
 
 const result = await Bun.build({
   entrypoints: [`${root}src/main.ts`],

@@ -15,6 +15,9 @@ import { parseBody } from "./validate.ts";
 
 const LoginSchema = z.object({ token: z.string().min(1).max(1000) });
 
+/** `GET /api/auth`: whether this browser is logged in, and where the admin token is. */
+export type AuthStatus = { loggedIn: boolean; tokenFile: string };
+
 export type LoginDeps = {
   adminToken: string;
   sessions: ConsoleSessions;
@@ -28,7 +31,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
   const app = new Hono();
 
   app.get("/auth", async (c) =>
-    c.json({
+    c.json<AuthStatus>({
       loggedIn: await deps.sessions.touch(getCookie(c, SESSION_COOKIE)),
       // The path, never the token: it tells a first-time user where to look.
       tokenFile: deps.tokenPath ?? "<data>/admin.token",

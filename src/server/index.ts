@@ -5,3 +5,5 @@ export { runTokenCommand } from "./token-command.ts";
 export { runKeyCommand } from "./key-command.ts";
 export { respondMcp } from "./mcp-methods.ts";
 export { A2AConfigSchema, type A2AConfig } from "./a2a.ts";
+// The console's view of the API (web/api-types.ts): the types the routes answer with.
+export type { AuthStatus } from "./api-login.ts";

@@ -2,7 +2,8 @@
  * The architecture, checked (DESIGN §2): lower layers never import higher ones, folders import
  * each other in one direction only (no cycle, even between folders of one rank), across folders
  * only through the folder's index.ts, production code never imports tests/, and only
- * src/runtime/ touches Bun's own APIs. Covers src/, plugins/ and web/.
+ * src/runtime/ touches Bun's own APIs. Covers src/, plugins/ and web/ (the console's code; not
+ * its generated bundle, web/dist/), which takes only types from src/.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "../support/process.ts";
 
 const SRC = join(ROOT, "src");
+/** The console's bundle, generated from web/'s code by scripts/gen-console.ts. */
+const WEB_BUNDLE = join(ROOT, "web/dist");
+const CODE = /\.(ts|tsx|js)$/;
 
 /**
  * Rank of each area; a file may import only from areas of equal or lower rank. An area is a
@@ -21,7 +25,6 @@ const RANK: Record<string, number> = {
   "src/runtime": 0,
   "src/errors": 0,
   "src/version.ts": 0,
-  web: 0,
   "src/log": 1,
   "src/config": 1,
   "src/text": 1,
@@ -38,6 +41,8 @@ const RANK: Record<string, number> = {
   "src/server": 4,
   // Channels start kernel turns from outside (QQ's WebSocket), beside the HTTP surface.
   "src/channels": 4,
+  // The console is a client of the HTTP API: it imports the server's types (and only types).
+  web: 4.2,
   "src/daemon.ts": 4.5,
   "src/daemon-plugins.ts": 4.5,
   "src/daemon-channels.ts": 4.5,
@@ -69,9 +74,9 @@ const NOT_THROUGH_INDEX: Record<string, string> = {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (name === "node_modules") return [];
+    if (name === "node_modules" || path === WEB_BUNDLE) return [];
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.(ts|js)$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
+    return CODE.test(name) && !name.endsWith(".d.ts") ? [path] : [];
   });
 }
 
@@ -96,8 +101,8 @@ function importsOf(file: string): Import[] {
   });
 }
 
-const CODE = /\.(ts|js)$/;
-const isCodeIn = (path: string) => CODE.test(path) && /^(src|plugins|web)\//.test(path);
+/** Code of src/, plugins/ or web/; the console's bundle is a file the binary carries (assets-bun.ts embeds it), not an import of code. */
+const isCodeIn = (path: string) => CODE.test(path) && /^(src|plugins|web)\//.test(path) && !path.startsWith("web/dist/");
 
 describe("architecture", () => {
   const files = [...sourceFiles(SRC), ...sourceFiles(join(ROOT, "plugins")), ...sourceFiles(join(ROOT, "web"))];
@@ -140,10 +145,21 @@ describe("architecture", () => {
 
   test("across folders, imports go through the folder's index.ts (known exceptions pinned)", () => {
     const found = imports
-      .filter((i) => isCodeIn(i.to) && i.fromArea !== i.toArea && !/\.(ts|js)$/.test(i.toArea))
-      .filter((i) => !/\/index\.(ts|js)$/.test(i.to) && i.toArea !== "web" && i.toArea !== "plugins/(root)")
+      .filter((i) => isCodeIn(i.to) && i.fromArea !== i.toArea && !/\.(ts|tsx|js)$/.test(i.toArea))
+      .filter((i) => !/\/index\.(ts|tsx|js)$/.test(i.to) && i.toArea !== "web" && i.toArea !== "plugins/(root)")
       .map((i) => `${i.fromArea} -> ${i.to}`);
     assert.deepEqual([...new Set(found)].sort(), Object.keys(NOT_THROUGH_INDEX).sort());
+  });
+
+  test("the console takes only types from src/: nothing of the daemon is bundled into it", () => {
+    const values = files
+      .filter((f) => areaOf(f) === "web")
+      .flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+"(\.[^"]+)"/gm)]
+          .filter((m) => !m[1] && !resolve(dirname(f), m[2]!).startsWith(join(ROOT, "web")))
+          .map((m) => `${relative(ROOT, f)} -> ${m[2]}`),
+      );
+    assert.deepEqual(values, []);
   });
 
   test("production code never imports tests/", () => {

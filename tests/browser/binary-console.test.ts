@@ -7,18 +7,11 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ASSET_SOURCES } from "../../src/runtime/asset-files.ts";
 import { WEB_ASSETS } from "../../src/runtime/index.ts";
 import { BINARY_SKIP, isolatedBinary } from "../binary/build-binary.ts";
 import { ROOT, startDaemon } from "../support/process.ts";
 import { chromiumMissing, launchChromium, logIn } from "./support.ts";
-
-/** Where each served name comes from in the source tree. */
-const SOURCE: Record<string, string> = {
-  "uplot.js": "node_modules/uplot/dist/uPlot.esm.js",
-  "uplot.css": "node_modules/uplot/dist/uPlot.min.css",
-  "marked.js": "node_modules/marked/lib/marked.esm.js",
-  "purify.js": "node_modules/dompurify/dist/purify.es.mjs",
-};
 
 describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMissing ? "no /usr/bin/chromium" : false) }, () => {
   test("carries every console file and every page works in Chromium", async () => {
@@ -29,7 +22,8 @@ describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMis
       for (const name of WEB_ASSETS) {
         const served = await fetch(`${daemon.url}${name === "index.html" ? "/" : `/assets/${name}`}`);
         assert.equal(served.status, 200, name);
-        const expected = readFileSync(join(ROOT, SOURCE[name] ?? `web/${name}`));
+        // Where each served name comes from in the source tree (the bundle: web/dist/console.js).
+        const expected = readFileSync(join(ROOT, "src/runtime", ASSET_SOURCES[name]));
         assert.ok(Buffer.from(await served.arrayBuffer()).equals(expected), `${name} differs from the source`);
       }
       const errors: string[] = [];

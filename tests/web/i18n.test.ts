@@ -1,5 +1,5 @@
 /**
- * The console's word table (web/i18n.js) is complete: every key a page asks for exists, every
+ * The console's word table (web/i18n.ts) is complete: every key a page asks for exists, every
  * entry has English and Chinese, the Chinese is Chinese, both sides take the same {placeholders},
  * and every page in the navigation has its label. A page added without its words fails here
  * before anyone sees "no console text for …".
@@ -9,15 +9,14 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/process.ts";
-// @ts-expect-error the console is plain browser JavaScript without type declarations
 import { STRINGS } from "../../web/i18n.js";
 
 type Entry = [string | ((p: Record<string, unknown>) => string), string | ((p: Record<string, unknown>) => string)];
-const table = STRINGS as Record<string, Record<string, Entry>>;
+const table = STRINGS as unknown as Record<string, Record<string, Entry>>;
 const WEB = join(ROOT, "web");
 /** The console's scripts without their comment lines (which may show examples of t()). */
 const sources = readdirSync(WEB)
-  .filter((f) => f.endsWith(".js"))
+  .filter((f) => /\.tsx?$/.test(f))
   .map((f) => ({
     file: f,
     text: readFileSync(join(WEB, f), "utf8")
@@ -30,8 +29,8 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 const SAMPLE = { n: 2, chars: 10, name: "x", code: "c", message: "m" };
 const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
 
-describe("console words (web/i18n.js)", () => {
-  test('every t("section.name") in web/*.js names an entry', () => {
+describe("console words (web/i18n.ts)", () => {
+  test('every t("section.name") in web/*.ts(x) names an entry', () => {
     const used = sources.flatMap(({ file, text }) => [...text.matchAll(/\bt\("([\w]+\.[\w]+)"/g)].map((m) => ({ file, key: m[1]! })));
     assert.ok(used.length > 150, `only ${used.length} uses found: the pattern no longer matches the pages`);
     const missing = used.filter(({ key }) => {
@@ -59,8 +58,8 @@ describe("console words (web/i18n.js)", () => {
   });
 
   test("every page in the navigation has its label", () => {
-    const shell = sources.find((s) => s.file === "console.js")!.text;
-    const routes = [...shell.slice(shell.indexOf("const PAGES")).matchAll(/\["(\w+)", render\w+\]/g)].map((m) => m[1]!);
+    const shell = sources.find((s) => s.file === "main.tsx")!.text;
+    const routes = [...shell.slice(shell.indexOf("const PAGES")).matchAll(/\["(\w+)", \w+/g)].map((m) => m[1]!);
     assert.ok(routes.length >= 8, `found routes ${routes}`);
     assert.deepEqual(
       routes.filter((r) => !table.nav?.[r]),

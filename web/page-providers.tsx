@@ -1,7 +1,8 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Providers: presets, add/edit, a write-only key, activate, delete, and "test connection".
-import { api } from "/assets/api.js";
-import { clear, data, h, notice } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { clear, data, h, notice } from "./dom.ts";
+import { t } from "./i18n.ts";
 
 function testResult(result) {
   if (result.ok) return notice(t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") }), "ok");

@@ -1,8 +1,9 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Scenes: recurring situations, how often they came back, and how their strength fades.
-import { api } from "/assets/api.js";
-import { lineChart } from "/assets/charts.js";
-import { data, h, notice, when } from "/assets/dom.js";
-import { num, t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { lineChart } from "./charts.ts";
+import { data, h, notice, when } from "./dom.ts";
+import { num, t } from "./i18n.ts";
 
 const DAY = 86_400_000;
 

@@ -1,9 +1,10 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Chat: sessions on the side, the conversation streaming in, tool calls as collapsible steps,
 // and each turn's recalled memory as one line that expands to the query and what was injected.
-import { api, streamMessage } from "/assets/api.js";
-import { clear, data, h, notice } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
-import { renderMarkdown } from "/assets/markdown.js";
+import { api, streamMessage } from "./api.ts";
+import { clear, data, h, notice } from "./dom.ts";
+import { t } from "./i18n.ts";
+import { renderMarkdown } from "./markdown.ts";
 
 /** "remembered 3 things (120 characters)", expanding to the query and the injected lines with their ids. */
 export function recallLine(report) {

@@ -1,14 +1,15 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed");
 // then the events they pushed lately (what reached, or will reach, a session's turn).
-import { api } from "/assets/api.js";
-import { clear, data, h, notice, when } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { clear, data, h, notice, when } from "./dom.ts";
+import { t } from "./i18n.ts";
 
 const exitText = (e) => (e ? (e.signal ? t("plugins.exitSignal", { signal: e.signal, at: when(e.at) }) : t("plugins.exitCode", { code: e.code, at: when(e.at) })) : "");
 
 export async function renderPlugins(view) {
   view.append(h("h1", {}, t("plugins.title")));
-  let plugins;
+  let plugins = [];
   try {
     ({ plugins } = await api("GET", "/api/plugins"));
   } catch (error) {

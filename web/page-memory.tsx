@@ -1,9 +1,10 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Memory: totals per layer, embedder, storage; growth chart; search across layers with
 // filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
-import { api, streamPost } from "/assets/api.js";
-import { lineChart } from "/assets/charts.js";
-import { bytes, clear, data, h, notice, when } from "/assets/dom.js";
-import { t, word } from "/assets/i18n.js";
+import { api, streamPost } from "./api.ts";
+import { lineChart } from "./charts.ts";
+import { bytes, clear, data, h, notice, when } from "./dom.ts";
+import { t, word } from "./i18n.ts";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
 const CHART_MIN_DAYS = 3;

@@ -3,20 +3,29 @@
 // Every string a person reads comes from STRINGS below, one section per page. An entry is
 // [English, 中文]; each is text with {name} placeholders or a function of the parameters (for
 // plurals). A new page adds its own section (e.g. `keys: { title: ["Keys", "密钥"] }`), calls
-// t("keys.title"), and lists its route in console.js; tests/web/i18n.test.ts fails on a key used
-// but missing, a missing or untranslated Chinese entry, or placeholders that differ.
+// t("keys.title"), and lists its route in main.tsx. t() takes only keys that exist (TextKey), so a
+// missing word fails the type check; tests/web/i18n.test.ts also fails on a missing or
+// untranslated Chinese entry, or placeholders that differ.
 //
 // Hand-written rather than a library: the console needs lookup, {name} interpolation and two
 // plural forms; the browser's Intl does dates, numbers and plural rules. i18next (~40 KB) or
 // Lingui (a compile step) would add more than this file is.
 
-export const LANGUAGES = [
+export const LANGUAGES: readonly { id: LanguageId; name: string }[] = [
   { id: "en", name: "English" },
   { id: "zh-CN", name: "中文" },
 ];
+export type LanguageId = "en" | "zh-CN";
 const STORAGE_KEY = "homed.lang";
 
-const plural = (n, one, many) => (n === 1 ? one : many);
+/** The parameters of a text: {name} placeholders; counted words take numbers. */
+export type Params = Record<string, unknown>;
+type Counts = Record<string, number>;
+/** One side of an entry: text with {name} placeholders, or a function of the counts (for plurals). */
+type Side = string | ((p: Counts) => string);
+type Entry = readonly [english: Side, chinese: Side];
+
+const plural = (n: number | undefined, one: string, many: string) => (n === 1 ? one : many);
 
 export const STRINGS = {
   shell: {
@@ -86,9 +95,9 @@ export const STRINGS = {
     toolDone: ["tool · {name} ✓", "工具 · {name} ✓"],
     toolDenied: ["tool · {name} (denied)", "工具 · {name}（已拒绝）"],
     image: ["[image]", "[图片]"],
-    recalled: [(p) => `remembered ${num(p.n)} ${plural(p.n, "thing", "things")} (${num(p.chars)} characters)`, "想起 {n} 条记忆（{chars} 个字符）"],
+    recalled: [(p: Counts) => `remembered ${num(p.n)} ${plural(p.n, "thing", "things")} (${num(p.chars)} characters)`, "想起 {n} 条记忆（{chars} 个字符）"],
     recalledNothing: ["remembered nothing for this message", "这条消息没有想起相关记忆"],
-    restored: [(p) => ` · ${num(p.n)} earlier ${plural(p.n, "message", "messages")} back in the conversation`, " · {n} 条早先的消息回到了对话中"],
+    restored: [(p: Counts) => ` · ${num(p.n)} earlier ${plural(p.n, "message", "messages")} back in the conversation`, " · {n} 条早先的消息回到了对话中"],
     recallQuery: ["looked for: ", "查找："],
     recallNone: ["nothing injected", "没有注入任何记忆"],
     recallIds: ["ids: ", "编号："],
@@ -128,7 +137,7 @@ export const STRINGS = {
     startChat: ["Start a chat →", "开始对话 →"],
     fetchModels: ["List models", "获取模型列表"],
     fetchingModels: ["Asking the provider…", "正在询问模型服务…"],
-    modelsFound: [(p) => `${num(p.n)} ${plural(p.n, "model", "models")}: pick one in the Model field`, "找到 {n} 个模型：在“模型”栏里选择"],
+    modelsFound: [(p: Counts) => `${num(p.n)} ${plural(p.n, "model", "models")}: pick one in the Model field`, "找到 {n} 个模型：在“模型”栏里选择"],
     modelsFailed: ["Cannot list models: {details}", "无法获取模型列表：{details}"],
     cancel: ["Cancel", "取消"],
     testing: ["Testing…", "正在测试…"],
@@ -161,7 +170,7 @@ export const STRINGS = {
     ],
     growth: ["Memory growth (events written, by the layer they are in now)", "记忆增长（写入的事件，按当前所在层）"],
     growthShort: [
-      (p) => `Written so far, over ${num(p.days)} ${plural(p.days, "day", "days")}: ${num(p.l1)} live events, ${num(p.l2)} in history, ${num(p.l3)} facts' sources.`,
+      (p: Counts) => `Written so far, over ${num(p.days)} ${plural(p.days, "day", "days")}: ${num(p.l1)} live events, ${num(p.l2)} in history, ${num(p.l3)} facts' sources.`,
       "到目前为止（{days} 天内）写入：当前对话 {l1} 条，历史 {l2} 条，事实来源 {l3} 条。",
     ],
     layer_memories: ["Facts and history", "事实与历史"],
@@ -357,7 +366,7 @@ export const STRINGS = {
     title: ["Plugins", "插件"],
     noHost: ["This daemon runs no plugin host, so there are no plugins to show.", "这个守护进程没有运行插件宿主，所以没有插件可显示。"],
     none: ["No plugins are configured.", "没有配置插件。"],
-    restarts: [(p) => ` · ${num(p.n)} ${plural(p.n, "restart", "restarts")}`, " · 重启 {n} 次"],
+    restarts: [(p: Counts) => ` · ${num(p.n)} ${plural(p.n, "restart", "restarts")}`, " · 重启 {n} 次"],
     pid: [" · pid {pid}", " · 进程号 {pid}"],
     exitSignal: [" · last exit signal {signal} at {at}", " · 上次退出：信号 {signal}，{at}"],
     exitCode: [" · last exit code {code} at {at}", " · 上次退出：代码 {code}，{at}"],
@@ -371,12 +380,15 @@ export const STRINGS = {
     eventSession: [" · for session {session}", " · 发给会话 {session}"],
     urgent: ["urgent", "紧急"],
   },
-};
+} as const satisfies Record<string, Record<string, Entry>>;
+
+/** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */
+export type TextKey = { [S in keyof typeof STRINGS]: `${S}.${keyof (typeof STRINGS)[S] & string}` }[keyof typeof STRINGS];
 
 /** The language in use: the one the person chose, else the browser's first that we speak. */
-function pick() {
+function pick(): LanguageId {
   const chosen = globalThis.localStorage?.getItem(STORAGE_KEY);
-  if (LANGUAGES.some((l) => l.id === chosen)) return chosen;
+  if (LANGUAGES.some((l) => l.id === chosen)) return chosen as LanguageId;
   for (const tag of globalThis.navigator?.languages ?? []) {
     if (/^zh\b/i.test(tag)) return "zh-CN";
     if (/^en\b/i.test(tag)) return "en";
@@ -387,35 +399,42 @@ function pick() {
 let lang = pick();
 export const language = () => lang;
 
-/** Remembers the choice and tells the page (console.js redraws on "homed:language"). */
-export function setLanguage(id) {
+/** Remembers the choice and tells the page (main.tsx redraws on "homed:language"). */
+export function setLanguage(id: string): void {
   if (!LANGUAGES.some((l) => l.id === id) || id === lang) return;
-  lang = id;
+  lang = id as LanguageId;
   globalThis.localStorage?.setItem(STORAGE_KEY, id);
   document.documentElement.lang = id;
   window.dispatchEvent(new Event("homed:language"));
 }
 
 /** A number in the language's digits and grouping. */
-export const num = (n, options) => new Intl.NumberFormat(lang, options).format(n);
+export const num = (n: number | undefined, options?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(lang, options).format(n ?? 0);
 
 /** A moment (milliseconds) as the language writes date and time; "—" when there is none. */
-export const when = (ms) => (ms ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms)) : "—");
+export const when = (ms: number | null | undefined): string => (ms ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms)) : "—");
 
 /** Whether `key` has a text (for words that come from the daemon and may be new). */
-export const has = (key) => Boolean(STRINGS[key.split(".")[0]]?.[key.split(".")[1]]);
+export const has = (key: string): key is TextKey => entryOf(key) !== undefined;
+
+function entryOf(key: string): Entry | undefined {
+  const [section, name] = key.split(".");
+  return (STRINGS as Record<string, Record<string, Entry>>)[section ?? ""]?.[name ?? ""];
+}
 
 /** A word the daemon sent, in the reader's language when the console knows it, else as sent. */
-export const word = (value) => (has(`vocab.${value}`) ? t(`vocab.${value}`) : String(value));
+export const word = (value: unknown): string => {
+  const key = `vocab.${String(value)}`;
+  return has(key) ? t(key) : String(value);
+};
 
 /** The text for `key` ("section.name") in the current language, with {placeholders} filled. */
-export function t(key, params = {}) {
-  const [section, name] = key.split(".");
-  const entry = STRINGS[section]?.[name];
+export function t(key: TextKey, params: Params = {}): string {
+  const entry = entryOf(key);
   if (!entry) throw new Error(`no console text for ${key}`);
   const text = entry[lang === "zh-CN" ? 1 : 0];
-  if (typeof text === "function") return text(params);
-  return text.replace(/\{(\w+)\}/g, (_, p) => {
+  if (typeof text === "function") return text(params as Counts);
+  return text.replace(/\{(\w+)\}/g, (_, p: string) => {
     const value = params[p];
     return typeof value === "number" ? num(value) : String(value ?? "");
   });

@@ -1,9 +1,10 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Context inspector: what the model would see now — the budget bar, each live event with its
 // tokens, relevance score and pin, and what sank to cold memory.
-import { api } from "/assets/api.js";
-import { lineChart } from "/assets/charts.js";
-import { data, h, notice, when } from "/assets/dom.js";
-import { num, t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { lineChart } from "./charts.ts";
+import { data, h, notice, when } from "./dom.ts";
+import { num, t } from "./i18n.ts";
 
 function budgetBar(c) {
   const pct = (n) => `${Math.min(100, (n / (c.budget * c.threshold)) * 100).toFixed(1)}%`;

@@ -1,9 +1,10 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // App keys: one per app (Open WebUI, a script, an MCP client) for /v1 and /mcp, never /api.
 // A new key is shown once, with a copy button; the list shows when each was last used; revoking
 // asks first, and the app holding the key is refused from its next request on.
-import { api } from "/assets/api.js";
-import { clear, data, h, notice, when } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { clear, data, h, notice, when } from "./dom.ts";
+import { t } from "./i18n.ts";
 
 const SCOPES = ["v1", "mcp"];
 

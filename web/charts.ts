@@ -1,7 +1,7 @@
 // Small line charts through uPlot (bundled into the binary like every console file).
-import uPlot from "/assets/uplot.js";
-import { h } from "/assets/dom.js";
-import { language } from "/assets/i18n.js";
+import uPlot from "uplot";
+import { h } from "./dom.ts";
+import { language } from "./i18n.ts";
 
 const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
 
@@ -9,7 +9,10 @@ const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
  * A chart of series over x. `time` makes x Unix seconds shown as dates. The figure carries a
  * text summary too, for people who cannot see the picture.
  */
-export function lineChart({ title, x, series, time = false, summary, height = 180 }) {
+export type Series = { label: string; values: (number | null)[]; colour?: string; dash?: number[] };
+export type Chart = { title: string; x: number[]; series: Series[]; time?: boolean; summary?: string; height?: number };
+
+export function lineChart({ title, x, series, time = false, summary, height = 180 }: Chart): HTMLElement {
   const figure = h("figure", { class: "chart", "data-chart": title }, h("figcaption", {}, title));
   const mount = () => {
     const width = Math.max(260, (figure.clientWidth || 600) - 20);
@@ -22,24 +25,24 @@ export function lineChart({ title, x, series, time = false, summary, height = 18
         height,
         scales: { x: { time, range: [min - pad, max + pad] } },
         // Dates in the reader's language (uPlot's own names are English); a template with hours keeps the time.
-        fmtDate: (template) => {
+        fmtDate: (template: string) => {
           const format = new Intl.DateTimeFormat(
             language(),
             /\{h/.test(template)
               ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }
               : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined },
           );
-          return (date) => format.format(date);
+          return (date: Date) => format.format(date);
         },
         // The legend names each line; uPlot's live values read "--" until the pointer is over the chart.
         legend: { live: false },
         axes: [
-          { stroke: "#555", values: time ? undefined : (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
+          { stroke: "#555", values: time ? undefined : (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
           { stroke: "#555", size: 64 },
         ],
         series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: s.colour ?? COLOURS[i % COLOURS.length], width: 2, dash: s.dash, points: { show: x.length < 40 } }))],
       },
-      [x, ...series.map((s) => s.values)],
+      [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
       figure,
     );
   };

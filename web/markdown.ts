@@ -2,8 +2,8 @@
 // markup (no script, no event handler, no javascript: link, no form), and every link opens in a
 // new tab that cannot reach back into the console (rel=noopener noreferrer). Images are dropped:
 // the console's CSP would block one from elsewhere anyway, and a broken picture helps nobody.
-import { marked } from "/assets/marked.js";
-import DOMPurify from "/assets/purify.js";
+import { marked } from "marked";
+import DOMPurify, { type Config } from "dompurify";
 
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName === "A" && node.hasAttribute("href")) {
@@ -12,10 +12,14 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-const SANITIZE = { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "img", "video", "audio", "iframe"], FORBID_ATTR: ["style"] };
+const SANITIZE: Config & { RETURN_DOM_FRAGMENT: true } = {
+  RETURN_DOM_FRAGMENT: true,
+  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "img", "video", "audio", "iframe"],
+  FORBID_ATTR: ["style"],
+};
 
 /** Fills `el` with `text` rendered as Markdown (GitHub flavour, a line break is a break). */
-export function renderMarkdown(el, text) {
-  el.replaceChildren(DOMPurify.sanitize(marked.parse(text, { gfm: true, breaks: true, async: false }), SANITIZE));
+export function renderMarkdown<E extends Element>(el: E, text: string): E {
+  el.replaceChildren(DOMPurify.sanitize(marked.parse(text, { gfm: true, breaks: true, async: false }) as string, SANITIZE));
   return el;
 }

@@ -1,9 +1,14 @@
 // Talks to the daemon. Every request carries the session cookie (same origin) and the console
 // header that mutating requests need; errors surface as {error, message} from the server.
-import { t } from "/assets/i18n.js";
+import { t } from "./i18n.ts";
+
+/** The daemon's error body: a stable code and a message in English. */
+type ErrorBody = { error?: string; message?: string } | null;
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, body: ErrorBody) {
     super(body?.message ?? `HTTP ${status}`);
     this.status = status;
     this.code = body?.error ?? "http";
@@ -16,7 +21,7 @@ const HEADERS = { "x-homed-request": "1" };
  * fetch, but a refused connection says what it means: the browser's own words ("Failed to
  * fetch", "NetworkError…") do not tell a person that the daemon is down.
  */
-async function reach(path, init) {
+async function reach(path: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(path, init);
   } catch (error) {
@@ -25,41 +30,51 @@ async function reach(path, init) {
   }
 }
 
-export async function api(method, path, body) {
-  const init = { method, credentials: "same-origin", headers: { ...HEADERS } };
+/**
+ * A JSON request; `T` is the answer's type, which the caller names from the server's own types
+ * (api-types.ts) so that a changed API breaks the console's compile.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a page that has not named the answer's type yet gets any
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { ...HEADERS };
+  const init: RequestInit = { method, credentials: "same-origin", headers };
   if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
+    headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const response = await reach(path, init);
-  if (response.status === 204) return null;
+  if (response.status === 204) return null as T;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     if (response.status === 401 && path !== "/api/login") window.dispatchEvent(new Event("homed:logged-out"));
     throw new ApiError(response.status, data);
   }
-  return data;
+  return data as T;
 }
 
 /**
  * POSTs a body and calls onEvent(name, data) for each server-sent event as it arrives.
  * EventSource cannot POST, so the stream is read by hand: events are separated by a blank line.
  */
-export async function streamPost(path, body, contentType, onEvent, signal) {
+// biome-ignore lint/suspicious/noExplicitAny: each event names its own shape (the kernel's TurnEvent)
+export type StreamHandler = (name: string, data: any) => void;
+
+export async function streamPost(path: string, body: BodyInit, contentType: string, onEvent: StreamHandler, signal?: AbortSignal): Promise<void> {
   const response = await reach(path, { method: "POST", credentials: "same-origin", headers: { ...HEADERS, "content-type": contentType }, body, signal });
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += value.replace(/\r\n/g, "\n");
-    let end;
+    let end: number;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       let name = "message";
-      const data = [];
+      const data: string[] = [];
       for (const line of block.split("\n")) {
         if (line.startsWith("event:")) name = line.slice(6).trim();
         else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
@@ -70,5 +85,5 @@ export async function streamPost(path, body, contentType, onEvent, signal) {
 }
 
 /** Sends a chat message; the turn's events stream back. */
-export const streamMessage = (sessionId, content, onEvent, signal) =>
+export const streamMessage = (sessionId: string, content: string, onEvent: StreamHandler, signal?: AbortSignal) =>
   streamPost(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify({ content }), "application/json", onEvent, signal);

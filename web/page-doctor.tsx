@@ -1,7 +1,8 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Doctor: the same checks as `homed doctor`, on demand.
-import { api } from "/assets/api.js";
-import { clear, data, h, notice } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { clear, data, h, notice } from "./dom.ts";
+import { t } from "./i18n.ts";
 
 export async function renderDoctor(view) {
   const out = h("div", { "aria-live": "polite" });

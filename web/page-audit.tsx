@@ -1,8 +1,9 @@
+// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Recall audit: what memory injected into each of the last 1000 turns, and how fast recall is.
-import { api } from "/assets/api.js";
-import { lineChart } from "/assets/charts.js";
-import { clear, h, notice, when } from "/assets/dom.js";
-import { num, t } from "/assets/i18n.js";
+import { api } from "./api.ts";
+import { lineChart } from "./charts.ts";
+import { clear, h, notice, when } from "./dom.ts";
+import { num, t } from "./i18n.ts";
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 

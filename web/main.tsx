@@ -1,0 +1,148 @@
+// The console's shell: checks the login, then shows one page per #/route, in the reader's
+// language (web/i18n.ts), redrawn when the language is switched.
+import { type ComponentChildren, render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "./api.ts";
+import type { AuthStatus } from "./api-types.ts";
+import { Drawn, LanguageSwitch, Notice, type DrawnPage } from "./components.tsx";
+import { language, t } from "./i18n.ts";
+import { renderAudit } from "./page-audit.tsx";
+import { renderChat } from "./page-chat.tsx";
+import { renderContext } from "./page-context.tsx";
+import { renderDoctor } from "./page-doctor.tsx";
+import { renderKeys } from "./page-keys.tsx";
+import { Login } from "./page-login.tsx";
+import { renderMemory } from "./page-memory.tsx";
+import { renderPlugins } from "./page-plugins.tsx";
+import { renderProviders } from "./page-providers.tsx";
+import { renderScenes } from "./page-scenes.tsx";
+
+/** The pages, in the navigation's order: #/route (its label is t("nav.<route>")) and its renderer. */
+const PAGES = [
+  ["chat", renderChat as DrawnPage],
+  ["providers", renderProviders as DrawnPage],
+  ["memory", renderMemory as DrawnPage],
+  ["context", renderContext as DrawnPage],
+  ["scenes", renderScenes as DrawnPage],
+  ["audit", renderAudit as DrawnPage],
+  ["plugins", renderPlugins as DrawnPage],
+  ["keys", renderKeys as DrawnPage],
+  ["doctor", renderDoctor as DrawnPage],
+] as const satisfies readonly (readonly [string, DrawnPage])[];
+type Route = (typeof PAGES)[number][0];
+
+/** The route and its parameters from the address: #/context/abc → ["context", ["abc"]]. */
+function place(): [Route, string[]] {
+  const [name = "chat", ...params] = location.hash.replace(/^#\/?/, "").split("/");
+  const route = PAGES.find(([r]) => r === name)?.[0] ?? "chat";
+  return [route, params.map(decodeURIComponent)];
+}
+
+/** Each event that redraws the page: a new address, the language switched, Try again. */
+function useVisits(): [number, () => void] {
+  const [visit, setVisit] = useState(0);
+  const again = () => setVisit((v) => v + 1);
+  useEffect(() => {
+    window.addEventListener("hashchange", again);
+    window.addEventListener("homed:language", again);
+    return () => {
+      window.removeEventListener("hashchange", again);
+      window.removeEventListener("homed:language", again);
+    };
+  }, []);
+  return [visit, again];
+}
+
+function Shell() {
+  const [visit, again] = useVisits();
+  /** undefined: not asked yet (or logged out since); the login page needs where the token is. */
+  const [auth, setAuth] = useState<AuthStatus | undefined>(undefined);
+  const [failure, setFailure] = useState<Error | null>(null);
+  /** On a phone the navigation folds behind Menu; choosing a page folds it again. */
+  const [open, setOpen] = useState(false);
+  const loggedIn = auth?.loggedIn === true;
+
+  useEffect(() => {
+    document.documentElement.lang = language();
+    setOpen(false);
+  }, [visit]);
+
+  // Asked again on every visit until logged in: the daemon may have been down, or the cookie gone.
+  useEffect(() => {
+    if (loggedIn) return;
+    let current = true;
+    api<AuthStatus>("GET", "/api/auth").then(
+      (status) => current && (setAuth(status), setFailure(null)),
+      (error: Error) => current && setFailure(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [visit, loggedIn]);
+
+  useEffect(() => {
+    const loggedOut = () => setAuth((a) => (a?.loggedIn ? undefined : a));
+    window.addEventListener("homed:logged-out", loggedOut);
+    return () => window.removeEventListener("homed:logged-out", loggedOut);
+  }, []);
+
+  async function logOut() {
+    await api("POST", "/api/logout");
+    setAuth(undefined);
+  }
+
+  const retry = () => {
+    setFailure(null);
+    again();
+  };
+  const [route, params] = place();
+  const draw = PAGES.find(([r]) => r === route)![1];
+  let body: ComponentChildren;
+  if (failure) {
+    // A page that could not be drawn: what went wrong, and a button to try again (the daemon may be back).
+    body = (
+      <div>
+        <Notice kind="error">{t("shell.cannotShow", { message: failure.message })}</Notice>
+        <button type="button" onClick={retry}>
+          {t("shell.retry")}
+        </button>
+      </div>
+    );
+  } else if (!auth) body = <Notice>{t("shell.loading")}</Notice>;
+  else if (!auth.loggedIn) body = <Login status={auth} onLoggedIn={() => setAuth({ ...auth, loggedIn: true })} />;
+  else body = <Drawn key={`${route}/${visit}`} draw={draw} params={params} onError={setFailure} />;
+
+  return (
+    <>
+      <a class="skip" href="#view">
+        {t("shell.skip")}
+      </a>
+      <header id="top" hidden={!loggedIn} class={open ? "open" : undefined}>
+        <span class="brand" translate={false}>
+          homed
+        </span>
+        <button type="button" id="menu" class="quiet menu" aria-expanded={open} aria-controls="pages" onClick={() => setOpen(!open)}>
+          {t("shell.menu")}
+        </button>
+        <nav id="pages" aria-label={t("shell.navLabel")}>
+          {PAGES.map(([r]) => (
+            <a key={r} href={`#/${r}`} aria-current={r === route ? "page" : undefined}>
+              {t(`nav.${r}`)}
+            </a>
+          ))}
+        </nav>
+        <span id="top-language">
+          <LanguageSwitch id="top" />
+        </span>
+        <button type="button" id="logout" class="quiet" onClick={logOut}>
+          {t("shell.logout")}
+        </button>
+      </header>
+      <main id="view" tabindex={-1}>
+        {body}
+      </main>
+    </>
+  );
+}
+
+render(<Shell />, document.getElementById("app")!);

@@ -1,4 +1,4 @@
 // The API's types as the server defines them: the console names its requests and answers with
 // these, so a changed route breaks the console's compile (tsc -p .) instead of a page. Types
 // only — `import type` is erased, so nothing of the daemon is bundled into the console.
-export type { AuthStatus } from "../src/server/index.ts";
+export type { AuthStatus, DoctorAnswer, Health, PluginEventsAnswer, PluginsAnswer, ScenesAnswer } from "../src/server/index.ts";

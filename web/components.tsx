@@ -1,8 +1,44 @@
-// Small components the pages share: a status line, the language chooser, and the bridge that
-// shows a page not yet written as a component.
-import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+// Small components the pages share: what a page is given, loading its data, a status line, data
+// text, the language chooser, and the bridge that shows a page not yet written as a component.
+import type { ComponentChildren, FunctionComponent } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.ts";
+
+/** What the shell gives a page: the address's parameters (#/context/ID → ["ID"]) and where to say it cannot be shown. */
+export type PageProps = { params: string[]; fail: (error: Error) => void };
+export type Page = FunctionComponent<PageProps>;
+
+/**
+ * The page's data: undefined until `load` answers; a failure goes to the shell (which offers Try
+ * again). `reload` asks again and keeps showing the last answer meanwhile.
+ */
+export function useLoad<T>(load: () => Promise<T>, fail: (error: Error) => void): [T | undefined, () => void] {
+  const [value, setValue] = useState<T | undefined>(undefined);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (v) => current && setValue(() => v),
+      (error: Error) => current && fail(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [asked]);
+  return [value, () => setAsked((n) => n + 1)];
+}
+
+/**
+ * Text that is data, not the console's words (a memory, a message, a name): marked
+ * translate="no" so browser translators leave it alone and the language test skips it.
+ */
+export function Data({ as: Tag = "span", class: className, children }: { as?: "span" | "p" | "pre" | "strong" | "code" | "div"; class?: string; children: ComponentChildren }) {
+  return (
+    <Tag class={className} translate={false}>
+      {children}
+    </Tag>
+  );
+}
 
 /** A status line that announces itself to screen readers (an error as an alert). */
 export function Notice({ kind = "info", children }: { kind?: "info" | "error" | "ok"; children: ComponentChildren }) {
@@ -33,7 +69,11 @@ export type DrawnPage = (target: HTMLElement, params: string[]) => Promise<(() =
  * Shows a hand-drawn page in its own element. A page still drawing when it is replaced (a quick
  * second click) goes on drawing off the page and is undone when it finishes.
  */
-export function Drawn({ draw, params, onError }: { draw: DrawnPage; params: string[]; onError: (error: Error) => void }) {
+export const drawn =
+  (draw: DrawnPage): Page =>
+  ({ params, fail }) => <Drawn draw={draw} params={params} onError={fail} />;
+
+function Drawn({ draw, params, onError }: { draw: DrawnPage; params: string[]; onError: (error: Error) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let gone = false;
@@ -54,5 +94,5 @@ export function Drawn({ draw, params, onError }: { draw: DrawnPage; params: stri
       undo?.();
     };
   }, []);
-  return <div class="page" ref={ref} />;
+  return <div ref={ref} />;
 }

@@ -4,31 +4,31 @@ import { type ComponentChildren, render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
-import { Drawn, LanguageSwitch, Notice, type DrawnPage } from "./components.tsx";
+import { drawn, type DrawnPage, LanguageSwitch, Notice, type Page } from "./components.tsx";
 import { language, t } from "./i18n.ts";
 import { renderAudit } from "./page-audit.tsx";
 import { renderChat } from "./page-chat.tsx";
 import { renderContext } from "./page-context.tsx";
-import { renderDoctor } from "./page-doctor.tsx";
+import { Doctor } from "./page-doctor.tsx";
 import { renderKeys } from "./page-keys.tsx";
 import { Login } from "./page-login.tsx";
 import { renderMemory } from "./page-memory.tsx";
-import { renderPlugins } from "./page-plugins.tsx";
+import { Plugins } from "./page-plugins.tsx";
 import { renderProviders } from "./page-providers.tsx";
-import { renderScenes } from "./page-scenes.tsx";
+import { Scenes } from "./page-scenes.tsx";
 
 /** The pages, in the navigation's order: #/route (its label is t("nav.<route>")) and its renderer. */
 const PAGES = [
-  ["chat", renderChat as DrawnPage],
-  ["providers", renderProviders as DrawnPage],
-  ["memory", renderMemory as DrawnPage],
-  ["context", renderContext as DrawnPage],
-  ["scenes", renderScenes as DrawnPage],
-  ["audit", renderAudit as DrawnPage],
-  ["plugins", renderPlugins as DrawnPage],
-  ["keys", renderKeys as DrawnPage],
-  ["doctor", renderDoctor as DrawnPage],
-] as const satisfies readonly (readonly [string, DrawnPage])[];
+  ["chat", drawn(renderChat as DrawnPage)],
+  ["providers", drawn(renderProviders as DrawnPage)],
+  ["memory", drawn(renderMemory)],
+  ["context", drawn(renderContext as DrawnPage)],
+  ["scenes", Scenes],
+  ["audit", drawn(renderAudit)],
+  ["plugins", Plugins],
+  ["keys", drawn(renderKeys)],
+  ["doctor", Doctor],
+] as const satisfies readonly (readonly [string, Page])[];
 type Route = (typeof PAGES)[number][0];
 
 /** The route and its parameters from the address: #/context/abc → ["context", ["abc"]]. */
@@ -96,7 +96,7 @@ function Shell() {
     again();
   };
   const [route, params] = place();
-  const draw = PAGES.find(([r]) => r === route)![1];
+  const Shown = PAGES.find(([r]) => r === route)![1];
   let body: ComponentChildren;
   if (failure) {
     // A page that could not be drawn: what went wrong, and a button to try again (the daemon may be back).
@@ -110,7 +110,13 @@ function Shell() {
     );
   } else if (!auth) body = <Notice>{t("shell.loading")}</Notice>;
   else if (!auth.loggedIn) body = <Login status={auth} onLoggedIn={() => setAuth({ ...auth, loggedIn: true })} />;
-  else body = <Drawn key={`${route}/${visit}`} draw={draw} params={params} onError={setFailure} />;
+  // Keyed by the visit: each one draws the page afresh (a page still loading for an earlier one is dropped).
+  else
+    body = (
+      <div class="page" key={`${route}/${visit}`}>
+        <Shown params={params} fail={setFailure} />
+      </div>
+    );
 
   return (
     <>

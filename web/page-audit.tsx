@@ -1,7 +1,7 @@
 // @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Recall audit: what memory injected into each of the last 1000 turns, and how fast recall is.
 import { api } from "./api.ts";
-import { lineChart } from "./charts.ts";
+import { lineChart } from "./charts.tsx";
 import { clear, h, notice, when } from "./dom.ts";
 import { num, t } from "./i18n.ts";
 

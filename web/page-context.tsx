@@ -2,7 +2,7 @@
 // Context inspector: what the model would see now — the budget bar, each live event with its
 // tokens, relevance score and pin, and what sank to cold memory.
 import { api } from "./api.ts";
-import { lineChart } from "./charts.ts";
+import { lineChart } from "./charts.tsx";
 import { data, h, notice, when } from "./dom.ts";
 import { num, t } from "./i18n.ts";
 

@@ -1,46 +1,69 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Doctor: the same checks as `homed doctor`, on demand.
+import { useState } from "preact/hooks";
 import { api } from "./api.ts";
-import { clear, data, h, notice } from "./dom.ts";
+import type { DoctorAnswer, Health } from "./api-types.ts";
+import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { t } from "./i18n.ts";
 
-export async function renderDoctor(view) {
-  const out = h("div", { "aria-live": "polite" });
-  const button = h(
-    "button",
-    {
-      type: "button",
-      async onclick() {
-        button.disabled = true;
-        clear(out, notice(t("doctor.running")));
-        try {
-          const r = await api("POST", "/api/doctor");
-          clear(
-            out,
-            notice(r.ok ? t("doctor.passed", { ms: r.ms }) : t("doctor.failed", { ms: r.ms }), r.ok ? "ok" : "error"),
-            h(
-              "ul",
-              { class: "checks" },
-              r.results.map((c) => h("li", { class: !c.ok ? "fail" : c.warn ? "warn" : "ok" }, h("strong", { translate: "no" }, `${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${c.name}`), " ", data(c.detail))),
-            ),
-          );
-        } catch (error) {
-          clear(out, notice(error.message, "error"));
-        } finally {
-          button.disabled = false;
-        }
-      },
-    },
-    t("doctor.run"),
+/** /healthz's answer, or what went wrong asking. */
+type HealthSeen = Health | { ok: false; error?: string; message?: string };
+
+export function Doctor({ fail }: PageProps) {
+  const [health] = useLoad(
+    () =>
+      fetch("/healthz")
+        .then((r) => r.json() as Promise<HealthSeen>)
+        .catch((error: Error): HealthSeen => ({ ok: false, error: error.message })),
+    fail,
   );
-  const health = await fetch("/healthz")
-    .then((r) => r.json())
-    .catch((error) => ({ ok: false, error: error.message }));
-  view.append(
-    h("h1", {}, t("doctor.title")),
-    notice(health.ok ? t("doctor.healthy", { version: health.version }) : t("doctor.problem", { message: health.error ?? health.message ?? t("doctor.unknown") }), health.ok ? "ok" : "error"),
-    h("p", { class: "help" }, t("doctor.helpBefore"), h("code", {}, "homed doctor"), t("doctor.helpAfter")),
-    button,
-    out,
+  const [running, setRunning] = useState(false);
+  const [outcome, setOutcome] = useState<DoctorAnswer | Error | null>(null);
+
+  async function run() {
+    setRunning(true);
+    setOutcome(null);
+    try {
+      setOutcome(await api<DoctorAnswer>("POST", "/api/doctor"));
+    } catch (error) {
+      setOutcome(error as Error);
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  if (!health) return null;
+  return (
+    <>
+      <h1>{t("doctor.title")}</h1>
+      {health.ok ? (
+        <Notice kind="ok">{t("doctor.healthy", { version: health.version })}</Notice>
+      ) : (
+        <Notice kind="error">{t("doctor.problem", { message: health.error ?? health.message ?? t("doctor.unknown") })}</Notice>
+      )}
+      <p class="help">
+        {t("doctor.helpBefore")}
+        <code>homed doctor</code>
+        {t("doctor.helpAfter")}
+      </p>
+      <button type="button" disabled={running} onClick={run}>
+        {t("doctor.run")}
+      </button>
+      <div aria-live="polite">
+        {running && <Notice>{t("doctor.running")}</Notice>}
+        {outcome instanceof Error && <Notice kind="error">{outcome.message}</Notice>}
+        {outcome && !(outcome instanceof Error) && (
+          <>
+            <Notice kind={outcome.ok ? "ok" : "error"}>{outcome.ok ? t("doctor.passed", { ms: outcome.ms }) : t("doctor.failed", { ms: outcome.ms })}</Notice>
+            <ul class="checks">
+              {outcome.results.map((c) => (
+                <li key={c.name} class={!c.ok ? "fail" : c.warn ? "warn" : "ok"}>
+                  <strong translate={false}>{`${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${c.name}`}</strong> <Data>{c.detail}</Data>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </>
   );
 }

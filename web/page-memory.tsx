@@ -2,7 +2,7 @@
 // Memory: totals per layer, embedder, storage; growth chart; search across layers with
 // filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
 import { api, streamPost } from "./api.ts";
-import { lineChart } from "./charts.ts";
+import { lineChart } from "./charts.tsx";
 import { bytes, clear, data, h, notice, when } from "./dom.ts";
 import { t, word } from "./i18n.ts";
 

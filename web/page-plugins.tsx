@@ -1,87 +1,115 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Plugins: state, restarts, last exit, log tail, and a restart button (the way out of "failed");
 // then the events they pushed lately (what reached, or will reach, a session's turn).
-import { api } from "./api.ts";
-import { clear, data, h, notice, when } from "./dom.ts";
-import { t } from "./i18n.ts";
+import { useState } from "preact/hooks";
+import { api, ApiError } from "./api.ts";
+import type { PluginEventsAnswer, PluginsAnswer } from "./api-types.ts";
+import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { t, when } from "./i18n.ts";
 
-const exitText = (e) => (e ? (e.signal ? t("plugins.exitSignal", { signal: e.signal, at: when(e.at) }) : t("plugins.exitCode", { code: e.code, at: when(e.at) })) : "");
+type Plugin = PluginsAnswer["plugins"][number];
+type Pushed = { type?: string; session?: string; urgent?: boolean };
 
-export async function renderPlugins(view) {
-  view.append(h("h1", {}, t("plugins.title")));
-  let plugins = [];
+const exitText = (e: Plugin["lastExit"]) => (e ? (e.signal ? t("plugins.exitSignal", { signal: e.signal, at: when(e.at) }) : t("plugins.exitCode", { code: e.code, at: when(e.at) })) : "");
+
+/** The plugins, or null when this daemon runs no plugin host (the API answers 404). */
+async function loadPlugins(): Promise<{ plugins: Plugin[] | null; events: PluginEventsAnswer["events"] }> {
   try {
-    ({ plugins } = await api("GET", "/api/plugins"));
+    const { plugins } = await api<PluginsAnswer>("GET", "/api/plugins");
+    if (!plugins.length) return { plugins, events: [] };
+    return { plugins, events: (await api<PluginEventsAnswer>("GET", "/api/plugins/events")).events };
   } catch (error) {
-    if (error.status !== 404) throw error;
-    return view.append(notice(t("plugins.noHost"), "info"));
+    if (error instanceof ApiError && error.status === 404) return { plugins: null, events: [] };
+    throw error;
   }
-  if (!plugins.length) return view.append(notice(t("plugins.none")));
-  const reload = () => renderPlugins(clear(view));
-  view.append(
-    h(
-      "ul",
-      { class: "records" },
-      plugins.map((p) =>
-        h(
-          "li",
-          { class: "record plugin", dataset: { plugin: p.name, state: p.state } },
-          h(
-            "div",
-            { class: "meta" },
-            h("strong", { translate: "no" }, p.name),
-            h("span", { class: `badge state-${p.state}`, translate: "no" }, p.state),
-            t("plugins.restarts", { n: p.restarts }),
-            p.pid ? t("plugins.pid", { pid: String(p.pid) }) : "",
-            exitText(p.lastExit),
-          ),
-          p.error ? data(p.error, "p", { class: "notice error" }) : null,
-          p.tools?.length ? h("p", { class: "muted" }, t("plugins.tools", { tools: "" }), data(p.tools.join(", "))) : null,
-          h("details", {}, h("summary", {}, t("plugins.logTail")), data(p.logTail.join("\n"), "pre", { class: "verbatim" })),
-          h(
-            "button",
-            {
-              type: "button",
-              "aria-label": t("plugins.restartLabel", { name: p.name }),
-              async onclick() {
-                try {
-                  await api("POST", `/api/plugins/${encodeURIComponent(p.name)}/restart`);
-                } catch (error) {
-                  return clear(view, notice(t("plugins.cannotRestart", { name: p.name, message: error.message }), "error"));
-                }
-                reload();
-              },
-            },
-            t("plugins.restart"),
-          ),
-        ),
-      ),
-    ),
-  );
-  view.append(h("h2", {}, t("plugins.events")));
-  const { events } = await api("GET", "/api/plugins/events");
-  if (!events.length) return view.append(h("p", { class: "muted" }, t("plugins.noEvents")));
-  view.append(
-    h(
-      "ul",
-      { class: "records" },
-      events.map((e) =>
-        h(
-          "li",
-          { class: "record pushed-event", dataset: { plugin: e.plugin } },
-          h(
-            "div",
-            { class: "meta" },
-            when(e.at),
-            " · ",
-            h("strong", { translate: "no" }, e.plugin),
-            e.event?.type ? data(` · ${e.event.type}`, "span") : "",
-            e.event?.session ? data(t("plugins.eventSession", { session: e.event.session }), "span") : "",
-            e.event?.urgent ? h("span", { class: "badge" }, t("plugins.urgent")) : "",
-          ),
-          data(JSON.stringify(e.event), "pre", { class: "verbatim" }),
-        ),
-      ),
-    ),
+}
+
+export function Plugins({ fail }: PageProps) {
+  const [loaded, reload] = useLoad(loadPlugins, fail);
+  const [refused, setRefused] = useState<string | null>(null);
+
+  async function restart(name: string) {
+    try {
+      await api("POST", `/api/plugins/${encodeURIComponent(name)}/restart`);
+      reload();
+    } catch (error) {
+      setRefused(t("plugins.cannotRestart", { name, message: (error as Error).message }));
+    }
+  }
+
+  if (!loaded) return null;
+  const { plugins, events } = loaded;
+  if (refused) return <Notice kind="error">{refused}</Notice>;
+  return (
+    <>
+      <h1>{t("plugins.title")}</h1>
+      {plugins === null ? (
+        <Notice>{t("plugins.noHost")}</Notice>
+      ) : !plugins.length ? (
+        <Notice>{t("plugins.none")}</Notice>
+      ) : (
+        <>
+          <ul class="records">
+            {plugins.map((p) => (
+              <li key={p.name} class="record plugin" data-plugin={p.name} data-state={p.state}>
+                <div class="meta">
+                  <strong translate={false}>{p.name}</strong>
+                  <span class={`badge state-${p.state}`} translate={false}>
+                    {p.state}
+                  </span>
+                  {t("plugins.restarts", { n: p.restarts })}
+                  {p.pid ? t("plugins.pid", { pid: String(p.pid) }) : ""}
+                  {exitText(p.lastExit)}
+                </div>
+                {p.error && (
+                  <Data as="p" class="notice error">
+                    {p.error}
+                  </Data>
+                )}
+                {p.tools.length > 0 && (
+                  <p class="muted">
+                    {t("plugins.tools", { tools: "" })}
+                    <Data>{p.tools.join(", ")}</Data>
+                  </p>
+                )}
+                <details>
+                  <summary>{t("plugins.logTail")}</summary>
+                  <Data as="pre" class="verbatim">
+                    {p.logTail.join("\n")}
+                  </Data>
+                </details>
+                <button type="button" aria-label={t("plugins.restartLabel", { name: p.name })} onClick={() => restart(p.name)}>
+                  {t("plugins.restart")}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <h2>{t("plugins.events")}</h2>
+          {!events.length ? (
+            <p class="muted">{t("plugins.noEvents")}</p>
+          ) : (
+            <ul class="records">
+              {events.map((e, i) => {
+                const event = (e.event ?? {}) as Pushed;
+                return (
+                  <li key={i} class="record pushed-event" data-plugin={e.plugin}>
+                    <div class="meta">
+                      {when(e.at)}
+                      {" · "}
+                      <strong translate={false}>{e.plugin}</strong>
+                      {event.type && <Data>{` · ${event.type}`}</Data>}
+                      {event.session && <Data>{t("plugins.eventSession", { session: event.session })}</Data>}
+                      {event.urgent && <span class="badge">{t("plugins.urgent")}</span>}
+                    </div>
+                    <Data as="pre" class="verbatim">
+                      {JSON.stringify(e.event)}
+                    </Data>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </>
+      )}
+    </>
   );
 }

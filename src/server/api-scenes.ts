@@ -4,7 +4,10 @@
  */
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
-import { DEFAULT_SCENES, listScenes } from "../memory/index.ts";
+import { DEFAULT_SCENES, listScenes, type Scene } from "../memory/index.ts";
+
+/** `GET /api/scenes`: each scene with its strength now and at its last recurrence. */
+export type ScenesAnswer = { now: number; halfLifeMs: number; scenes: (Scene & { strengthAtLastSeen: number })[] };
 
 export function sceneRoutes(client: Client): Hono {
   const app = new Hono();
@@ -12,7 +15,7 @@ export function sceneRoutes(client: Client): Hono {
     const now = Date.now();
     const { halfLifeMs } = DEFAULT_SCENES;
     const scenes = await listScenes(client, now);
-    return c.json({
+    return c.json<ScenesAnswer>({
       now,
       halfLifeMs,
       scenes: scenes.map((s) => ({ ...s, strengthAtLastSeen: s.strength / 0.5 ** (Math.max(0, now - s.lastSeen) / halfLifeMs) })),

@@ -46,13 +46,16 @@ export type AppDeps = {
   a2a?: A2AConfig;
 };
 
+/** `GET /healthz`: the store answers; the daemon's version. */
+export type Health = { ok: true; version: string };
+
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
 
   app.get("/healthz", async (c) => {
     // Healthy means the store answers, not merely that the process is up.
     await pingDatabase(deps.store.client);
-    return c.json({ ok: true, version: deps.version });
+    return c.json<Health>({ ok: true, version: deps.version });
   });
 
   app.route("/", consoleRoutes());

@@ -7,3 +7,7 @@ export { respondMcp } from "./mcp-methods.ts";
 export { A2AConfigSchema, type A2AConfig } from "./a2a.ts";
 // The console's view of the API (web/api-types.ts): the types the routes answer with.
 export type { AuthStatus } from "./api-login.ts";
+export type { Health } from "./app.ts";
+export type { DoctorAnswer } from "./api-doctor.ts";
+export type { ScenesAnswer } from "./api-scenes.ts";
+export type { PluginsAnswer, PluginEventsAnswer } from "./plugins-routes.ts";

@@ -5,16 +5,20 @@
  * `app.route("/", pluginsRoutes(host))`.
  */
 import { Hono } from "hono";
-import type { PluginHost } from "../plugins/index.ts";
+import type { PluginHost, PluginStatus, PushedEvent } from "../plugins/index.ts";
 import type { Logger } from "../log/index.ts";
+
+/** `GET /api/plugins` and `GET /api/plugins/events`. */
+export type PluginsAnswer = { plugins: PluginStatus[] };
+export type PluginEventsAnswer = { events: PushedEvent[] };
 
 export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hono {
   const routes = new Hono();
 
-  routes.get("/api/plugins", (c) => c.json({ plugins: host.list() }));
+  routes.get("/api/plugins", (c) => c.json<PluginsAnswer>({ plugins: host.list() }));
 
   /** What plugins pushed through their event rings lately, newest first. */
-  routes.get("/api/plugins/events", (c) => c.json({ events: host.recentEvents() }));
+  routes.get("/api/plugins/events", (c) => c.json<PluginEventsAnswer>({ events: host.recentEvents() }));
 
   routes.post("/api/plugins/:name/restart", async (c) => {
     // An unknown name is a PluginError `unknown_plugin`: a 404 from the app's error handler.

@@ -1,0 +1,67 @@
+// Small line charts through uPlot (bundled into the binary like every console file).
+import { useEffect, useRef } from "preact/hooks";
+import uPlot from "uplot";
+import { h } from "./dom.ts";
+import { language } from "./i18n.ts";
+
+const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
+
+export type Series = { label: string; values: (number | null)[]; colour?: string; dash?: number[] };
+/** A chart of series over x. `time` makes x Unix seconds shown as dates. */
+export type Chart = { title: string; x: number[]; series: Series[]; time?: boolean; summary?: string; height?: number };
+
+/** The figure carries a text summary too, for people who cannot see the picture. */
+export function LineChart(chart: Chart) {
+  const figure = useRef<HTMLElement>(null);
+  // uPlot measures the figure, so it is drawn once the figure is in the page.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => figure.current && drawChart(figure.current, chart));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return (
+    <figure class="chart" data-chart={chart.title} ref={figure}>
+      <figcaption>{chart.title}</figcaption>
+      <p class="sr-only">{chart.summary ?? chart.title}</p>
+    </figure>
+  );
+}
+
+/** The same figure for a page drawn by hand (web/dom.ts). */
+export function lineChart(chart: Chart): HTMLElement {
+  const figure = h("figure", { class: "chart", "data-chart": chart.title }, h("figcaption", {}, chart.title), h("p", { class: "sr-only" }, chart.summary ?? chart.title));
+  requestAnimationFrame(() => drawChart(figure, chart));
+  return figure;
+}
+
+function drawChart(figure: HTMLElement, { x, series, time = false, height = 180 }: Chart): void {
+  const width = Math.max(260, (figure.clientWidth || 600) - 20);
+  const [min, max] = [Math.min(...x), Math.max(...x)];
+  // A single x value (one day of memories) would otherwise stretch the axis over years.
+  const pad = min === max ? (time ? 86_400 : 1) : 0;
+  new uPlot(
+    {
+      width,
+      height,
+      scales: { x: { time, range: [min - pad, max + pad] } },
+      // Dates in the reader's language (uPlot's own names are English); a template with hours keeps the time.
+      fmtDate: (template: string) => {
+        const format = new Intl.DateTimeFormat(
+          language(),
+          /\{h/.test(template)
+            ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }
+            : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined },
+        );
+        return (date: Date) => format.format(date);
+      },
+      // The legend names each line; uPlot's live values read "--" until the pointer is over the chart.
+      legend: { live: false },
+      axes: [
+        { stroke: "#555", values: time ? undefined : (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
+        { stroke: "#555", size: 64 },
+      ],
+      series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: s.colour ?? COLOURS[i % COLOURS.length], width: 2, dash: s.dash, points: { show: x.length < 40 } }))],
+    },
+    [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
+    figure,
+  );
+}

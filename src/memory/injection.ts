@@ -10,8 +10,8 @@ import type { InjectionConfig } from "./injection-config.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { coldcontextQuery, type Candidate } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
-import { viewerFilter, visibleScopes, type Viewer } from "./scope.ts";
-import { standingColdEvents } from "../store/index.ts";
+import { visibleScopes, type Viewer } from "./scope.ts";
+import { coldUses, countCitation, injectionAuditRecords, insertInjectionAudit, recentColdEvents, standingColdEvents, type InjectionAuditRecord } from "../store/index.ts";
 import { searchWords } from "../text/index.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
 
@@ -54,12 +54,8 @@ function render(p: Pick, band: Band, lineChars: number): InjectedLine {
 }
 
 async function recentCold(client: Client, conversation: string | undefined, viewer: Viewer | undefined, limit: number): Promise<Pick[]> {
-  const visible = viewer && viewerFilter(viewer, "events");
-  const rows = await client.execute({
-    sql: `SELECT id, text, access_count FROM events WHERE layer = 'L2' ${conversation === undefined ? "" : "AND (conversation = ? OR scope = 'user')"} ${visible ? `AND ${visible.sql}` : ""} ORDER BY time DESC LIMIT ?`,
-    args: [...(conversation === undefined ? [] : [conversation]), ...(visible?.args ?? []), limit],
-  });
-  return rows.rows.map((r) => ({ id: String(r.id), layer: "L2", score: 0, text: String(r.text), evidence: "verbatim", uses: Number(r.access_count) }));
+  const rows = await recentColdEvents(client, { conversation, privateScopes: viewer && visibleScopes(viewer), limit });
+  return rows.map((r) => ({ id: r.id, layer: "L2", score: 0, text: r.text, evidence: "verbatim", uses: r.accessCount }));
 }
 
 export type InjectionOptions = {
@@ -94,12 +90,12 @@ export async function buildInjection(client: Client, input: string, options: Inj
     const ran = CHANNELS.filter((c) => c !== "vector" || options.embedder !== undefined);
     const uses = new Map<string, number>();
     const inScene = new Set<string>();
-    if (cold.length) {
-      const rows = await client.execute({ sql: `SELECT id, access_count, scene_id FROM events WHERE id IN (${cold.map(() => "?").join(", ")})`, args: cold.map((c) => c.id) });
-      for (const r of rows.rows) {
-        uses.set(String(r.id), Number(r.access_count));
-        if (options.sceneId && r.scene_id === options.sceneId) inScene.add(String(r.id));
-      }
+    for (const r of await coldUses(
+      client,
+      cold.map((c) => c.id),
+    )) {
+      uses.set(r.id, r.accessCount);
+      if (options.sceneId && r.sceneId === options.sceneId) inScene.add(r.id);
     }
     // Sure of it: first in every channel, and holding enough of the query's words — ranks alone
     // are relative, and with few cold events one shared word ranks first (see isConfident).
@@ -222,42 +218,13 @@ export async function auditInjection(client: Client, sessionId: string | null, i
     ...injection.lines.map((l) => ({ id: l.id, layer: l.layer, band: l.band, evidence: l.evidence })),
     ...restored.map((id) => ({ id, layer: "L2", band: "RESTORED", evidence: "verbatim" })),
   ];
-  await client.batch(
-    [
-      {
-        sql: "INSERT INTO injection_audit (time, session_id, query, ids, counts, chars) VALUES (?, ?, ?, ?, ?, ?)",
-        args: [now, sessionId, injection.query, JSON.stringify(ids), JSON.stringify(injection.counts), injection.chars],
-      },
-      { sql: "DELETE FROM injection_audit WHERE id <= (SELECT max(id) FROM injection_audit) - ?", args: [keep] },
-    ],
-    "write",
-  );
+  await insertInjectionAudit(client, { time: now, sessionId, query: injection.query, ids, counts: injection.counts, chars: injection.chars }, keep);
 }
 
-export type AuditRecord = {
-  id: number;
-  time: number;
-  sessionId: string | null;
-  query: string;
-  ids: { id: string; layer: string; band: string; evidence: string }[];
-  counts: { L2: number; L3: number };
-  chars: number;
-};
+export type AuditRecord = InjectionAuditRecord;
 
-export async function listInjections(client: Client, options: { limit: number; sessionId?: string }): Promise<AuditRecord[]> {
-  const rows = await client.execute({
-    sql: `SELECT * FROM injection_audit ${options.sessionId ? "WHERE session_id = ?" : ""} ORDER BY id DESC LIMIT ?`,
-    args: [...(options.sessionId ? [options.sessionId] : []), options.limit],
-  });
-  return rows.rows.map((r) => ({
-    id: Number(r.id),
-    time: Number(r.time),
-    sessionId: r.session_id == null ? null : String(r.session_id),
-    query: String(r.query),
-    ids: JSON.parse(String(r.ids)),
-    counts: JSON.parse(String(r.counts)),
-    chars: Number(r.chars),
-  }));
+export function listInjections(client: Client, options: { limit: number; sessionId?: string }): Promise<AuditRecord[]> {
+  return injectionAuditRecords(client, options);
 }
 
 /**
@@ -267,12 +234,6 @@ export async function listInjections(client: Client, options: { limit: number; s
 export async function recordCitations(client: Client, answer: string, injected: readonly InjectedLine[], now = Date.now()): Promise<string[]> {
   const cited = new Set([...answer.matchAll(/id:([a-zA-Z0-9]{8})/g)].map((m) => m[1]!));
   const hits = injected.filter((l) => cited.has(shortId(l.id)));
-  for (const hit of hits) {
-    await client.execute(
-      hit.layer === "L3"
-        ? { sql: "UPDATE triples SET cited_count = cited_count + 1, last_access = ? WHERE id = ?", args: [now, hit.id] }
-        : { sql: "UPDATE events SET access_count = access_count + 1, last_access = ? WHERE id = ?", args: [now, hit.id] },
-    );
-  }
+  for (const hit of hits) await countCitation(client, hit.layer, hit.id, now);
   return hits.map((h) => h.id);
 }

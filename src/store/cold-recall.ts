@@ -9,6 +9,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
 import { heldInL2 } from "./blocks-table.ts";
+import { visibleTo } from "./cold-scope.ts";
 
 /** A cold event as recall shows it. */
 export type ColdCandidateRow = { id: string; text: string; time: number; conversation: string; sessionId: string; speaker: string | null; sourceId: string | null };
@@ -37,6 +38,23 @@ export async function idsInConversation(client: Executor, table: "events" | "tri
     table === "events" ? sql`SELECT id FROM events WHERE +conversation = ${conversation} AND id IN ${ids}` : sql`SELECT id FROM triples WHERE +scope = ${conversation} AND id IN ${ids}`,
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/** How often each of `ids` was used (cited or recalled), and its scene. */
+export function coldUses(client: Executor, ids: readonly string[]): Promise<{ id: string; accessCount: number; sceneId: string | null }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return queryDb(client).all(sql`SELECT id, access_count AS accessCount, scene_id AS sceneId FROM events WHERE id IN ${ids}`);
+}
+
+/**
+ * The newest `limit` cold events: a conversation's and user-wide ones when `conversation` is
+ * given, those a viewer with `privateScopes` may see when they are given.
+ */
+export function recentColdEvents(client: Executor, options: { conversation?: string; privateScopes?: readonly string[]; limit: number }): Promise<{ id: string; text: string; accessCount: number }[]> {
+  const { conversation, privateScopes, limit } = options;
+  return queryDb(client).all(
+    sql`SELECT id, text, access_count AS accessCount FROM events WHERE layer = 'L2' ${conversation === undefined ? sql`` : sql`AND (conversation = ${conversation} OR scope = 'user')`} ${privateScopes ? sql`AND ${visibleTo(privateScopes, "events")}` : sql``} ORDER BY time DESC LIMIT ${limit}`,
+  );
 }
 
 /** A cold event moved back into L1, in its original order. */

@@ -37,7 +37,8 @@ export { sessionExists, openSession, sessionById, listSessions, renameSession, t
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";
 export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-table.ts";
 export type { Executor } from "./query-db.ts";
-export { recentAuditQueries } from "./injection-audit-table.ts";
+export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, type InjectionAuditRecord, type AuditedMemory } from "./injection-audit-table.ts";
+export { countCitation } from "./citations.ts";
 export { pingDatabase } from "./ping.ts";
 export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";
 export { countStaleRecords, staleRecords, saveVectors, type StaleRecord, type EmbeddedTable } from "./stale-embeddings.ts";
@@ -64,6 +65,6 @@ export {
 export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
 export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR, BULK_SEGMENT_DOCS } from "./search-segments.ts";
 export { coldScopeSql, coldCandidates, visibleTo, searchColdEvents, type ColdScope } from "./cold-scope.ts";
-export { coldCandidateRows, idsInConversation, moveColdToL1, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
+export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
 export { coldVectorCount, nearestColdEvents, nearestColdImages, type EventDistance } from "./cold-vectors.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";

@@ -1,7 +1,45 @@
-/** Reads of `injection_audit` beyond the audit view's own (memory/injection.ts writes and lists it). */
-import { desc, eq } from "drizzle-orm";
+/** The `injection_audit` table: what memory each turn was given (memory/injection.ts), newest kept. */
+import { desc, eq, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { injectionAudit, sessions } from "./schema.ts";
+
+/** One memory an injection brought to a turn. */
+export type AuditedMemory = { id: string; layer: string; band: string; evidence: string };
+
+export type InjectionAuditRecord = {
+  id: number;
+  time: number;
+  sessionId: string | null;
+  query: string;
+  ids: AuditedMemory[];
+  counts: { L2: number; L3: number };
+  chars: number;
+};
+
+/**
+ * Records an injection and, in the same write, keeps only the newest `keep` records. Every turn
+ * writes one, so these are typed sql templates rather than the query builder (~150 µs a query to build).
+ */
+export async function insertInjectionAudit(client: Executor, record: Omit<InjectionAuditRecord, "id">, keep: number): Promise<void> {
+  const db = queryDb(client);
+  await db.batch([
+    db.run(
+      sql`INSERT INTO injection_audit (time, session_id, query, ids, counts, chars) VALUES (${record.time}, ${record.sessionId}, ${record.query}, ${JSON.stringify(record.ids)}, ${JSON.stringify(record.counts)}, ${record.chars})`,
+    ),
+    db.run(sql`DELETE FROM injection_audit WHERE id <= (SELECT max(id) FROM injection_audit) - ${keep}`),
+  ]);
+}
+
+/** The newest `limit` records, of one session when `sessionId` is given. */
+export async function injectionAuditRecords(client: Executor, options: { limit: number; sessionId?: string }): Promise<InjectionAuditRecord[]> {
+  const rows = await queryDb(client)
+    .select()
+    .from(injectionAudit)
+    .where(options.sessionId ? eq(injectionAudit.sessionId, options.sessionId) : undefined)
+    .orderBy(desc(injectionAudit.id))
+    .limit(options.limit);
+  return rows.map((r) => ({ ...r, ids: JSON.parse(r.ids) as AuditedMemory[], counts: JSON.parse(r.counts) as InjectionAuditRecord["counts"] }));
+}
 
 /** The queries of the last audited turns, newest first, with the partner whose turn each was. */
 export function recentAuditQueries(client: Executor, limit: number): Promise<{ query: string; partner: string | null }[]> {

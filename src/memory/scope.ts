@@ -29,13 +29,6 @@ export const visibleScopes = (viewer: Viewer): PrivateScope[] => [
   ...(viewer.project === undefined ? [] : [`project:${viewer.project}` as const]),
 ];
 
-/** `private_to IS NULL OR private_to IN (…)` on `alias`, for a viewer. */
-export function viewerFilter(viewer: Viewer, alias: string): { sql: string; args: string[] } {
-  const mine = visibleScopes(viewer);
-  if (mine.length === 0) return { sql: `${alias}.private_to IS NULL`, args: [] };
-  return { sql: `(${alias}.private_to IS NULL OR ${alias}.private_to IN (${mine.map(() => "?").join(", ")}))`, args: mine };
-}
-
 export type RecallScope = {
   /**
    * An explicit filter (benchmarks, `homed recall --conversation`, tools): only this

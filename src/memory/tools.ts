@@ -9,7 +9,26 @@ import type { Embedder } from "../embed/index.ts";
 import { DEFAULT_INJECTION, InjectionConfigSchema, type InjectionConfig } from "./injection-config.ts";
 import { COOLING_JOB, DEFAULT_COOLING } from "./cooling.ts";
 import { RRF_K } from "./fusion.ts";
-import { auditedIds, coolingBacklog, duplicateFacts, eventWithVector, indexEvent, leaseOf, mergeInBackground, nextSeq, storagePath, vectorCoverageByLayer } from "../store/index.ts";
+import {
+  auditedIds,
+  blocksHeldElsewhere,
+  coldEventPage,
+  coolingBacklog,
+  databaseBytes,
+  duplicateFacts,
+  eventWithVector,
+  factPage,
+  indexEvent,
+  insertEventStatements,
+  leaseOf,
+  memoryTotals,
+  mergeInBackground,
+  nextSeq,
+  randomColdEvent,
+  randomFactId,
+  storagePath,
+  vectorCoverageByLayer,
+} from "../store/index.ts";
 import { cosine } from "../embed/index.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";
@@ -20,7 +39,7 @@ import { describeMasked, maskSecrets } from "../text/index.ts";
 import { randomUUID } from "node:crypto";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
-import { MemoryScopeSchema, privateToOf, viewerFilter, type PrivateScope, type Viewer } from "./scope.ts";
+import { MemoryScopeSchema, privateToOf, visibleScopes, type PrivateScope, type Viewer } from "./scope.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -52,11 +71,6 @@ export type MemoryTool<S extends z.ZodType = z.ZodType> = {
 };
 
 const tool = <S extends z.ZodType>(t: MemoryTool<S>) => t as unknown as MemoryTool;
-
-async function count(client: Client, sql: string): Promise<Record<string, number>> {
-  const rows = await client.execute(sql);
-  return Object.fromEntries(rows.rows.map((r) => [String(r.k), Number(r.n)]));
-}
 
 /**
  * An ISO 8601 date or time, as milliseconds. Checked by parsing rather than by zod's ISO
@@ -267,8 +281,7 @@ async function noteColdEvent(ctx: MemoryToolContext, note: { text: string; title
   try {
     const seq = await nextSeq(tx, coldSessionId(message.conversation, message.session));
     const [insertEvent, ...rest] = await coldEventStatements(message, seq, vector && ctx.embedder ? { modelId: ctx.embedder.modelId, vector } : undefined, now);
-    const rowid = Number((await tx.execute(insertEvent!)).lastInsertRowid);
-    for (const statement of rest) await tx.execute(statement);
+    const rowid = await insertEventStatements(tx, insertEvent!, rest);
     // Searchable like an imported message: its speaker (the title) and its text.
     await indexEvent(tx, rowid, searchText(message, ""));
     await tx.commit();
@@ -291,44 +304,27 @@ const list = tool({
     offset: z.number().int().min(0).default(0),
   }),
   async run({ layer, conversation, limit, offset }, ctx) {
-    const scope = conversation ?? ctx.conversation;
     // In a chat, never another partner's or project's private memory, even by explicit conversation.
-    const visible = (alias: string) => (ctx.partner === undefined ? { sql: "", args: [] } : viewerFilter({ partner: ctx.partner }, alias));
-    const and = (alias: string) => (ctx.partner === undefined ? "" : `AND ${visible(alias).sql}`);
+    const page = { conversation: conversation ?? ctx.conversation, privateScopes: ctx.partner === undefined ? undefined : visibleScopes({ partner: ctx.partner }), limit, offset };
     if (layer === "L2") {
-      const rows = await ctx.client.execute({
-        sql: `SELECT id, time, speaker, text, access_count, private_to FROM events e WHERE layer = 'L2' ${scope ? "AND (conversation = ? OR scope = 'user')" : ""} ${and("e")} ORDER BY time DESC LIMIT ? OFFSET ?`,
-        args: [...(scope ? [scope] : []), ...visible("e").args, limit, offset],
-      });
+      const rows = await coldEventPage(ctx.client, page);
       return {
         layer,
-        items: rows.rows.map((r) => ({
-          id: String(r.id),
-          time: new Date(Number(r.time)).toISOString(),
-          speaker: r.speaker,
-          text: String(r.text),
-          accesses: Number(r.access_count),
-          privateTo: r.private_to,
-        })),
+        items: rows.map((r) => ({ id: r.id, time: new Date(r.time).toISOString(), speaker: r.speaker, text: r.text, accesses: r.accessCount, privateTo: r.privateTo })),
       };
     }
-    const rows = await ctx.client.execute({
-      sql: `SELECT t.id, t.kind, t.scope, t.private_to, t.evidence, t.importance, t.revision, t.updated_at, s.content AS subject, t.predicate, o.content AS object
-            FROM triples t JOIN blocks s ON s.id = t.subject_block_id JOIN blocks o ON o.id = t.object_block_id
-            WHERE 1 ${scope ? "AND t.scope IN (?, 'user')" : ""} ${and("t")} ORDER BY t.updated_at DESC LIMIT ? OFFSET ?`,
-      args: [...(scope ? [scope] : []), ...visible("t").args, limit, offset],
-    });
+    const rows = await factPage(ctx.client, page);
     return {
       layer,
-      items: rows.rows.map((r) => ({
-        id: String(r.id),
+      items: rows.map((r) => ({
+        id: r.id,
         text: `${r.subject} ${r.predicate} ${r.object}`,
         kind: r.kind,
         scope: r.scope,
-        privateTo: r.private_to,
-        evidence: EVIDENCE_MARKS[String(r.evidence)],
-        importance: Number(r.importance),
-        revision: Number(r.revision),
+        privateTo: r.privateTo,
+        evidence: EVIDENCE_MARKS[r.evidence],
+        importance: r.importance,
+        revision: r.revision,
       })),
     };
   },
@@ -353,7 +349,7 @@ const stats = tool({
   description: "Totals per layer, vector coverage, where the database is and its size, the distillation (cooling) backlog, and every recall threshold in force.",
   input: z.object({}),
   async run(_args, ctx) {
-    const pages = await ctx.client.execute("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()");
+    const bytes = await databaseBytes(ctx.client);
     const coverage = await vectorCoverageByLayer(ctx.client);
     const model = ctx.embedder?.modelId;
     const share = (group: { total: number; byModel: Record<string, number> }) => ({ ...group, share: model && group.total ? (group.byModel[model] ?? 0) / group.total : 0 });
@@ -361,15 +357,12 @@ const stats = tool({
     const backlog = await coolingBacklog(ctx.client, DEFAULT_COOLING.maxAccesses, now - DEFAULT_COOLING.idleMs);
     const lease = await leaseOf(ctx.client, COOLING_JOB);
     return {
-      events: await count(ctx.client, "SELECT layer AS k, count(*) AS n FROM events GROUP BY layer"),
-      blocks: await count(ctx.client, "SELECT holder AS k, count(*) AS n FROM blocks GROUP BY holder"),
-      facts: await count(ctx.client, "SELECT evidence AS k, count(*) AS n FROM triples GROUP BY evidence"),
-      injections: Number((await ctx.client.execute("SELECT count(*) AS n FROM injection_audit")).rows[0]!.n),
+      ...(await memoryTotals(ctx.client)),
       embedder: model ?? "fallback (vector recall off)",
       // `share`: the part holding a vector of the embedder in use (the only ones vector recall compares).
       vectors: { events: coverage.events.map(share), facts: share(coverage.facts), images: share(coverage.images) },
-      storage: { path: (await storagePath(ctx.client)) ?? "not a local file (remote or in memory)", bytes: Number(pages.rows[0]?.bytes ?? 0) },
-      databaseBytes: Number(pages.rows[0]?.bytes ?? 0),
+      storage: { path: (await storagePath(ctx.client)) ?? "not a local file (remote or in memory)", bytes },
+      databaseBytes: bytes,
       distillation: {
         // Cold events cooling would distill now, and the events already distilled into facts.
         due: backlog.due,
@@ -390,23 +383,22 @@ const doctor = tool({
   input: z.object({ deep: z.boolean().default(false) }),
   async run({ deep }, ctx) {
     const checks: Check[] = [];
-    const fact = await ctx.client.execute("SELECT id FROM triples ORDER BY random() LIMIT 1");
-    if (!fact.rows[0]) checks.push({ check: "fact evidence", ok: true, detail: "not checked: no facts yet" });
+    const factId = await randomFactId(ctx.client);
+    if (factId === undefined) checks.push({ check: "fact evidence", ok: true, detail: "not checked: no facts yet" });
     else {
-      const record = await openRecord(ctx.client, String(fact.rows[0].id));
+      const record = await openRecord(ctx.client, factId);
       const ok = record.kind === "fact" && (record.check === "verified" || record.check === "no_excerpt");
       checks.push({ check: "fact evidence", ok, detail: `${record.id}: ${record.kind === "fact" ? record.check : "?"}` });
     }
-    const event = await ctx.client.execute("SELECT id, conversation, text FROM events WHERE layer = 'L2' ORDER BY random() LIMIT 1");
-    if (!event.rows[0]) checks.push({ check: "recall probe", ok: true, detail: "not checked: cold context is empty" });
+    const event = await randomColdEvent(ctx.client);
+    if (!event) checks.push({ check: "recall probe", ok: true, detail: "not checked: cold context is empty" });
     else {
-      const { id, conversation, text } = event.rows[0];
-      const found = await coldcontextQuery(ctx.client, String(text).slice(0, 300), { k: DEFAULT_INJECTION.k, conversation: String(conversation), embedder: ctx.embedder });
+      const { id, conversation, text } = event;
+      const found = await coldcontextQuery(ctx.client, text.slice(0, 300), { k: DEFAULT_INJECTION.k, conversation, embedder: ctx.embedder });
       const rank = found.findIndex((c) => c.id === id);
       checks.push({ check: "recall probe", ok: rank !== -1, detail: rank === -1 ? `${id} not found by its own text` : `${id} found at rank ${rank + 1}` });
     }
-    const orphans = await ctx.client.execute("SELECT count(*) AS n FROM blocks b JOIN events e ON e.id = b.event_id WHERE b.holder <> e.layer");
-    const n = Number(orphans.rows[0]!.n);
+    const n = await blocksHeldElsewhere(ctx.client);
     checks.push({ check: "one holder per block", ok: n === 0, detail: n === 0 ? "every event's blocks are held by its layer" : `${n} blocks held by another layer than their event` });
     if (deep) checks.push(await vectorCheck(ctx), await duplicateCheck(ctx), await auditCheck(ctx), thresholdCheck(ctx.injection ?? DEFAULT_INJECTION));
     return { ok: checks.every((c) => c.ok), checks };

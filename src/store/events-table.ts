@@ -2,7 +2,7 @@
  * Queries on `events` for the console and the kernel, with typed rows. Recall's own queries
  * (full-text, vectors) live with recall in src/memory; these are the plain ones.
  */
-import type { Client } from "@libsql/client";
+import type { Client, InStatement } from "@libsql/client";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
@@ -168,6 +168,16 @@ export type NewEventRow = typeof events.$inferInsert;
 export async function insertEvent(client: Executor, row: NewEventRow): Promise<number> {
   const result = await queryDb(client).insert(events).values(row);
   return Number(result.lastInsertRowid);
+}
+
+/**
+ * Runs an event's insert and its blocks' as built elsewhere (memory/cold-event.ts, shared with the
+ * import's staging), in the caller's transaction; the event's rowid.
+ */
+export async function insertEventStatements(tx: Executor, event: InStatement, blockRows: readonly InStatement[]): Promise<number> {
+  const rowid = Number((await tx.execute(event)).lastInsertRowid);
+  for (const statement of blockRows) await tx.execute(statement);
+  return rowid;
 }
 
 /** A session's live event with what pruning and rendering need. */

@@ -24,11 +24,13 @@ export {
 } from "./memory-records.ts";
 export { allSceneRows, sceneRowsSeen, sceneByKey, insertScene, insertSceneCandidate, updateScene, dropStaleSceneCandidates, type SceneRow } from "./scenes-table.ts";
 export { coolingCandidateRows, moveEventToL3, type ColdEventRecord } from "./events-table.ts";
-export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
+export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, insertEventStatements, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
 export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
 export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, keepRevision, type NewTripleRow } from "./triples-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
+export { memoryTotals, randomFactId, randomColdEvent, blocksHeldElsewhere } from "./memory-health.ts";
+export { coldEventPage, factPage, type ListingPage, type ColdEventListing, type FactListingRow } from "./memory-listing.ts";
 export { markSourceGone } from "./fact-evidence.ts";
 export { standingColdEvents, type StandingColdEvent } from "./standing-cold.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";

@@ -4,7 +4,7 @@
  * backlog and lease, and where the database lives. Plain reads; nothing changes.
  */
 import type { Client } from "@libsql/client";
-import { and, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb } from "./query-db.ts";
 import { blocks, events, injectionAudit, jobLeases, triples } from "./schema.ts";
 
@@ -99,4 +99,37 @@ export async function storagePath(client: Client): Promise<string | undefined> {
   const rows = await client.execute("SELECT file FROM pragma_database_list WHERE name = 'main'");
   const file = rows.rows[0]?.file;
   return file ? String(file) : undefined;
+}
+
+const countBy = (rows: { k: string | null; n: number }[]) => Object.fromEntries(rows.map((r) => [String(r.k), Number(r.n)]));
+
+/** Events per layer, blocks per holder, facts per evidence mark, and the injection audits kept. */
+export async function memoryTotals(client: Client): Promise<{ events: Record<string, number>; blocks: Record<string, number>; facts: Record<string, number>; injections: number }> {
+  const db = queryDb(client);
+  const n = sql<number>`count(*)`;
+  const [audits] = await db.select({ n }).from(injectionAudit);
+  return {
+    events: countBy(await db.select({ k: events.layer, n }).from(events).groupBy(events.layer)),
+    blocks: countBy(await db.select({ k: blocks.holder, n }).from(blocks).groupBy(blocks.holder)),
+    facts: countBy(await db.select({ k: triples.evidence, n }).from(triples).groupBy(triples.evidence)),
+    injections: Number(audits!.n),
+  };
+}
+
+/** A fact picked at random, for a probe. */
+export async function randomFactId(client: Client): Promise<string | undefined> {
+  const [row] = await queryDb(client).select({ id: triples.id }).from(triples).orderBy(sql`random()`).limit(1);
+  return row?.id;
+}
+
+/** A cold event picked at random, for a recall probe by its own text. */
+export async function randomColdEvent(client: Client): Promise<{ id: string; conversation: string; text: string } | undefined> {
+  const [row] = await queryDb(client).select({ id: events.id, conversation: events.conversation, text: events.text }).from(events).where(eq(events.layer, "L2")).orderBy(sql`random()`).limit(1);
+  return row;
+}
+
+/** Blocks held by another layer than their event's: none, while every move changes both in one write. */
+export async function blocksHeldElsewhere(client: Client): Promise<number> {
+  const [row] = await queryDb(client).select({ n: sql<number>`count(*)` }).from(blocks).innerJoin(events, eq(events.id, blocks.eventId)).where(ne(blocks.holder, events.layer));
+  return Number(row!.n);
 }

@@ -1,4 +1,22 @@
 // The API's types as the server defines them: the console names its requests and answers with
 // these, so a changed route breaks the console's compile (tsc -p .) instead of a page. Types
 // only — `import type` is erased, so nothing of the daemon is bundled into the console.
-export type { AuthStatus, DoctorAnswer, Health, PluginEventsAnswer, PluginsAnswer, ScenesAnswer } from "../src/server/index.ts";
+export type {
+  AuditAnswer,
+  AuthStatus,
+  DoctorAnswer,
+  Health,
+  InspectedEvent,
+  Inspection,
+  KeysAnswer,
+  ModelsAnswer,
+  NewKeyAnswer,
+  PluginEventsAnswer,
+  PluginsAnswer,
+  ProviderInputBody,
+  ProvidersAnswer,
+  ReplayAnswer,
+  ScenesAnswer,
+  SessionsAnswer,
+  TestAnswer,
+} from "../src/server/index.ts";

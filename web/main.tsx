@@ -6,9 +6,9 @@ import { api } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
 import { drawn, type DrawnPage, LanguageSwitch, Notice, type Page } from "./components.tsx";
 import { language, t } from "./i18n.ts";
-import { renderAudit } from "./page-audit.tsx";
+import { Audit } from "./page-audit.tsx";
 import { renderChat } from "./page-chat.tsx";
-import { renderContext } from "./page-context.tsx";
+import { Context } from "./page-context.tsx";
 import { Doctor } from "./page-doctor.tsx";
 import { renderKeys } from "./page-keys.tsx";
 import { Login } from "./page-login.tsx";
@@ -22,9 +22,9 @@ const PAGES = [
   ["chat", drawn(renderChat as DrawnPage)],
   ["providers", drawn(renderProviders as DrawnPage)],
   ["memory", drawn(renderMemory)],
-  ["context", drawn(renderContext as DrawnPage)],
+  ["context", Context],
   ["scenes", Scenes],
-  ["audit", drawn(renderAudit)],
+  ["audit", Audit],
   ["plugins", Plugins],
   ["keys", drawn(renderKeys)],
   ["doctor", Doctor],

@@ -33,6 +33,20 @@ async function scores(events: readonly L1Row[], input: string, embedder: Embedde
  * `toolTokens` is what the tool definitions sent with each request take from the budget now
  * (plugins come and go, so it is asked per request): history renders in what is left.
  */
+/** One live event as the inspector shows it: its tokens, relevance to the latest message, and pin. */
+export type InspectedEvent = { id: string; time: number; roles: string[]; tokens: number; score: number; pinned: boolean; text: string };
+/** `GET /api/inspect/:sessionId`: what the model would see now, and what sank. */
+export type Inspection = {
+  budget: number;
+  toolTokens: number;
+  usedTokens: number;
+  ratio: number;
+  threshold: number;
+  scoredAgainst: string;
+  live: InspectedEvent[];
+  sunk: { id: string; layer: string; time: number; sunkAt: number | null; tokens: number; lastAccess: number | null; text: string }[];
+};
+
 export function inspectRoutes(client: Client, embedder: Embedder, budget: number, toolTokens: () => number): Hono {
   const app = new Hono();
   app.get("/:sessionId", async (c) => {
@@ -46,7 +60,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
     const input = latestUserInput(events);
     const scored = await scores(events, input, embedder);
     await loadTokenizer();
-    return c.json({
+    return c.json<Inspection>({
       budget,
       toolTokens: toolTokens(),
       usedTokens: used,
@@ -58,7 +72,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
         time: byId.get(e.id)?.time ?? 0,
         roles: e.messages.map((m) => m.role),
         tokens: e.tokens,
-        score: scored[i],
+        score: scored[i] ?? 0,
         pinned: i >= events.length - pinned,
         text: preview(byId.get(e.id)?.text ?? ""),
       })),

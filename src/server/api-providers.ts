@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
-import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError } from "../llm/index.ts";
+import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError, type ProviderPreset } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
@@ -16,7 +16,17 @@ const TestSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ base
 /** A saved provider (its stored key), or a base URL and key being typed into the form. */
 const ModelsSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ baseUrl: BaseUrlSchema, apiKey: ApiKeySchema.optional() })]);
 
-async function testConnection(target: ProviderTarget) {
+/** `GET /api/providers` (and `POST /:id/activate`, without the presets). */
+export type ProvidersAnswer = { providers: ProviderView[]; presets: readonly ProviderPreset[] };
+/** `POST /api/providers/models`: the provider's model ids, or its error verbatim. */
+export type ModelsAnswer = { ok: true; models: string[] } | { ok: false; error: string; status?: number; message: string };
+/** `POST /api/providers/test`: one tiny real call, with its latency and the provider's words. */
+export type TestAnswer =
+  | { ok: true; latencyMs: number; model: string; reply: unknown }
+  | { ok: false; latencyMs: number; model: string; error: string; status?: number; message: string; body?: unknown };
+export type ProviderInputBody = ProviderInput;
+
+async function testConnection(target: ProviderTarget): Promise<TestAnswer> {
   const client = new ChatClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: 20_000, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
   const started = performance.now();
   try {
@@ -37,7 +47,7 @@ function describeProvider(p: ProviderView, input?: ProviderInput): string {
 export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono {
   const app = new Hono();
 
-  app.get("/", async (c) => c.json({ providers: await kernel.providers.list(), presets: PROVIDER_PRESETS }));
+  app.get("/", async (c) => c.json<ProvidersAnswer>({ providers: await kernel.providers.list(), presets: PROVIDER_PRESETS }));
   app.post("/", async (c) => {
     const input = await parseBody(c, ProviderInputSchema);
     const saved = await kernel.providers.save(input);
@@ -68,10 +78,10 @@ export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono
     const target = "id" in body ? await kernel.providers.target(body.id) : body;
     if (!target) throw new HomedError("provider_not_found", `No provider with id ${(body as { id: string }).id}`);
     try {
-      return c.json({ ok: true, models: await listModels(target.baseUrl, target.apiKey) });
+      return c.json<ModelsAnswer>({ ok: true, models: await listModels(target.baseUrl, target.apiKey) });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      return c.json({ ok: false, error: error.code, status: error.status, message: error.message });
+      return c.json<ModelsAnswer>({ ok: false, error: error.code, status: error.status, message: error.message });
     }
   });
   app.post("/test", async (c) => {

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump } from "../context/index.ts";
-import type { Kernel, PermissionAnswer, TurnEvent } from "../kernel/index.ts";
+import type { Kernel, PermissionAnswer, Session, TurnEvent } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
@@ -33,6 +33,9 @@ const SendMessageSchema = z.object({
 
 const PermissionAnswerSchema = z.object({ allow: z.boolean(), reason: z.string().max(2000).optional() });
 
+/** `GET /api/sessions`: every conversation. */
+export type SessionsAnswer = { sessions: Session[] };
+
 export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono {
   const app = new Hono();
   const sessionOr404 = async (id: string) => {
@@ -44,7 +47,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
   /** Permission questions waiting for their answer, by session and request id. */
   const asked = new Map<string, (answer: PermissionAnswer) => void>();
 
-  app.get("/", async (c) => c.json({ sessions: await kernel.sessions.list() }));
+  app.get("/", async (c) => c.json<SessionsAnswer>({ sessions: await kernel.sessions.list() }));
 
   app.post("/", async (c) => {
     const body = await parseBody(c, CreateSessionSchema);

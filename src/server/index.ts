@@ -11,3 +11,8 @@ export type { Health } from "./app.ts";
 export type { DoctorAnswer } from "./api-doctor.ts";
 export type { ScenesAnswer } from "./api-scenes.ts";
 export type { PluginsAnswer, PluginEventsAnswer } from "./plugins-routes.ts";
+export type { AuditAnswer, ReplayAnswer } from "./api-audit.ts";
+export type { Inspection, InspectedEvent } from "./api-inspect.ts";
+export type { KeysAnswer, NewKeyAnswer } from "./api-keys.ts";
+export type { ProvidersAnswer, ModelsAnswer, TestAnswer, ProviderInputBody } from "./api-providers.ts";
+export type { SessionsAnswer } from "./api-sessions.ts";

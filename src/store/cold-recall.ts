@@ -53,7 +53,7 @@ export function coldUses(client: Executor, ids: readonly string[]): Promise<{ id
 export function recentColdEvents(client: Executor, options: { conversation?: string; privateScopes?: readonly string[]; limit: number }): Promise<{ id: string; text: string; accessCount: number }[]> {
   const { conversation, privateScopes, limit } = options;
   return queryDb(client).all(
-    sql`SELECT id, text, access_count AS accessCount FROM events WHERE layer = 'L2' ${conversation === undefined ? sql`` : sql`AND (conversation = ${conversation} OR scope = 'user')`} ${privateScopes ? sql`AND ${visibleTo(privateScopes, "events")}` : sql``} ORDER BY time DESC LIMIT ${limit}`,
+    sql`SELECT id, text, access_count AS accessCount FROM events WHERE layer = 'L2' ${conversation === undefined ? sql`` : sql`AND (conversation = ${conversation} OR scope = 'user')`} ${privateScopes ? sql`AND ${visibleTo(events.privateTo, privateScopes)}` : sql``} ORDER BY time DESC LIMIT ${limit}`,
   );
 }
 

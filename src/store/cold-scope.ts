@@ -3,7 +3,7 @@
  * them in its own WHERE clause — never a pass over results afterwards, where a top-k cut taken
  * before filtering would silently return fewer (or other people's) memories.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Executor } from "./query-db.ts";
 import { searchEvents, type EventFilter, type RankedEvents, type SearchTerms } from "./search-bm25.ts";
@@ -18,11 +18,13 @@ export type ColdScope = {
   until?: number;
 };
 
-/** `private_to IS NULL OR private_to IN (…)` on `alias`: what a viewer with these private scopes may see. */
-export function visibleTo(privateScopes: readonly string[], alias: string): SQL {
-  const column = sql.raw(`${alias}.private_to`);
-  if (privateScopes.length === 0) return sql`${column} IS NULL`;
-  return sql`(${column} IS NULL OR ${column} IN ${[...privateScopes]})`;
+/**
+ * `private_to IS NULL OR private_to IN (…)`: what a viewer with these private scopes may see of
+ * events or facts (`privateTo`: their column, or an alias's as SQL).
+ */
+export function visibleTo(privateTo: SQLWrapper, privateScopes: readonly string[]): SQL {
+  if (privateScopes.length === 0) return sql`${privateTo} IS NULL`;
+  return sql`(${privateTo} IS NULL OR ${privateTo} IN ${[...privateScopes]})`;
 }
 
 /**
@@ -48,7 +50,7 @@ export function coldScopeSql(scope: ColdScope): SQL {
     // the two index lookups read only the conversation's own (1 ms).
     parts.push(sql`e.rowid IN (SELECT rowid FROM events WHERE conversation = ${scope.conversation} UNION ALL SELECT rowid FROM events WHERE scope = 'user')`);
   }
-  if (scope.privateScopes !== undefined) parts.push(visibleTo(scope.privateScopes, "e"));
+  if (scope.privateScopes !== undefined) parts.push(visibleTo(sql`e.private_to`, scope.privateScopes));
   if (scope.since !== undefined) parts.push(sql`e.time >= ${scope.since}`);
   if (scope.until !== undefined) parts.push(sql`e.time <= ${scope.until}`);
   return sql.join(parts, sql` AND `);

@@ -3,9 +3,10 @@
  * table and the exact vector scan as typed sql templates, and the facts themselves with their
  * subject and object words. Every one takes the same scope filter.
  */
-import { and, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
+import { visibleTo } from "./cold-scope.ts";
 import { blocks, triples } from "./schema.ts";
 import { bm25Of, type SearchTable } from "./search-index.ts";
 
@@ -23,7 +24,7 @@ export type FactVisibility = {
 function visibility(v: FactVisibility): SQL | undefined {
   const scoped = v.conversation !== undefined ? inArray(triples.scope, [v.conversation, "user"]) : undefined;
   const scopes = v.privateScopes;
-  const visible = scopes === undefined ? undefined : scopes.length === 0 ? isNull(triples.privateTo) : or(isNull(triples.privateTo), inArray(triples.privateTo, [...scopes]));
+  const visible = scopes === undefined ? undefined : visibleTo(triples.privateTo, scopes);
   const since = v.since === undefined ? undefined : gte(triples.updatedAt, v.since);
   const until = v.until === undefined ? undefined : lte(triples.updatedAt, v.until);
   return and(scoped, visible, since, until);

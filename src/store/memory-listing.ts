@@ -16,7 +16,7 @@ export function coldEventPage(client: Executor, page: ListingPage): Promise<Cold
   const where: (SQL | undefined)[] = [
     eq(events.layer, "L2"),
     page.conversation ? or(eq(events.conversation, page.conversation), eq(events.scope, "user")) : undefined,
-    page.privateScopes && visibleTo(page.privateScopes, `"events"`),
+    page.privateScopes && visibleTo(events.privateTo, page.privateScopes),
   ];
   return queryDb(client)
     .select({ id: events.id, time: events.time, speaker: events.speaker, text: events.text, accessCount: events.accessCount, privateTo: events.privateTo })
@@ -43,7 +43,7 @@ export type FactListingRow = {
 export function factPage(client: Executor, page: ListingPage): Promise<FactListingRow[]> {
   const subject = alias(blocks, "s");
   const object = alias(blocks, "o");
-  const where: (SQL | undefined)[] = [page.conversation ? inArray(triples.scope, [page.conversation, "user"]) : undefined, page.privateScopes && visibleTo(page.privateScopes, `"triples"`)];
+  const where: (SQL | undefined)[] = [page.conversation ? inArray(triples.scope, [page.conversation, "user"]) : undefined, page.privateScopes && visibleTo(triples.privateTo, page.privateScopes)];
   return queryDb(client)
     .select({
       id: triples.id,

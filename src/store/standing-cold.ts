@@ -3,8 +3,9 @@
  * Cooling never distills those (it takes events with at most 2 accesses), so they stay verbatim in
  * L2 for good, and the active window may hold them beside important facts (DESIGN §3).
  */
-import { and, desc, eq, gte, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, or, type SQL } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
+import { visibleTo } from "./cold-scope.ts";
 import { events } from "./schema.ts";
 
 export type StandingColdEvent = { id: string; text: string; speaker: string | null; accessCount: number };
@@ -25,7 +26,7 @@ export async function standingColdEvents(
     eq(events.layer, "L2"),
     gte(events.accessCount, options.minAccesses),
     options.conversation === undefined ? undefined : or(eq(events.conversation, options.conversation), eq(events.scope, "user")),
-    scopes === undefined ? undefined : scopes.length === 0 ? isNull(events.privateTo) : or(isNull(events.privateTo), inArray(events.privateTo, [...scopes])),
+    scopes === undefined ? undefined : visibleTo(events.privateTo, scopes),
   ];
   return queryDb(client)
     .select({ id: events.id, text: events.text, speaker: events.speaker, accessCount: events.accessCount })

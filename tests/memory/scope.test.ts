@@ -27,6 +27,26 @@ describe("recall scope and time filters", () => {
     assert.deepEqual(sources(everywhere), ["a1", "b1", "b2"]);
   });
 
+  test("a viewer sees the user's memories and its own private ones, on every channel; a viewer of no partner or project only the user's", async () => {
+    await using store = await openTempStore();
+    const embedder = phraseEmbedder({ piano: 1 });
+    await seed(
+      store,
+      [
+        message("piano lesson on Tuesday", { sourceId: "shared" }),
+        message("piano lesson with Ann", { sourceId: "ann", privateTo: "partner:Ann" }),
+        message("piano lesson with Bob", { sourceId: "bob", privateTo: "partner:Bob" }),
+      ],
+      embedder,
+    );
+    for (const channels of [["words"], ["grams"], ["vector"]] as const) {
+      const asAnn = await coldcontextQuery(store.client, "piano lesson", { k: 10, channels, embedder, viewer: { partner: "Ann" } });
+      assert.deepEqual(sources(asAnn), ["ann", "shared"], channels.join("+"));
+      const asNobody = await coldcontextQuery(store.client, "piano lesson", { k: 10, channels, embedder, viewer: {} });
+      assert.deepEqual(sources(asNobody), ["shared"], channels.join("+"));
+    }
+  });
+
   test("user-wide memories are visible from every conversation", async () => {
     await using store = await openTempStore();
     await seed(store, [message("allergic to peanuts", { conversation: "profile", scope: "user", sourceId: "u1" }), message("peanuts at the party", { conversation: "B", sourceId: "b1" })]);

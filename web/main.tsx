@@ -10,23 +10,23 @@ import { Audit } from "./page-audit.tsx";
 import { renderChat } from "./page-chat.tsx";
 import { Context } from "./page-context.tsx";
 import { Doctor } from "./page-doctor.tsx";
-import { renderKeys } from "./page-keys.tsx";
+import { Keys } from "./page-keys.tsx";
 import { Login } from "./page-login.tsx";
 import { renderMemory } from "./page-memory.tsx";
 import { Plugins } from "./page-plugins.tsx";
-import { renderProviders } from "./page-providers.tsx";
+import { Providers } from "./page-providers.tsx";
 import { Scenes } from "./page-scenes.tsx";
 
 /** The pages, in the navigation's order: #/route (its label is t("nav.<route>")) and its renderer. */
 const PAGES = [
   ["chat", drawn(renderChat as DrawnPage)],
-  ["providers", drawn(renderProviders as DrawnPage)],
+  ["providers", Providers],
   ["memory", drawn(renderMemory)],
   ["context", Context],
   ["scenes", Scenes],
   ["audit", Audit],
   ["plugins", Plugins],
-  ["keys", drawn(renderKeys)],
+  ["keys", Keys],
   ["doctor", Doctor],
 ] as const satisfies readonly (readonly [string, Page])[];
 type Route = (typeof PAGES)[number][0];

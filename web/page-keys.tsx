@@ -1,15 +1,17 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // App keys: one per app (Open WebUI, a script, an MCP client) for /v1 and /mcp, never /api.
 // A new key is shown once, with a copy button; the list shows when each was last used; revoking
 // asks first, and the app holding the key is refused from its next request on.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
-import { clear, data, h, notice, when } from "./dom.ts";
-import { t } from "./i18n.ts";
+import type { KeysAnswer, NewKeyAnswer } from "./api-types.ts";
+import { Data, Notice } from "./components.tsx";
+import { t, when } from "./i18n.ts";
 
-const SCOPES = ["v1", "mcp"];
+const SCOPES = ["v1", "mcp"] as const;
+type AppKey = KeysAnswer["keys"][number];
 
 /** Copies the key, by the clipboard API where the browser allows it, else by selecting it. */
-async function copy(input) {
+async function copy(input: HTMLInputElement): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(input.value);
     return true;
@@ -20,107 +22,148 @@ async function copy(input) {
 }
 
 /** The new key, in a read-only field with a copy button: this is the only time it is shown. */
-function secretCard(made) {
-  const field = h("input", { id: "k-secret", readonly: true, value: made.key, spellcheck: "false", autocomplete: "off", class: "ids", style: "width: 100%" });
-  const status = h("span", { role: "status", class: "muted" });
-  const onclick = async () => status.replaceChildren((await copy(field)) ? t("keys.copied") : t("keys.copyByHand"));
-  return h(
-    "div",
-    { class: "card", role: "region", "aria-label": t("keys.newKey"), style: "max-width: 720px" },
-    h("h2", {}, t("keys.keyFor"), data(made.name)),
-    h("p", { class: "notice ok" }, t("keys.copyNow")),
-    h("p", {}, h("label", { for: "k-secret" }, t("keys.key")), field),
-    h("div", { class: "actions" }, h("button", { type: "button", onclick }, t("keys.copy")), status),
-    h(
-      "p",
-      { class: "help" },
-      t("keys.useOpenAI"),
-      h("code", {}, `${location.origin}/v1`),
-      t("keys.useMcp"),
-      h("code", {}, `${location.origin}/mcp`),
-      t("keys.useHeader"),
-      h("code", {}, "Authorization: Bearer <key>"),
-      t("keys.useEnd"),
-    ),
+function SecretCard({ made }: { made: NewKeyAnswer }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<string>("");
+  return (
+    <section class="card" aria-label={t("keys.newKey")} style={{ maxWidth: "720px" }}>
+      <h2>
+        {t("keys.keyFor")}
+        <Data>{made.name}</Data>
+      </h2>
+      <p class="notice ok">{t("keys.copyNow")}</p>
+      <p>
+        <label for="k-secret">{t("keys.key")}</label>
+        <input ref={field} id="k-secret" readOnly value={made.key} spellcheck={false} autocomplete="off" class="ids" style={{ width: "100%" }} />
+      </p>
+      <div class="actions">
+        <button type="button" onClick={async () => setCopied((await copy(field.current!)) ? t("keys.copied") : t("keys.copyByHand"))}>
+          {t("keys.copy")}
+        </button>
+        <span role="status" class="muted">
+          {copied}
+        </span>
+      </div>
+      <p class="help">
+        {t("keys.useOpenAI")}
+        <code>{`${location.origin}/v1`}</code>
+        {t("keys.useMcp")}
+        <code>{`${location.origin}/mcp`}</code>
+        {t("keys.useHeader")}
+        <code>Authorization: Bearer &lt;key&gt;</code>
+        {t("keys.useEnd")}
+      </p>
+    </section>
   );
 }
 
-function keyForm(onMade) {
-  const out = h("div", { "aria-live": "polite" });
-  const boxes = SCOPES.map((s) => h("label", {}, h("input", { type: "checkbox", name: "scopes", value: s, checked: true }), ` /${s}`));
-  const form = h(
-    "form",
-    { class: "card grid", "aria-label": t("keys.create") },
-    h("h2", {}, t("keys.create")),
-    h("label", { for: "k-name" }, t("keys.name")),
-    h("input", { id: "k-name", name: "name", required: true, pattern: "[A-Za-z0-9._\\-]{1,64}", placeholder: "webui", title: t("keys.nameRule") }),
-    h("label", { for: "k-partner" }, t("keys.partner")),
-    h("input", { id: "k-partner", name: "partner", placeholder: t("keys.partnerPlaceholder") }),
-    h("span", {}, t("keys.opens")),
-    h("div", { class: "actions", role: "group", "aria-label": t("keys.opens") }, boxes),
-    h("div", { class: "actions" }, h("button", { type: "submit" }, t("keys.createButton"))),
-    out,
-  );
-  form.addEventListener("submit", async (event) => {
+function KeyForm({ onMade }: { onMade: (made: NewKeyAnswer) => void }) {
+  const [refused, setRefused] = useState<string | null>(null);
+
+  async function submit(event: Event) {
     event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     const fields = new FormData(form);
-    const scopes = fields.getAll("scopes");
-    if (scopes.length === 0) return clear(out, notice(t("keys.chooseScope"), "error"));
+    const scopes = fields.getAll("scopes").map(String);
+    if (scopes.length === 0) return setRefused(t("keys.chooseScope"));
     const partner = String(fields.get("partner") ?? "").trim();
     try {
-      const made = await api("POST", "/api/keys", { name: String(fields.get("name")), scopes, ...(partner ? { partner } : {}) });
+      const made = await api<NewKeyAnswer>("POST", "/api/keys", { name: String(fields.get("name")), scopes, ...(partner ? { partner } : {}) });
       form.reset();
-      clear(out);
+      setRefused(null);
       onMade(made);
     } catch (error) {
-      clear(out, notice(error.message, "error"));
+      setRefused((error as Error).message);
     }
-  });
-  return form;
+  }
+
+  return (
+    <form class="card grid" aria-label={t("keys.create")} onSubmit={submit}>
+      <h2>{t("keys.create")}</h2>
+      <label for="k-name">{t("keys.name")}</label>
+      <input id="k-name" name="name" required pattern="[A-Za-z0-9._\-]{1,64}" placeholder="webui" title={t("keys.nameRule")} />
+      <label for="k-partner">{t("keys.partner")}</label>
+      <input id="k-partner" name="partner" placeholder={t("keys.partnerPlaceholder")} />
+      <span>{t("keys.opens")}</span>
+      {/* biome-ignore lint/a11y/useSemanticElements: one cell of the form's grid; a fieldset would bring its own box and legend */}
+      <div class="actions" role="group" aria-label={t("keys.opens")}>
+        {SCOPES.map((s) => (
+          <label key={s}>
+            <input type="checkbox" name="scopes" value={s} defaultChecked />
+            {` /${s}`}
+          </label>
+        ))}
+      </div>
+      <div class="actions">
+        <button type="submit">{t("keys.createButton")}</button>
+      </div>
+      <div aria-live="polite">{refused && <Notice kind="error">{refused}</Notice>}</div>
+    </form>
+  );
 }
 
-function keyTable(keys, reload) {
-  if (keys.length === 0) return notice(t("keys.none"));
-  const revoke = async (k) => {
+function KeyTable({ keys, reload }: { keys: AppKey[]; reload: () => void }) {
+  if (keys.length === 0) return <Notice>{t("keys.none")}</Notice>;
+  const revoke = async (k: AppKey) => {
     if (!confirm(t("keys.confirmRevoke", { name: k.name }))) return;
     await api("DELETE", `/api/keys/${encodeURIComponent(k.name)}`);
     reload();
   };
-  const rows = keys.map((k) =>
-    h(
-      "tr",
-      { dataset: { key: k.name } },
-      h("td", { translate: "no" }, k.name),
-      h("td", { translate: "no" }, k.partner ?? h("span", { class: "muted" }, k.name)),
-      h("td", { translate: "no" }, k.scopes.map((s) => `/${s}`).join(" ")),
-      h("td", {}, when(k.createdAt)),
-      h("td", {}, k.lastUsedAt ? when(k.lastUsedAt) : h("span", { class: "muted" }, t("keys.never"))),
-      h("td", { class: "actions" }, h("button", { type: "button", class: "quiet danger", "aria-label": t("keys.revokeLabel", { name: k.name }), onclick: () => revoke(k) }, t("keys.revoke"))),
-    ),
+  return (
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t("keys.colName")}</th>
+            <th scope="col">{t("keys.colPartner")}</th>
+            <th scope="col">{t("keys.colOpens")}</th>
+            <th scope="col">{t("keys.colCreated")}</th>
+            <th scope="col">{t("keys.colLastUsed")}</th>
+            <th scope="col" />
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.name} data-key={k.name}>
+              <td translate={false}>{k.name}</td>
+              <td translate={false}>{k.partner ?? <span class="muted">{k.name}</span>}</td>
+              <td translate={false}>{k.scopes.map((s) => `/${s}`).join(" ")}</td>
+              <td>{when(k.createdAt)}</td>
+              <td>{k.lastUsedAt ? when(k.lastUsedAt) : <span class="muted">{t("keys.never")}</span>}</td>
+              <td class="actions">
+                <button type="button" class="quiet danger" aria-label={t("keys.revokeLabel", { name: k.name })} onClick={() => revoke(k)}>
+                  {t("keys.revoke")}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
-  const head = [...["colName", "colPartner", "colOpens", "colCreated", "colLastUsed"].map((k) => t(`keys.${k}`)), ""].map((c) => h("th", { scope: "col" }, c));
-  return h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, head)), h("tbody", {}, rows)));
 }
 
-export async function renderKeys(view) {
-  const list = h("div", {});
-  const secret = h("div", {});
-  const reload = async () => {
-    try {
-      clear(list, keyTable((await api("GET", "/api/keys")).keys, reload));
-    } catch (error) {
-      clear(list, notice(error.message, "error"));
-    }
-  };
-  view.append(
-    h("h1", {}, t("keys.title")),
-    h("p", { class: "help" }, t("keys.help")),
-    secret,
-    list,
-    keyForm((made) => {
-      clear(secret, secretCard(made));
-      reload();
-    }),
+export function Keys() {
+  const [keys, setKeys] = useState<AppKey[] | Error | undefined>(undefined);
+  const [made, setMade] = useState<NewKeyAnswer | null>(null);
+  const reload = () =>
+    api<KeysAnswer>("GET", "/api/keys").then(
+      (answer) => setKeys(answer.keys),
+      (error: Error) => setKeys(error),
+    );
+  useEffect(() => void reload(), []);
+  return (
+    <>
+      <h1>{t("keys.title")}</h1>
+      <p class="help">{t("keys.help")}</p>
+      <div>{made && <SecretCard made={made} />}</div>
+      <div>{keys instanceof Error ? <Notice kind="error">{keys.message}</Notice> : keys && <KeyTable keys={keys} reload={reload} />}</div>
+      <KeyForm
+        onMade={(m) => {
+          setMade(m);
+          reload();
+        }}
+      />
+    </>
   );
-  await reload();
 }

@@ -1,166 +1,230 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Providers: presets, add/edit, a write-only key, activate, delete, and "test connection".
+import { useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
-import { clear, data, h, notice } from "./dom.ts";
+import type { ModelsAnswer, ProviderInputBody, ProvidersAnswer, TestAnswer } from "./api-types.ts";
+import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { t } from "./i18n.ts";
 
-function testResult(result) {
-  if (result.ok) return notice(t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") }), "ok");
+type Provider = ProvidersAnswer["providers"][number];
+type Preset = ProvidersAnswer["presets"][number];
+/** The form's fields as typed (an untouched key field is left out: the stored key stays). */
+type Typed = { preset?: string; name: string; baseUrl: string; model: string; apiKey?: string };
+
+function TestResult({ result }: { result: TestAnswer }) {
+  if (result.ok) return <Notice kind="ok">{t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") })}</Notice>;
   const details = [result.status ? `HTTP ${result.status}` : null, result.error, result.message].filter(Boolean).join(" · ");
-  return h("div", { class: "notice error", role: "alert" }, h("p", {}, t("providers.failed", { ms: result.latencyMs, details })), result.body ? data(result.body, "pre", { class: "verbatim" }) : null);
+  return (
+    <div class="notice error" role="alert">
+      <p>{t("providers.failed", { ms: result.latencyMs, details })}</p>
+      {result.body ? (
+        <Data as="pre" class="verbatim">
+          {String(result.body)}
+        </Data>
+      ) : null}
+    </div>
+  );
 }
 
-function providerForm(list, existing, done) {
-  const field = (name, label, attrs = {}) => {
-    const input = h("input", { id: `p-${name}`, name, value: existing?.[name] ?? "", ...attrs });
-    return [h("label", { for: `p-${name}` }, label), input];
-  };
-  const preset = h(
-    "select",
-    { id: "p-preset", name: "preset" },
-    h("option", { value: "" }, t("providers.custom")),
-    list.presets.map((p) => h("option", { value: p.id, selected: existing?.preset === p.id, translate: "no" }, p.name)),
-  );
-  const out = h("div", { "aria-live": "polite" });
+/** What the form says below it: a status, an error, or a connection test's result. */
+type Said = { notice: string; kind?: "info" | "error" } | { test: TestAnswer } | null;
+
+function ProviderForm({ presets, existing, done }: { presets: readonly Preset[]; existing: Provider | null; done: (added?: string) => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [said, setSaid] = useState<Said>(null);
   // The provider's own model list, offered as the Model field's suggestions.
-  const models = h("datalist", { id: "p-models" });
-  const modelsOut = h("span", { "aria-live": "polite", class: "muted" });
+  const [models, setModels] = useState<string[]>([]);
+  const [modelsSaid, setModelsSaid] = useState<Said>(null);
   const title = existing ? t("providers.editTitle", { name: existing.name }) : t("providers.add");
-  const form = h(
-    "form",
-    { class: "card grid", "aria-label": title },
-    h("h2", {}, title),
-    h("label", { for: "p-preset" }, t("providers.preset")),
-    preset,
-    ...field("name", t("providers.name"), { required: true }),
-    ...field("baseUrl", t("providers.baseUrl"), { required: true, type: "url", placeholder: "https://…/v1" }),
-    h("label", { for: "p-model" }, t("providers.model")),
-    h(
-      "div",
-      { class: "inline-row" },
-      h("input", { id: "p-model", name: "model", value: existing?.model ?? "", required: true, list: "p-models", autocomplete: "off" }),
-      models,
-      h("button", { type: "button", class: "quiet", onclick: () => fetchModels() }, t("providers.fetchModels")),
-      modelsOut,
-    ),
-    h("label", { for: "p-apiKey" }, t("providers.apiKey")),
-    h("input", { id: "p-apiKey", name: "apiKey", type: "password", autocomplete: "off", placeholder: existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet") }),
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "submit" }, existing ? t("providers.save") : t("providers.addButton")),
-      h("button", { type: "button", class: "quiet", id: "p-test", onclick: () => test() }, t("providers.test")),
-      existing ? h("button", { type: "button", class: "quiet", onclick: done }, t("providers.cancel")) : null,
-    ),
-    out,
-  );
-  const values = () => Object.fromEntries([...new FormData(form)].filter(([k, v]) => k !== "apiKey" || v !== ""));
-  preset.addEventListener("change", () => {
-    const p = list.presets.find((x) => x.id === preset.value);
+  const field = (name: "name" | "baseUrl" | "model") => form.current!.elements.namedItem(name) as HTMLInputElement;
+  const values = (): Typed => Object.fromEntries([...new FormData(form.current!)].filter(([k, v]) => k !== "apiKey" || v !== "")) as Typed;
+
+  function choosePreset(id: string) {
+    const p = presets.find((x) => x.id === id);
     if (!p) return;
-    form.elements.name.value ||= p.name;
-    form.elements.baseUrl.value = p.baseUrl;
-    form.elements.model.value = p.defaultModel;
-  });
+    field("name").value ||= p.name;
+    field("baseUrl").value = p.baseUrl;
+    field("model").value = p.defaultModel;
+  }
+
   async function fetchModels() {
     const v = values();
-    clear(modelsOut, t("providers.fetchingModels"));
+    setModelsSaid({ notice: t("providers.fetchingModels") });
     try {
       const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl ? { id: existing.id } : { baseUrl: v.baseUrl, apiKey: v.apiKey };
-      const r = await api("POST", "/api/providers/models", body);
-      if (!r.ok) return clear(modelsOut, notice(t("providers.modelsFailed", { details: [r.status ? `HTTP ${r.status}` : null, r.message].filter(Boolean).join(" · ") }), "error"));
-      clear(
-        models,
-        r.models.map((id) => h("option", { value: id })),
-      );
-      clear(modelsOut, t("providers.modelsFound", { n: r.models.length }));
-      if (!form.elements.model.value && r.models.length) form.elements.model.value = r.models[0];
+      const r = await api<ModelsAnswer>("POST", "/api/providers/models", body);
+      if (!r.ok) return setModelsSaid({ notice: t("providers.modelsFailed", { details: [r.status ? `HTTP ${r.status}` : null, r.message].filter(Boolean).join(" · ") }), kind: "error" });
+      setModels(r.models);
+      setModelsSaid({ notice: t("providers.modelsFound", { n: r.models.length }) });
+      if (!field("model").value && r.models[0]) field("model").value = r.models[0];
     } catch (error) {
-      clear(modelsOut, notice(error.message, "error"));
+      setModelsSaid({ notice: (error as Error).message, kind: "error" });
     }
   }
+
   async function test() {
     const v = values();
-    clear(out, notice(t("providers.testing")));
+    setSaid({ notice: t("providers.testing") });
     try {
       // A saved provider with an untouched key is tested with its stored key.
       const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl && v.model === existing.model ? { id: existing.id } : { baseUrl: v.baseUrl, model: v.model, apiKey: v.apiKey };
-      clear(out, testResult(await api("POST", "/api/providers/test", body)));
+      setSaid({ test: await api<TestAnswer>("POST", "/api/providers/test", body) });
     } catch (error) {
-      clear(out, notice(error.message, "error"));
+      setSaid({ notice: (error as Error).message, kind: "error" });
     }
   }
-  form.addEventListener("submit", async (event) => {
+
+  async function submit(event: Event) {
     event.preventDefault();
-    const v = values();
-    if (!v.preset) delete v.preset;
+    const { preset, ...rest } = values();
+    const input: ProviderInputBody = preset ? { ...rest, preset } : rest;
     try {
-      await api(existing ? "PUT" : "POST", existing ? `/api/providers/${existing.id}` : "/api/providers", v);
-      done(existing ? undefined : v.name);
+      await api(existing ? "PUT" : "POST", existing ? `/api/providers/${existing.id}` : "/api/providers", input);
+      done(existing ? undefined : input.name);
     } catch (error) {
-      clear(out, notice(error.message, "error"));
+      setSaid({ notice: (error as Error).message, kind: "error" });
     }
-  });
-  return form;
+  }
+
+  const show = (s: Said) => (!s ? null : "test" in s ? <TestResult result={s.test} /> : s.kind === "error" ? <Notice kind="error">{s.notice}</Notice> : s.notice);
+  return (
+    <form ref={form} class="card grid" aria-label={title} onSubmit={submit}>
+      <h2>{title}</h2>
+      <label for="p-preset">{t("providers.preset")}</label>
+      <select id="p-preset" name="preset" onChange={(e) => choosePreset(e.currentTarget.value)}>
+        <option value="">{t("providers.custom")}</option>
+        {presets.map((p) => (
+          <option key={p.id} value={p.id} selected={existing?.preset === p.id} translate={false}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      <label for="p-name">{t("providers.name")}</label>
+      <input id="p-name" name="name" defaultValue={existing?.name ?? ""} required />
+      <label for="p-baseUrl">{t("providers.baseUrl")}</label>
+      <input id="p-baseUrl" name="baseUrl" defaultValue={existing?.baseUrl ?? ""} required type="url" placeholder="https://…/v1" />
+      <label for="p-model">{t("providers.model")}</label>
+      <div class="inline-row">
+        <input id="p-model" name="model" defaultValue={existing?.model ?? ""} required list="p-models" autocomplete="off" />
+        <datalist id="p-models">
+          {models.map((id) => (
+            <option key={id} value={id} />
+          ))}
+        </datalist>
+        <button type="button" class="quiet" onClick={fetchModels}>
+          {t("providers.fetchModels")}
+        </button>
+        <span aria-live="polite" class="muted">
+          {show(modelsSaid)}
+        </span>
+      </div>
+      <label for="p-apiKey">{t("providers.apiKey")}</label>
+      <input id="p-apiKey" name="apiKey" type="password" autocomplete="off" placeholder={existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet")} />
+      <div class="actions">
+        <button type="submit">{existing ? t("providers.save") : t("providers.addButton")}</button>
+        <button type="button" class="quiet" id="p-test" onClick={test}>
+          {t("providers.test")}
+        </button>
+        {existing ? (
+          <button type="button" class="quiet" onClick={() => done()}>
+            {t("providers.cancel")}
+          </button>
+        ) : null}
+      </div>
+      <div aria-live="polite">{said && ("test" in said || said.kind === "error" ? show(said) : <Notice>{said.notice}</Notice>)}</div>
+    </form>
+  );
 }
 
-/** `added`: the name of a provider just added; the first one leads on into a first chat. */
-export async function renderProviders(view, _params, added) {
-  const list = await api("GET", "/api/providers");
-  const reload = (name) => renderProviders(clear(view), [], typeof name === "string" ? name : undefined);
-  const rows = list.providers.map((p) =>
-    h(
-      "tr",
-      { dataset: { provider: p.name } },
-      h("td", {}, data(p.name), p.active ? h("span", { class: "badge" }, t("providers.active")) : null),
-      h("td", {}, h("code", {}, p.baseUrl)),
-      h("td", {}, data(p.model)),
-      h("td", {}, p.hasKey ? t("providers.keySet") : "—"),
-      h(
-        "td",
-        { class: "actions" },
-        p.source === "stored" && !p.active
-          ? h("button", { type: "button", class: "quiet", onclick: async () => (await api("POST", `/api/providers/${p.id}/activate`), reload()) }, t("providers.use"))
-          : null,
-        p.source === "stored"
-          ? h("button", { type: "button", class: "quiet", onclick: () => clear(editor, providerForm(list, p, reload)) }, t("providers.edit"))
-          : h("span", { class: "muted" }, t("providers.fromEnv")),
-        p.source === "stored"
-          ? h(
-              "button",
-              { type: "button", class: "quiet danger", onclick: async () => confirm(t("providers.confirmDelete", { name: p.name })) && (await api("DELETE", `/api/providers/${p.id}`), reload()) },
-              t("providers.delete"),
-            )
-          : null,
-      ),
-    ),
-  );
-  const editor = h("div", {}, providerForm(list, null, reload));
-  const columns = ["colName", "colBaseUrl", "colModel", "colKey"].map((k) => t(`providers.${k}`));
-  view.append(
-    h("h1", {}, t("providers.title")),
-    added && list.providers.length === 1 ? h("p", { class: "notice ok", role: "status" }, t("providers.firstAdded", { name: added }), h("a", { href: "#/chat" }, t("providers.startChat"))) : "",
-    h("p", { class: "help" }, t("providers.help")),
-    rows.length
-      ? h(
-          "div",
-          { class: "scroll" },
-          h(
-            "table",
-            {},
-            h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                [...columns, ""].map((c) => h("th", { scope: "col" }, c)),
-              ),
-            ),
-            h("tbody", {}, rows),
-          ),
-        )
-      : notice(t("providers.none")),
-    editor,
+export function Providers({ fail }: PageProps) {
+  const [list, reload] = useLoad(() => api<ProvidersAnswer>("GET", "/api/providers"), fail);
+  /** The name of a provider just added: the first one leads on into a first chat. */
+  const [added, setAdded] = useState<string | undefined>(undefined);
+  const [editing, setEditing] = useState<Provider | null>(null);
+  /** Each save or cancel draws a fresh, empty form. */
+  const [forms, setForms] = useState(0);
+  if (!list) return null;
+
+  const done = (name?: string) => {
+    setAdded(name);
+    setEditing(null);
+    setForms((n) => n + 1);
+    reload();
+  };
+  const activate = async (p: Provider) => {
+    await api("POST", `/api/providers/${p.id}/activate`);
+    done();
+  };
+  const remove = async (p: Provider) => {
+    if (!confirm(t("providers.confirmDelete", { name: p.name }))) return;
+    await api("DELETE", `/api/providers/${p.id}`);
+    done();
+  };
+  return (
+    <>
+      <h1>{t("providers.title")}</h1>
+      {added && list.providers.length === 1 ? (
+        <p class="notice ok" role="status">
+          {t("providers.firstAdded", { name: added })}
+          <a href="#/chat">{t("providers.startChat")}</a>
+        </p>
+      ) : null}
+      <p class="help">{t("providers.help")}</p>
+      {list.providers.length ? (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("providers.colName")}</th>
+                <th scope="col">{t("providers.colBaseUrl")}</th>
+                <th scope="col">{t("providers.colModel")}</th>
+                <th scope="col">{t("providers.colKey")}</th>
+                <th scope="col" />
+              </tr>
+            </thead>
+            <tbody>
+              {list.providers.map((p) => (
+                <tr key={p.id} data-provider={p.name}>
+                  <td>
+                    <Data>{p.name}</Data>
+                    {p.active ? <span class="badge">{t("providers.active")}</span> : null}
+                  </td>
+                  <td>
+                    <code>{p.baseUrl}</code>
+                  </td>
+                  <td>
+                    <Data>{p.model}</Data>
+                  </td>
+                  <td>{p.hasKey ? t("providers.keySet") : "—"}</td>
+                  <td class="actions">
+                    {p.source === "stored" && !p.active ? (
+                      <button type="button" class="quiet" onClick={() => activate(p)}>
+                        {t("providers.use")}
+                      </button>
+                    ) : null}
+                    {p.source === "stored" ? (
+                      <button type="button" class="quiet" onClick={() => (setEditing(p), setForms((n) => n + 1))}>
+                        {t("providers.edit")}
+                      </button>
+                    ) : (
+                      <span class="muted">{t("providers.fromEnv")}</span>
+                    )}
+                    {p.source === "stored" ? (
+                      <button type="button" class="quiet danger" onClick={() => remove(p)}>
+                        {t("providers.delete")}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <Notice>{t("providers.none")}</Notice>
+      )}
+      <div>
+        <ProviderForm key={forms} presets={list.presets} existing={editing} done={done} />
+      </div>
+    </>
   );
 }

@@ -32,7 +32,7 @@ export function useLoad<T>(load: () => Promise<T>, fail: (error: Error) => void)
  * Text that is data, not the console's words (a memory, a message, a name): marked
  * translate="no" so browser translators leave it alone and the language test skips it.
  */
-export function Data({ as: Tag = "span", class: className, children }: { as?: "span" | "p" | "pre" | "strong" | "code" | "div"; class?: string; children: ComponentChildren }) {
+export function Data({ as: Tag = "span", class: className, children }: { as?: "span" | "p" | "pre" | "strong" | "code" | "div" | "blockquote"; class?: string; children: ComponentChildren }) {
   return (
     <Tag class={className} translate={false}>
       {children}

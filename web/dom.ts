@@ -1,7 +1,7 @@
 // A tiny element builder for the pages not yet written as components: h("p", {class: "x",
 // onclick}, "text", child). No templates, no innerHTML with data, so text from memories or
 // models can never become markup.
-import { LANGUAGES, language, num, setLanguage, t, when } from "./i18n.ts";
+import { LANGUAGES, language, setLanguage, t, when } from "./i18n.ts";
 
 /** What h() and clear() take as children: nodes, text, numbers, lists of them, or nothing. */
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
@@ -44,13 +44,6 @@ export { when };
  * translate="no" so browser translators leave it alone and the language test skips it.
  */
 export const data = <K extends keyof HTMLElementTagNameMap = "span">(text: Child, tag: K = "span" as K, attrs: Attrs = {}) => h(tag, { ...attrs, translate: "no" }, text);
-
-export function bytes(n: number): string {
-  const units = ["B", "KB", "MB", "GB"];
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
-  return `${num(n, { maximumFractionDigits: i ? 1 : 0, minimumFractionDigits: i ? 1 : 0 })} ${units[i]}`;
-}
 
 /** A status line that announces itself to screen readers. */
 export function notice(text: string, kind: "info" | "error" | "ok" = "info"): HTMLParagraphElement {

@@ -12,7 +12,7 @@ import { Context } from "./page-context.tsx";
 import { Doctor } from "./page-doctor.tsx";
 import { Keys } from "./page-keys.tsx";
 import { Login } from "./page-login.tsx";
-import { renderMemory } from "./page-memory.tsx";
+import { Memory } from "./page-memory.tsx";
 import { Plugins } from "./page-plugins.tsx";
 import { Providers } from "./page-providers.tsx";
 import { Scenes } from "./page-scenes.tsx";
@@ -21,7 +21,7 @@ import { Scenes } from "./page-scenes.tsx";
 const PAGES = [
   ["chat", drawn(renderChat as DrawnPage)],
   ["providers", Providers],
-  ["memory", drawn(renderMemory)],
+  ["memory", Memory],
   ["context", Context],
   ["scenes", Scenes],
   ["audit", Audit],

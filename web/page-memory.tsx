@@ -1,91 +1,141 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Memory: totals per layer, embedder, storage; growth chart; search across layers with
 // filters; each record with its provenance; delete (confirmed, immediate, audited in the log).
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, streamPost } from "./api.ts";
-import { lineChart } from "./charts.tsx";
-import { bytes, clear, data, h, notice, when } from "./dom.ts";
-import { t, word } from "./i18n.ts";
+import type { ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer, SearchAnswer } from "./api-types.ts";
+import { LineChart } from "./charts.tsx";
+import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { bytes } from "./format.ts";
+import { t, when, word } from "./i18n.ts";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
 const CHART_MIN_DAYS = 3;
+const LAYERS_SHOWN = ["L1", "L2", "L3"] as const;
 
-function growthChart(growth) {
+function Growth({ growth }: { growth: MemoryStats["growth"] }) {
   const days = [...new Set(growth.map((g) => g.day))].sort();
   if (days.length === 0) return null;
-  if (days.length < CHART_MIN_DAYS) {
-    const n = (layer) => growth.filter((g) => g.layer === layer).reduce((a, g) => a + g.n, 0);
-    return h("p", { class: "muted growth-summary" }, t("memory.growthShort", { days: days.length, l1: n("L1"), l2: n("L2"), l3: n("L3") }));
-  }
-  const layers = ["L1", "L2", "L3"];
-  const series = layers.map((layer) => {
+  const written = (layer: string) => growth.filter((g) => g.layer === layer).reduce((a, g) => a + g.n, 0);
+  if (days.length < CHART_MIN_DAYS) return <p class="muted growth-summary">{t("memory.growthShort", { days: days.length, l1: written("L1"), l2: written("L2"), l3: written("L3") })}</p>;
+  const series = LAYERS_SHOWN.map((layer) => {
     let total = 0;
     return { label: layer, values: days.map((day) => (total += growth.find((g) => g.day === day && g.layer === layer)?.n ?? 0)) };
   });
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-  const summary = series.map((s) => `${s.label}: ${s.values.at(-1)}`).join(", ");
-  return lineChart({ title: t("memory.growth"), x, series, time: true, summary });
+  return <LineChart title={t("memory.growth")} x={x} series={series} time summary={series.map((s) => `${s.label}: ${s.values.at(-1)}`).join(", ")} />;
 }
 
+type Fact = Extract<RecordAnswer, { kind: "fact" }>;
+/** A fact as stored in a revision's snapshot (a raw row), or as it is now. */
+type FactVersion = Record<string, unknown>;
+
 /** The fields of a fact a person cares about, from a stored snapshot (a raw row) or the current record. */
-const factFields = (f) => ({
+const factFields = (f: FactVersion): Record<string, unknown> => ({
   predicate: f.predicate,
   object: f.object_text ?? f.object,
   kind: f.kind === "fact" ? f.factKind : f.kind,
   confidence: f.confidence,
   importance: f.importance,
   evidence: f.evidence,
-  excerpt: f.excerpt ?? f.provenance?.excerpt ?? null,
+  excerpt: f.excerpt ?? (f.provenance as { excerpt?: string } | undefined)?.excerpt ?? null,
 });
 
 /** Field-by-field changes between two versions of a fact: the revision history as a diff. */
-function factDiff(older, newer) {
+function FactDiff({ older, newer }: { older: FactVersion; newer: FactVersion }) {
   const [a, b] = [factFields(older), factFields(newer)];
   const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  if (!changed.length) return [h("li", { class: "muted" }, t("memory.noChange"))];
-  return changed.map((k) => h("li", {}, h("code", {}, k), ": ", h("del", {}, JSON.stringify(a[k])), " → ", h("ins", {}, JSON.stringify(b[k]))));
+  if (!changed.length) return <li class="muted">{t("memory.noChange")}</li>;
+  return (
+    <>
+      {changed.map((k) => (
+        <li key={k}>
+          <code>{k}</code>: <del>{JSON.stringify(a[k])}</del> → <ins>{JSON.stringify(b[k])}</ins>
+        </li>
+      ))}
+    </>
+  );
+}
+
+function FactEvidence({ fact }: { fact: Fact }) {
+  return (
+    <>
+      <p class="evidence-check">{t("memory.evidenceCheck", { check: word(fact.check) })}</p>
+      {fact.provenance.excerpt ? <Data as="blockquote">{fact.provenance.excerpt}</Data> : null}
+      {fact.provenance.eventId ? <p class="muted">{t("memory.fromEventSession", { event: fact.provenance.eventId, session: fact.provenance.session })}</p> : null}
+      {fact.history.length ? (
+        // History is newest first: each old revision is compared with the one that replaced it.
+        <ol class="history">
+          {fact.history.map((old, i) => (
+            <li key={old.revision} data-revision={old.revision}>
+              {t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) })}
+              <ul>
+                <FactDiff older={old.snapshot} newer={fact.history[i - 1]?.snapshot ?? (fact as unknown as FactVersion)} />
+              </ul>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="muted">{t("memory.noRevisions")}</p>
+      )}
+    </>
+  );
 }
 
 /** Opens on demand: the evidence check (facts), the source messages, and the revision history. */
-function recordDetails(record) {
-  const id = h("p", { class: "muted record-id" }, t("memory.id"), h("code", {}, record.id));
-  const body = h("div", {}, h("p", { class: "muted" }, t("memory.loading")));
-  const details = h("details", { class: "step" }, h("summary", {}, t("memory.details")), body);
-  details.addEventListener("toggle", async () => {
-    if (!details.open || details.dataset.loaded) return;
-    details.dataset.loaded = "1";
-    try {
-      const r = await api("GET", `/api/memory/records/${encodeURIComponent(record.id)}`);
-      if (r.kind === "event") {
-        clear(body, id, h("p", {}, t("memory.sourceIds", { ids: r.sources.join(", ") || t("memory.saidHere") })), data(JSON.stringify(r.messages, null, 2), "pre", { class: "verbatim" }));
-        return;
-      }
-      // History is newest first: each old revision is compared with the one that replaced it.
-      const history = r.history.map((old, i) =>
-        h(
-          "li",
-          { dataset: { revision: old.revision } },
-          t("memory.revision", { from: old.revision, to: old.revision + 1, when: when(old.at) }),
-          h("ul", {}, factDiff(old.snapshot, r.history[i - 1]?.snapshot ?? r)),
-        ),
-      );
-      clear(
-        body,
-        id,
-        h("p", { class: "evidence-check" }, t("memory.evidenceCheck", { check: word(r.check) })),
-        r.provenance.excerpt ? data(r.provenance.excerpt, "blockquote") : null,
-        r.provenance.eventId ? h("p", { class: "muted" }, t("memory.fromEventSession", { event: r.provenance.eventId, session: r.provenance.session })) : null,
-        history.length ? h("ol", { class: "history" }, history) : h("p", { class: "muted" }, t("memory.noRevisions")),
-      );
-    } catch (error) {
-      clear(body, notice(error.message, "error"));
-    }
-  });
-  return details;
+function RecordDetails({ id }: { id: string }) {
+  const [record, setRecord] = useState<RecordAnswer | Error | null>(null);
+  const asked = useRef(false);
+  function toggled(event: Event) {
+    if (!(event.currentTarget as HTMLDetailsElement).open || asked.current) return;
+    asked.current = true;
+    api<RecordAnswer>("GET", `/api/memory/records/${encodeURIComponent(id)}`).then(setRecord, setRecord);
+  }
+  let body: ComponentChildren = <p class="muted">{t("memory.loading")}</p>;
+  if (record instanceof Error) body = <Notice kind="error">{record.message}</Notice>;
+  else if (record)
+    body = (
+      <>
+        <p class="muted record-id">
+          {t("memory.id")}
+          <code>{record.id}</code>
+        </p>
+        {record.kind === "event" ? (
+          <>
+            <p>{t("memory.sourceIds", { ids: record.sources.join(", ") || t("memory.saidHere") })}</p>
+            <Data as="pre" class="verbatim">
+              {JSON.stringify(record.messages, null, 2)}
+            </Data>
+          </>
+        ) : (
+          <FactEvidence fact={record} />
+        )}
+      </>
+    );
+  return (
+    <details class="step" onToggle={toggled}>
+      <summary>{t("memory.details")}</summary>
+      <div>{body}</div>
+    </details>
+  );
 }
 
-function recordView(record, onDeleted) {
-  const p = record.provenance;
-  const prov =
+type Provenance = {
+  evidence?: string;
+  confidence?: number;
+  revision?: number;
+  sourceEventId?: string;
+  excerpt?: string;
+  session?: string;
+  speaker?: string;
+  sourceId?: string;
+  tokens?: number;
+  accessCount?: number;
+};
+
+function provenanceLine(record: MemoryRecord): string {
+  const p = record.provenance as Provenance;
+  const parts =
     record.kind === "fact"
       ? [
           t("memory.evidence", { value: word(p.evidence) }),
@@ -100,175 +150,268 @@ function recordView(record, onDeleted) {
           t("memory.tokens", { n: p.tokens }),
           t("memory.recalledTimes", { n: p.accessCount }),
         ];
-  const item = h(
-    "li",
-    { class: "record", dataset: { id: record.id, layer: record.layer } },
-    h(
-      "div",
-      { class: "meta" },
-      h("span", { class: `badge ${record.layer}` }, t(`memory.badge${record.layer}`)),
-      when(record.time),
-      record.conversation ? [" · ", data(record.conversation)] : "",
-      " · ",
-      word(record.scope),
-      record.score !== undefined ? h("span", { class: "muted" }, t("memory.score", { score: record.score.toFixed(4), channels: record.channels.join("+") })) : null,
-    ),
-    data(record.text, "p", { class: "text" }),
-    record.kind === "fact" && p.excerpt ? data(p.excerpt, "blockquote") : null,
-    h("p", { class: "muted prov" }, prov.filter(Boolean).join(" · ")),
-    recordDetails(record),
-    h(
-      "button",
-      {
-        type: "button",
-        class: "quiet danger",
-        "aria-label": t("memory.deleteLabel", { id: record.id }),
-        async onclick() {
-          if (!confirm(t("memory.confirmDelete", { text: record.text.slice(0, 200) }))) return;
-          try {
-            await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
-          } catch (error) {
-            return item.append(notice(t("memory.cannotDelete", { id: record.id, message: error.message }), "error"));
-          }
-          item.replaceWith(notice(t("memory.deleted", { id: record.id }), "ok"));
-          onDeleted();
-        },
-      },
-      t("memory.delete"),
-    ),
-  );
-  return item;
+  return parts.filter(Boolean).join(" · ");
 }
 
-/** History import (JSON Lines, as `homed import` reads) with a progress bar. */
-function importForm(onImported) {
-  const file = h("input", { id: "i-file", name: "file", type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson", required: true });
-  const skip = h("input", { id: "i-skip", name: "skip", type: "checkbox" });
-  const bar = h("progress", { id: "i-progress", max: 1, value: 0, hidden: true, "aria-label": t("memory.importProgress") });
-  const out = h("div", { "aria-live": "polite" });
-  const form = h(
-    "form",
-    { class: "card search", "aria-label": t("memory.importForm") },
-    h("label", { for: "i-file" }, t("memory.importLabel")),
-    file,
-    h("label", { for: "i-skip" }, skip, t("memory.skipInvalid")),
-    h("button", { type: "submit" }, t("memory.import")),
-    bar,
-    out,
-  );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const chosen = file.files?.[0];
-    if (!chosen) return;
-    bar.hidden = false;
-    bar.value = 0;
-    clear(out, notice(t("memory.importing", { file: chosen.name })));
+const BADGES = { L1: "memory.badgeL1", L2: "memory.badgeL2", L3: "memory.badgeL3" } as const;
+
+function RecordView({ record, onDeleted }: { record: MemoryRecord; onDeleted: () => void }) {
+  const [deleted, setDeleted] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const excerpt = record.kind === "fact" ? (record.provenance as Provenance).excerpt : undefined;
+
+  async function remove() {
+    if (!confirm(t("memory.confirmDelete", { text: record.text.slice(0, 200) }))) return;
     try {
-      await streamPost(`/api/memory/import${skip.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, ev) => {
-        if (name === "progress") (bar.max = ev.total), (bar.value = ev.done), clear(out, notice(t("memory.importingN", { file: chosen.name, done: ev.done, total: ev.total })));
-        else if (name === "done") clear(out, notice(t("memory.imported", { file: chosen.name, added: ev.added, present: ev.present, skipped: ev.skipped }), "ok")), onImported();
-        else if (name === "error") clear(out, notice(ev.message, "error"));
+      await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
+    } catch (error) {
+      return setRefused(t("memory.cannotDelete", { id: record.id, message: (error as Error).message }));
+    }
+    setDeleted(true);
+    onDeleted();
+  }
+
+  if (deleted) return <Notice kind="ok">{t("memory.deleted", { id: record.id })}</Notice>;
+  const badge = BADGES[record.layer as keyof typeof BADGES];
+  return (
+    <li class="record" data-id={record.id} data-layer={record.layer}>
+      <div class="meta">
+        <span class={`badge ${record.layer}`}>{badge ? t(badge) : record.layer}</span>
+        {when(record.time)}
+        {record.conversation ? (
+          <>
+            {" · "}
+            <Data>{record.conversation}</Data>
+          </>
+        ) : (
+          ""
+        )}
+        {" · "}
+        {word(record.scope)}
+        {record.score !== undefined ? <span class="muted">{t("memory.score", { score: record.score.toFixed(4), channels: (record.channels ?? []).join("+") })}</span> : null}
+      </div>
+      <Data as="p" class="text">
+        {record.text}
+      </Data>
+      {excerpt ? <Data as="blockquote">{excerpt}</Data> : null}
+      <p class="muted prov">{provenanceLine(record)}</p>
+      <RecordDetails id={record.id} />
+      <button type="button" class="quiet danger" aria-label={t("memory.deleteLabel", { id: record.id })} onClick={remove}>
+        {t("memory.delete")}
+      </button>
+      {refused && <Notice kind="error">{refused}</Notice>}
+    </li>
+  );
+}
+
+/** What a form says below it: a status or an error. */
+type Said = { text: string; kind: "info" | "ok" | "error" } | null;
+const SaidLine = ({ said }: { said: Said }) => (said ? <Notice kind={said.kind}>{said.text}</Notice> : null);
+
+/** History import (JSON Lines, as `homed import` reads) with a progress bar. */
+function ImportForm({ onImported }: { onImported: () => void }) {
+  const file = useRef<HTMLInputElement>(null);
+  const skip = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [said, setSaid] = useState<Said>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const chosen = file.current?.files?.[0];
+    if (!chosen) return;
+    setProgress({ done: 0, total: 1 });
+    setSaid({ text: t("memory.importing", { file: chosen.name }), kind: "info" });
+    const on = <E extends keyof ImportEvents>(name: string, expected: E, ev: unknown): ev is ImportEvents[E] => name === expected;
+    try {
+      await streamPost(`/api/memory/import${skip.current?.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, ev) => {
+        if (on(name, "progress", ev)) {
+          setProgress(ev);
+          setSaid({ text: t("memory.importingN", { file: chosen.name, done: ev.done, total: ev.total }), kind: "info" });
+        } else if (on(name, "done", ev)) {
+          setSaid({ text: t("memory.imported", { file: chosen.name, added: ev.added, present: ev.present, skipped: ev.skipped }), kind: "ok" });
+          onImported();
+        } else if (on(name, "error", ev)) setSaid({ text: ev.message, kind: "error" });
       });
     } catch (error) {
-      clear(out, notice(error.message, "error"));
+      setSaid({ text: (error as Error).message, kind: "error" });
     }
-  });
-  return form;
+  }
+
+  return (
+    <form class="card search" aria-label={t("memory.importForm")} onSubmit={submit}>
+      <label for="i-file">{t("memory.importLabel")}</label>
+      <input ref={file} id="i-file" name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson" required />
+      <label for="i-skip">
+        <input ref={skip} id="i-skip" name="skip" type="checkbox" />
+        {t("memory.skipInvalid")}
+      </label>
+      <button type="submit">{t("memory.import")}</button>
+      <progress id="i-progress" max={progress?.total ?? 1} value={progress?.done ?? 0} hidden={!progress} aria-label={t("memory.importProgress")} />
+      <div aria-live="polite">
+        <SaidLine said={said} />
+      </div>
+    </form>
+  );
 }
 
 /** Sets up an OpenAI-compatible embedder: probes it with one sentence and says how to start homed with it. */
-function embedderForm() {
-  const out = h("div", { "aria-live": "polite" });
-  const field = (id, name, label, attrs = {}) => [h("label", { for: id }, t(label)), h("input", { id, name, ...attrs })];
-  const form = h(
-    "form",
-    { class: "card embed-setup", dataset: { form: "embedder" } },
-    h("h2", {}, t("memory.embedSetup")),
-    ...field("e-url", "baseUrl", "memory.embedUrl", { required: true, placeholder: "http://127.0.0.1:11434/v1", translate: "no" }),
-    ...field("e-model", "model", "memory.embedModel", { required: true, placeholder: "bge-m3" }),
-    ...field("e-key", "apiKey", "memory.embedKey", { type: "password", autocomplete: "off" }),
-    ...field("e-dim", "dimension", "memory.embedDim", { type: "number", min: 1 }),
-    h("button", { type: "submit" }, t("memory.embedProbe")),
-    out,
-  );
-  form.addEventListener("submit", async (event) => {
+function EmbedderForm() {
+  const [said, setSaid] = useState<Said>(null);
+  async function submit(event: Event) {
     event.preventDefault();
-    const body = Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== ""));
-    clear(out, notice(t("memory.embedProbing")));
+    const body = Object.fromEntries([...new FormData(event.currentTarget as HTMLFormElement)].filter(([, v]) => v !== "")) as Record<string, string>;
+    setSaid({ text: t("memory.embedProbing"), kind: "info" });
     try {
-      const r = await api("POST", "/api/memory/embedder/probe", body);
-      if (!r.ok) return clear(out, notice(r.error, "error"));
+      const r = await api<ProbeAnswer>("POST", "/api/memory/embedder/probe", body);
+      if (!r.ok) return setSaid({ text: r.error, kind: "error" });
       const flags = `-embed-url ${body.baseUrl} -embed-model ${body.model}${body.dimension ? ` -embed-dim ${body.dimension}` : ""}`;
-      clear(out, notice(t("memory.embedProbed", { model: r.modelId, dim: r.dimension, ms: r.ms, flags }), "ok"));
+      setSaid({ text: t("memory.embedProbed", { model: r.modelId, dim: r.dimension, ms: r.ms, flags }), kind: "ok" });
     } catch (error) {
-      clear(out, notice(error.message, "error"));
+      setSaid({ text: (error as Error).message, kind: "error" });
     }
-  });
-  return form;
+  }
+  return (
+    <form class="card embed-setup" data-form="embedder" onSubmit={submit}>
+      <h2>{t("memory.embedSetup")}</h2>
+      <label for="e-url">{t("memory.embedUrl")}</label>
+      <input id="e-url" name="baseUrl" required placeholder="http://127.0.0.1:11434/v1" translate={false} />
+      <label for="e-model">{t("memory.embedModel")}</label>
+      <input id="e-model" name="model" required placeholder="bge-m3" />
+      <label for="e-key">{t("memory.embedKey")}</label>
+      <input id="e-key" name="apiKey" type="password" autocomplete="off" />
+      <label for="e-dim">{t("memory.embedDim")}</label>
+      <input id="e-dim" name="dimension" type="number" min={1} />
+      <button type="submit">{t("memory.embedProbe")}</button>
+      <div aria-live="polite">
+        <SaidLine said={said} />
+      </div>
+    </form>
+  );
 }
 
-/** The totals' cards: data-stat (stable, for tests) → their label in STRINGS.memory. */
-const STAT_LABELS = { "L1 live": "l1", "L2 cold": "l2", "L3 facts": "l3", Embedder: "embedder", Storage: "storage" };
+/** The totals' cards: data-stat (stable, for tests) and their label. */
+function Totals({ s }: { s: MemoryStats }) {
+  const card = (stat: string, label: Parameters<typeof t>[0], value: ComponentChildren, detail?: ComponentChildren) => (
+    <div class="card stat" data-stat={stat}>
+      <span class="label">{t(label)}</span>
+      <strong>{value}</strong>
+      {detail ? <small>{detail}</small> : null}
+    </div>
+  );
+  const layers = s.layers as Record<"L1" | "L2" | "L3", { events: number; tokens: number }>;
+  return (
+    <div class="cards">
+      {card("L1 live", "memory.l1", layers.L1.events, t("memory.tokens", { n: layers.L1.tokens }))}
+      {card("L2 cold", "memory.l2", layers.L2.events, t("memory.tokens", { n: layers.L2.tokens }))}
+      {card("L3 facts", "memory.l3", s.triples, t("memory.sourceEvents", { n: layers.L3.events }))}
+      {card(
+        "Embedder",
+        "memory.embedder",
+        <code>{s.embedder.modelId}</code>,
+        s.embedder.vectors ? (
+          `${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`
+        ) : (
+          <>
+            {t("memory.fallbackNote")}
+            <code>homed model pull</code>
+            {t("memory.fallbackNoteAfter")}
+          </>
+        ),
+      )}
+      {card("Storage", "memory.storage", bytes(s.storageBytes))}
+    </div>
+  );
+}
 
 /** The layer filter's choices; the first, facts and history, is what the page opens on. */
-const LAYERS = ["memories", "L3", "L2", "L1", "all"];
+const LAYERS = ["memories", "L3", "L2", "L1", "all"] as const;
+const LAYER_LABELS = { memories: "memory.layer_memories", L3: "memory.layer_L3", L2: "memory.layer_L2", L1: "memory.layer_L1", all: "memory.layer_all" } as const;
 
-export async function renderMemory(view) {
-  const totals = h("div", { class: "cards" });
-  const charts = h("div");
-  async function loadStats() {
-    const s = await api("GET", "/api/memory/stats");
-    const card = (stat, value, detail) =>
-      h("div", { class: "card stat", dataset: { stat } }, h("span", { class: "label" }, t(`memory.${STAT_LABELS[stat]}`)), h("strong", {}, value), detail ? h("small", {}, detail) : null);
-    clear(
-      totals,
-      card("L1 live", s.layers.L1.events, t("memory.tokens", { n: s.layers.L1.tokens })),
-      card("L2 cold", s.layers.L2.events, t("memory.tokens", { n: s.layers.L2.tokens })),
-      card("L3 facts", s.triples, t("memory.sourceEvents", { n: s.layers.L3.events })),
-      card(
-        "Embedder",
-        h("code", {}, s.embedder.modelId),
-        s.embedder.vectors
-          ? `${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`
-          : [t("memory.fallbackNote"), h("code", {}, "homed model pull"), t("memory.fallbackNoteAfter")],
-      ),
-      card("Storage", bytes(s.storageBytes)),
-    );
-    clear(charts, growthChart(s.growth));
-  }
-  const results = h("ul", { class: "records", "aria-live": "polite" });
-  const form = h(
-    "form",
-    { class: "card search", role: "search" },
-    h("label", { for: "m-q" }, t("memory.search")),
-    h("input", { id: "m-q", name: "q", type: "search", placeholder: t("memory.searchPlaceholder") }),
-    h("label", { for: "m-layer" }, t("memory.layer")),
-    h(
-      "select",
-      { id: "m-layer", name: "layer" },
-      LAYERS.map((l) => h("option", { value: l }, t(`memory.layer_${l}`))),
-    ),
-    h("label", { for: "m-scope" }, t("memory.scope")),
-    h(
-      "select",
-      { id: "m-scope", name: "scope" },
-      h("option", { value: "" }, t("memory.any")),
-      ["conversation", "user", "project"].map((s) => h("option", { value: s }, word(s))),
-    ),
-    h("label", { for: "m-conv" }, t("memory.conversation")),
-    h("input", { id: "m-conv", name: "conversation", placeholder: t("memory.any") }),
-    h("button", { type: "submit" }, t("memory.search")),
-  );
-  // Raw live events are one click away, not the first thing shown.
-  const showRaw = h("button", { type: "button", class: "quiet", onclick: () => ((form.elements.layer.value = "L1"), search().catch(failed)) }, t("memory.showRaw"));
-  const failed = (error) => clear(results, notice(error.message, "error"));
+function Search({ onDeleted }: { onDeleted: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  /** The records found, with the search that found them (each search draws its list afresh). */
+  const [found, setFound] = useState<{ records: MemoryRecord[]; n: number } | Error | null>(null);
+  const searches = useRef(0);
+
   async function search() {
-    const params = new URLSearchParams([...new FormData(form)].filter(([, v]) => v !== ""));
-    const { records } = await api("GET", `/api/memory/search?${params}`);
-    clear(results, records.length ? records.map((r) => recordView(r, loadStats)) : notice(t("memory.noMatch")));
+    const n = ++searches.current;
+    const params = new URLSearchParams([...new FormData(form.current!)].filter(([, v]) => v !== "") as [string, string][]);
+    try {
+      const { records } = await api<SearchAnswer>("GET", `/api/memory/search?${params}`);
+      if (n === searches.current) setFound({ records, n });
+    } catch (error) {
+      if (n === searches.current) setFound(error as Error);
+    }
   }
-  form.addEventListener("submit", (e) => (e.preventDefault(), search().catch((error) => clear(results, notice(error.message, "error")))));
-  view.append(h("h1", {}, t("memory.title")), totals, charts, importForm(loadStats), embedderForm(), form, showRaw, results);
-  await loadStats();
-  await search();
+  useEffect(() => void search(), []);
+
+  // Raw live events are one click away, not the first thing shown.
+  function showRaw() {
+    (form.current!.elements.namedItem("layer") as HTMLSelectElement).value = "L1";
+    void search();
+  }
+
+  return (
+    <>
+      {/* biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; a <search> wrapper would add a box the grid does not expect */}
+      <form
+        ref={form}
+        class="card search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search();
+        }}
+      >
+        <label for="m-q">{t("memory.search")}</label>
+        <input id="m-q" name="q" type="search" placeholder={t("memory.searchPlaceholder")} />
+        <label for="m-layer">{t("memory.layer")}</label>
+        <select id="m-layer" name="layer">
+          {LAYERS.map((l) => (
+            <option key={l} value={l}>
+              {t(LAYER_LABELS[l])}
+            </option>
+          ))}
+        </select>
+        <label for="m-scope">{t("memory.scope")}</label>
+        <select id="m-scope" name="scope">
+          <option value="">{t("memory.any")}</option>
+          {["conversation", "user", "project"].map((s) => (
+            <option key={s} value={s}>
+              {word(s)}
+            </option>
+          ))}
+        </select>
+        <label for="m-conv">{t("memory.conversation")}</label>
+        <input id="m-conv" name="conversation" placeholder={t("memory.any")} />
+        <button type="submit">{t("memory.search")}</button>
+      </form>
+      <button type="button" class="quiet" onClick={showRaw}>
+        {t("memory.showRaw")}
+      </button>
+      <ul class="records" aria-live="polite">
+        {found instanceof Error ? (
+          <Notice kind="error">{found.message}</Notice>
+        ) : !found ? null : found.records.length ? (
+          found.records.map((r) => <RecordView key={`${found.n}/${r.id}`} record={r} onDeleted={onDeleted} />)
+        ) : (
+          <Notice>{t("memory.noMatch")}</Notice>
+        )}
+      </ul>
+    </>
+  );
+}
+
+export function Memory({ fail }: PageProps) {
+  const [stats, reloadStats] = useLoad(() => api<MemoryStats>("GET", "/api/memory/stats"), fail);
+  return (
+    <>
+      <h1>{t("memory.title")}</h1>
+      {stats && <Totals s={stats} />}
+      <div>{stats && <Growth growth={stats.growth} />}</div>
+      <ImportForm onImported={reloadStats} />
+      <EmbedderForm />
+      <Search onDeleted={reloadStats} />
+    </>
+  );
 }

@@ -10,13 +10,16 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { importHistory, MemoryScopeSchema, parseHistory, privateToOf } from "../memory/index.ts";
+import { importHistory, MemoryScopeSchema, parseHistory, privateToOf, type ImportResult } from "../memory/index.ts";
 import { HomedError } from "../errors/index.ts";
 
 /** Larger histories belong to `homed import`, which streams from disk. */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** `embedder`: the one whose vectors are stored (none with the fallback: see `vectorEmbedder`). */
+/** The events `POST /api/memory/import` streams, by name. */
+export type ImportEvents = { progress: { done: number; total: number }; done: ImportResult & { skipped: number }; error: { error: string; message: string } };
+
 export function importRoutes(client: Client, embedder: Embedder | undefined, log: Pick<Logger, "info" | "error">): Hono {
   const app = new Hono();
   app.post("/", async (c) => {
@@ -34,7 +37,7 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
     }
     if (messages.length === 0) throw new HomedError("invalid_history", "Cannot import: the file holds no messages");
     return streamSSE(c, async (stream) => {
-      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      const send = <E extends keyof ImportEvents>(event: E, data: ImportEvents[E]) => stream.writeSSE({ event, data: JSON.stringify(data) });
       try {
         const result = await importHistory(client, privateTo ? messages.map((m) => ({ ...m, privateTo })) : messages, {
           embedder,

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { createHttpEmbedder, EmbedError, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
-import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type RecallQuery } from "../memory/index.ts";
+import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
 import {
   databaseBytes,
   vectorCoverage,
@@ -181,7 +181,7 @@ const ProbeSchema = z.object({
   dimension: z.coerce.number().int().min(1).max(65536).optional(),
 });
 
-async function probeEmbedder(input: z.output<typeof ProbeSchema>) {
+async function probeEmbedder(input: z.output<typeof ProbeSchema>): Promise<ProbeAnswer> {
   const embedder = createHttpEmbedder({ ...input, queryBudgetMs: 15_000 });
   const started = performance.now();
   try {
@@ -211,6 +211,13 @@ async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedde
   };
 }
 
+/** The memory page's answers: `GET /stats`, `GET /search`, `GET /records/:id`, `POST /embedder/probe`. */
+export type MemoryStats = Awaited<ReturnType<typeof stats>>;
+export type SearchAnswer = { records: MemoryRecord[] };
+export type RecordAnswer = FactRecord | EventRecord;
+/** The probe's answer: the model's width and latency, or why it did not answer (a 200 either way). */
+export type ProbeAnswer = { ok: true; modelId: string; dimension: number; ms: number } | { ok: false; error: string };
+
 /** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
 export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info">): Hono {
   const app = new Hono();
@@ -225,7 +232,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     const parsed = SearchSchema.safeParse(c.req.query());
     if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
     const s = parsed.data;
-    return c.json({ records: await search(client, s, recallEmbedder) });
+    return c.json<SearchAnswer>({ records: await search(client, s, recallEmbedder) });
   });
 
   /**
@@ -239,7 +246,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     return record;
   };
 
-  app.get("/records/:id", async (c) => c.json(await exactRecord(c.req.param("id"))));
+  app.get("/records/:id", async (c) => c.json<RecordAnswer>(await exactRecord(c.req.param("id"))));
 
   app.delete("/records/:id", async (c) => {
     const before = await exactRecord(c.req.param("id"));

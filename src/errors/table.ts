@@ -83,13 +83,11 @@ export type ErrorCode = keyof typeof ERRORS;
 const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
 
 /**
- * The public code of any thrown value, when it has one: a HomedError's, or the string `code` of
- * an error that does not extend the base yet (src/memory's) when the table has that row.
+ * The public code of a thrown value, when it is a HomedError with a row. Any other value's `code`
+ * (a Node error's ENOSPC, libSQL's SQLITE_BUSY) is not homed's to explain: it is internal.
  */
 export function errorCodeOf(error: unknown): ErrorCode | undefined {
-  if (error instanceof HomedError) return isErrorCode(error.publicCode) ? error.publicCode : undefined;
-  const code = error instanceof Error && "code" in error ? error.code : undefined;
-  return typeof code === "string" && isErrorCode(code) ? code : undefined;
+  return error instanceof HomedError && isErrorCode(error.publicCode) ? error.publicCode : undefined;
 }
 
 /** The HTTP status for a thrown value: its row's, or 500 for anything the table does not know. */

@@ -6,12 +6,12 @@
  */
 import type { Client } from "@libsql/client";
 import { moveColdToL1 } from "../store/index.ts";
+import { HomedError } from "../errors/index.ts";
 
-export class RecallError extends Error {
-  readonly code = "recall";
+/** A recall that cannot move what it was asked to (code in src/errors/table.ts). */
+export class RecallError extends HomedError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "RecallError";
+    super("recall", message, options);
   }
 }
 

@@ -37,6 +37,7 @@ import { forgetRecord, openRecord } from "./records.ts";
 import { factText, maskFactSecrets, TRIPLE_KINDS, writeFact } from "./stable-facts.ts";
 import { describeMasked, maskSecrets } from "../text/index.ts";
 import { randomUUID } from "node:crypto";
+import { HomedError } from "../errors/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
 import { MemoryScopeSchema, privateToOf, visibleScopes, type PrivateScope, type Viewer } from "./scope.ts";
@@ -479,12 +480,12 @@ export async function runMemoryTool(name: string, rawArgs: unknown, ctx: MemoryT
   return await t.run(args.data, ctx);
 }
 
-export class MemoryToolError extends Error {
+/** A call of no memory tool, or with arguments its schema refuses (codes in src/errors/table.ts: 404, 400). */
+export class MemoryToolError extends HomedError {
   constructor(
-    readonly code: "unknown_tool" | "invalid_arguments",
+    override readonly code: "unknown_tool" | "invalid_arguments",
     message: string,
   ) {
-    super(message);
-    this.name = "MemoryToolError";
+    super(code, message);
   }
 }

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ERRORS, errorCodeOf, exitCodeOf, HomedError, httpStatusOf } from "../../src/errors/index.ts";
 import { ProviderError, PROVIDER_ERROR_CODES } from "../../src/llm/index.ts";
-import { RecordError } from "../../src/memory/index.ts";
+import { MemoryToolError, RecallError, RecordError } from "../../src/memory/index.ts";
 import { UsageError } from "../../src/config/index.ts";
 import { ROOT } from "../support/process.ts";
 
@@ -124,8 +124,11 @@ describe("the error table", () => {
     assert.equal(errorCodeOf(limited), "provider_rate_limited");
     assert.equal(httpStatusOf(limited), 502);
     assert.equal(httpStatusOf(new ProviderError("timeout", "no answer")), 504);
-    // src/memory's errors do not extend the base yet: their `code` field is read.
     assert.equal(httpStatusOf(new RecordError("ambiguous", "two match")), 409);
+    assert.equal(httpStatusOf(new MemoryToolError("unknown_tool", "no such tool")), 404);
+    assert.equal(errorCodeOf(new RecallError("not in L2")), "recall");
+    // Only a HomedError's code counts: an error carrying a code of the table by chance is internal.
+    assert.equal(errorCodeOf(Object.assign(new Error("x"), { code: "not_found" })), undefined);
     // Anything else is internal.
     assert.equal(errorCodeOf(Object.assign(new Error("disk"), { code: "ENOSPC" })), undefined);
     assert.equal(httpStatusOf(new Error("bug")), 500);

@@ -4,7 +4,7 @@
  * `/mcp`. Frames are newline-delimited JSON with the plugin protocol's size cap.
  */
 import type { Settings } from "../config/index.ts";
-import { openDataEmbedder, openDataStore } from "../memory/command-io.ts";
+import { openDataEmbedder, openDataStore } from "../memory/index.ts";
 import { StreamTransport, type Message } from "../plugins/index.ts";
 import { respondMcp } from "../server/index.ts";
 

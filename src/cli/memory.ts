@@ -4,8 +4,7 @@
  * open, forget: id; note: text); a JSON object gives all arguments. Prints the result as JSON.
  */
 import { UsageError, type Settings } from "../config/index.ts";
-import { MEMORY_TOOLS, runMemoryTool } from "../memory/index.ts";
-import { openDataEmbedder, openDataStore } from "../memory/command-io.ts";
+import { MEMORY_TOOLS, openDataEmbedder, openDataStore, runMemoryTool } from "../memory/index.ts";
 
 /** The tools that change memory: they say when a daemon serves the folder (see openDataStore). */
 const WRITES = new Set(["memory_note", "memory_forget"]);

@@ -1,15 +1,11 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
-import { announceServingDaemon, ensureWritableDir, UsageError, type Settings } from "../config/index.ts";
+import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo as ProcessIo, type Settings } from "../config/index.ts";
 import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
 
-export type CommandIo = {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Progress bars are drawn only on a terminal. */
-  isTty: boolean;
-};
+/** The part of the one command IO type (src/config) the memory commands use: no stdin. */
+export type CommandIo = Pick<ProcessIo, "stdout" | "stderr" | "isTty">;
 
 /**
  * `writesTell`: for a command that writes — it says on stderr when a daemon serves the folder

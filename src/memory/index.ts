@@ -13,7 +13,7 @@ export type { RecallScope, Viewer, PrivateScope } from "./scope.ts";
 export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
 export { runImportCommand } from "./import-command.ts";
 export { runRecallCommand } from "./recall-command.ts";
-export type { CommandIo } from "./command-io.ts";
+export { openDataStore, openDataEmbedder, type CommandIo } from "./command-io.ts";
 export {
   writeFact,
   trigramOverlap,

@@ -59,8 +59,6 @@ const NOT_THROUGH_INDEX: Record<string, string> = {
   // A plugin process must not load the server to set its file modes (runtime/index.ts does).
   "src/main.ts -> src/runtime/file-modes.ts": "startup cost of plugin processes",
   "src/cli -> src/runtime/file-modes.ts": "startup cost of plugin processes",
-  // src/memory is being rewritten by others; its index.ts does not export these yet.
-  "src/cli -> src/memory/command-io.ts": "src/memory off-limits during the memory rewrite",
   // store/index.ts loads libSQL; the embedders need only the vector size.
   "src/embed -> src/store/vector.ts": "embedders must not load the database client",
   // homed doctor's plugin lines reuse the plugins' own probes; plugins share helpers by file.

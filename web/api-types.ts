@@ -4,6 +4,7 @@
 export type {
   AuditAnswer,
   AuthStatus,
+  ContextAnswer,
   DoctorAnswer,
   ImportEvents,
   MemoryRecord,
@@ -15,6 +16,7 @@ export type {
   InspectedEvent,
   Inspection,
   KeysAnswer,
+  MessageEvents,
   ModelsAnswer,
   NewKeyAnswer,
   PluginEventsAnswer,

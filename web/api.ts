@@ -1,5 +1,6 @@
 // Talks to the daemon. Every request carries the session cookie (same origin) and the console
 // header that mutating requests need; errors surface as {error, message} from the server.
+import type { MessageEvents } from "./api-types.ts";
 import { t } from "./i18n.ts";
 
 /** The daemon's error body: a stable code and a message in English. */
@@ -53,13 +54,13 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 }
 
 /**
- * POSTs a body and calls onEvent(name, data) for each server-sent event as it arrives.
+ * POSTs a body and calls onEvent({name, data}) for each server-sent event as it arrives; `E` names
+ * each event's data (the route's own type), so a switch on `name` knows what `data` is.
  * EventSource cannot POST, so the stream is read by hand: events are separated by a blank line.
  */
-// biome-ignore lint/suspicious/noExplicitAny: each event names its own shape (the kernel's TurnEvent)
-export type StreamHandler = (name: string, data: any) => void;
+export type Streamed<E> = { [K in keyof E]: { name: K; data: E[K] } }[keyof E];
 
-export async function streamPost(path: string, body: BodyInit, contentType: string, onEvent: StreamHandler, signal?: AbortSignal): Promise<void> {
+export async function streamPost<E>(path: string, body: BodyInit, contentType: string, onEvent: (event: Streamed<E>) => void, signal?: AbortSignal): Promise<void> {
   const response = await reach(path, { method: "POST", credentials: "same-origin", headers: { ...HEADERS, "content-type": contentType }, body, signal });
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
   if (!response.body) return;
@@ -79,11 +80,11 @@ export async function streamPost(path: string, body: BodyInit, contentType: stri
         if (line.startsWith("event:")) name = line.slice(6).trim();
         else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
       }
-      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+      if (data.length) onEvent({ name, data: JSON.parse(data.join("\n")) } as Streamed<E>);
     }
   }
 }
 
 /** Sends a chat message; the turn's events stream back. */
-export const streamMessage = (sessionId: string, content: string, onEvent: StreamHandler, signal?: AbortSignal) =>
-  streamPost(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify({ content }), "application/json", onEvent, signal);
+export const streamMessage = (sessionId: string, content: string, onEvent: (event: Streamed<MessageEvents>) => void, signal?: AbortSignal) =>
+  streamPost<MessageEvents>(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify({ content }), "application/json", onEvent, signal);

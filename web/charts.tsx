@@ -1,7 +1,6 @@
 // Small line charts through uPlot (bundled into the binary like every console file).
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
-import { h } from "./dom.ts";
 import { language } from "./i18n.ts";
 
 const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
@@ -24,13 +23,6 @@ export function LineChart(chart: Chart) {
       <p class="sr-only">{chart.summary ?? chart.title}</p>
     </figure>
   );
-}
-
-/** The same figure for a page drawn by hand (web/dom.ts). */
-export function lineChart(chart: Chart): HTMLElement {
-  const figure = h("figure", { class: "chart", "data-chart": chart.title }, h("figcaption", {}, chart.title), h("p", { class: "sr-only" }, chart.summary ?? chart.title));
-  requestAnimationFrame(() => drawChart(figure, chart));
-  return figure;
 }
 
 function drawChart(figure: HTMLElement, { x, series, time = false, height = 180 }: Chart): void {

@@ -1,7 +1,7 @@
 // Small components the pages share: what a page is given, loading its data, a status line, data
-// text, the language chooser, and the bridge that shows a page not yet written as a component.
+// text and the language chooser.
 import type { ComponentChildren, FunctionComponent } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.ts";
 
 /** What the shell gives a page: the address's parameters (#/context/ID → ["ID"]) and where to say it cannot be shown. */
@@ -60,39 +60,4 @@ export function LanguageSwitch({ id }: { id: string }) {
       ))}
     </select>
   );
-}
-
-/** A page drawn by hand into an element (web/dom.ts): its renderer, and what it returns to undo its timers. */
-export type DrawnPage = (target: HTMLElement, params: string[]) => Promise<(() => void) | undefined | void> | void;
-
-/**
- * Shows a hand-drawn page in its own element. A page still drawing when it is replaced (a quick
- * second click) goes on drawing off the page and is undone when it finishes.
- */
-export const drawn =
-  (draw: DrawnPage): Page =>
-  ({ params, fail }) => <Drawn draw={draw} params={params} onError={fail} />;
-
-function Drawn({ draw, params, onError }: { draw: DrawnPage; params: string[]; onError: (error: Error) => void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    let gone = false;
-    let undo: (() => void) | undefined;
-    Promise.resolve()
-      .then(() => draw(ref.current!, params))
-      .then(
-        (done) => {
-          if (gone) done?.();
-          else undo = done ?? undefined;
-        },
-        (error: Error) => {
-          if (!gone) onError(error);
-        },
-      );
-    return () => {
-      gone = true;
-      undo?.();
-    };
-  }, []);
-  return <div ref={ref} />;
 }

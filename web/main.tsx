@@ -4,10 +4,10 @@ import { type ComponentChildren, render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
-import { drawn, type DrawnPage, LanguageSwitch, Notice, type Page } from "./components.tsx";
+import { LanguageSwitch, Notice, type Page } from "./components.tsx";
 import { language, t } from "./i18n.ts";
 import { Audit } from "./page-audit.tsx";
-import { renderChat } from "./page-chat.tsx";
+import { Chat } from "./page-chat.tsx";
 import { Context } from "./page-context.tsx";
 import { Doctor } from "./page-doctor.tsx";
 import { Keys } from "./page-keys.tsx";
@@ -19,7 +19,7 @@ import { Scenes } from "./page-scenes.tsx";
 
 /** The pages, in the navigation's order: #/route (its label is t("nav.<route>")) and its renderer. */
 const PAGES = [
-  ["chat", drawn(renderChat as DrawnPage)],
+  ["chat", Chat],
   ["providers", Providers],
   ["memory", Memory],
   ["context", Context],

@@ -1,300 +1,465 @@
-// @ts-nocheck -- not yet a typed component (issue 20): converted page by page
 // Chat: sessions on the side, the conversation streaming in, tool calls as collapsible steps,
 // and each turn's recalled memory as one line that expands to the query and what was injected.
-import { api, streamMessage } from "./api.ts";
-import { clear, data, h, notice } from "./dom.ts";
+import { Fragment } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { api, type Streamed, streamMessage } from "./api.ts";
+import type { AuditAnswer, ContextAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
+import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { t } from "./i18n.ts";
 import { renderMarkdown } from "./markdown.ts";
 
+type Session = SessionsAnswer["sessions"][number];
+type Message = ContextAnswer[number]["messages"][number];
+/** The recall participant's report (a turn's `recall` event), or one rebuilt from the audit after a reload. */
+type RecallReport = { query?: string; chars?: number; lines?: string[]; ids?: string[]; restored?: unknown[] };
+
 /** "remembered 3 things (120 characters)", expanding to the query and the injected lines with their ids. */
-export function recallLine(report) {
+function RecallLine({ report }: { report: RecallReport }) {
   const n = report.lines?.length ?? report.ids?.length ?? 0;
   // Cold turns moved back into the conversation itself (not injected lines): said apart.
   const restored = report.restored?.length ? t("chat.restored", { n: report.restored.length }) : "";
   const summary = (n ? t("chat.recalled", { n, chars: report.chars ?? 0 }) : t("chat.recalledNothing")) + restored;
-  return h(
-    "details",
-    { class: "recall" },
-    h("summary", {}, summary),
-    h("p", {}, t("chat.recallQuery"), h("q", { translate: "no" }, report.query ?? "")),
-    report.lines?.length
-      ? h(
-          "ul",
-          { class: "lines", translate: "no" },
-          report.lines.map((line) => h("li", {}, line.replace(/^- /, ""))),
-        )
-      : n
-        ? null
-        : h("p", { class: "muted" }, t("chat.recallNone")),
-    report.ids?.length ? h("p", { class: "muted ids" }, t("chat.recallIds"), data(report.ids.join(", "))) : null,
+  return (
+    <details class="recall">
+      <summary>{summary}</summary>
+      <p>
+        {t("chat.recallQuery")}
+        <q translate={false}>{report.query ?? ""}</q>
+      </p>
+      {report.lines?.length ? (
+        <ul class="lines" translate={false}>
+          {report.lines.map((line, i) => (
+            <li key={i}>{line.replace(/^- /, "")}</li>
+          ))}
+        </ul>
+      ) : n ? null : (
+        <p class="muted">{t("chat.recallNone")}</p>
+      )}
+      {report.ids?.length ? (
+        <p class="muted ids">
+          {t("chat.recallIds")}
+          <Data>{report.ids.join(", ")}</Data>
+        </p>
+      ) : null}
+    </details>
   );
 }
 
 /** A turn's error; on first run (no provider yet) it says what to do and links to where. */
-function turnError(code, message) {
-  if (code !== "no_provider") return notice(t("chat.turnError", { code, message }), "error");
-  return h("p", { class: "notice error", role: "alert" }, t("chat.noProvider"), h("a", { href: "#/providers" }, t("chat.noProviderLink")), t("chat.noProviderAfter"));
+function TurnError({ code, message }: { code: string; message: string }) {
+  if (code !== "no_provider") return <Notice kind="error">{t("chat.turnError", { code, message })}</Notice>;
+  return (
+    <p class="notice error" role="alert">
+      {t("chat.noProvider")}
+      <a href="#/providers">{t("chat.noProviderLink")}</a>
+      {t("chat.noProviderAfter")}
+    </p>
+  );
 }
 
+/** An answer as Markdown (marked, then DOMPurify: web/markdown.ts), drawn again when its text grows. */
+function Markdown({ text }: { text: string }) {
+  const el = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => void (el.current && renderMarkdown(el.current, text)), [text]);
+  return <div class="answer md" translate={false} ref={el} />;
+}
+
+/** A tool call as a collapsible step: its arguments, and its result once there is one. */
+function ToolStep({ label, args, result, live }: { label: string; args: string; result: string | undefined; live: boolean }) {
+  return (
+    <details class="step tool">
+      <summary>{label}</summary>
+      <Data as="pre" class="args">
+        {args}
+      </Data>
+      {live || result !== undefined ? (
+        <Data as="pre" class="result">
+          {result ?? ""}
+        </Data>
+      ) : null}
+    </details>
+  );
+}
+
+const messageText = (m: Message) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : t("chat.image"))).join(" "));
+
 /** A stored message; a tool call shows its result (from the tool message answering it) as it did live. */
-function messageView(message, results) {
+function StoredMessage({ message, results }: { message: Message; results: Map<string, string> }) {
   if (message.role === "tool") return null;
-  const text = typeof message.content === "string" ? message.content : (message.content ?? []).map((p) => p.text ?? t("chat.image")).join(" ");
-  return h(
-    "div",
-    { class: `msg ${message.role}` },
-    text ? (message.role === "assistant" ? renderMarkdown(h("div", { class: "answer md", translate: "no" }), text) : data(text, "p")) : null,
-    (message.tool_calls ?? []).map((c) => {
-      const result = results.get(c.id);
-      return h(
-        "details",
-        { class: "step tool" },
-        h("summary", {}, result === undefined ? t("chat.tool", { name: c.function.name }) : t("chat.toolDone", { name: c.function.name })),
-        data(c.function.arguments, "pre", { class: "args" }),
-        result === undefined ? null : data(result, "pre", { class: "result" }),
-      );
-    }),
+  const text = messageText(message);
+  return (
+    <div class={`msg ${message.role}`}>
+      {text ? message.role === "assistant" ? <Markdown text={text} /> : <Data as="p">{text}</Data> : null}
+      {message.role === "assistant" &&
+        (message.tool_calls ?? []).map((c) => {
+          const result = results.get(c.id);
+          return (
+            <ToolStep
+              key={c.id}
+              label={result === undefined ? t("chat.tool", { name: c.function.name }) : t("chat.toolDone", { name: c.function.name })}
+              args={c.function.arguments}
+              result={result}
+              live={false}
+            />
+          );
+        })}
+    </div>
   );
 }
 
 /** The conversation's name with Rename (an inline form; an empty name shows the partner again). */
-function conversationHeading(session) {
-  const heading = h("div", { class: "conversation-heading" });
-  const show = () =>
-    clear(
-      heading,
-      h("h2", {}, data(session.title ?? session.partner), h("small", { translate: "no" }, ` · ${session.partner} · ${session.channel}`)),
-      h("button", { type: "button", class: "quiet small", onclick: edit }, t("chat.rename")),
-      h("a", { class: "small", href: `#/context/${session.id}` }, t("chat.inspector")),
-    );
-  function edit() {
-    const input = h("input", { id: "rename", value: session.title ?? "", maxlength: 200, placeholder: session.partner });
-    const out = h("span", { "aria-live": "polite" });
-    clear(
-      heading,
-      h(
-        "form",
-        {
-          class: "inline-row",
-          async onsubmit(event) {
-            event.preventDefault();
-            try {
-              await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title: input.value });
-              // Redrawn so the list on the side shows the new name too.
-              window.dispatchEvent(new HashChangeEvent("hashchange"));
-            } catch (error) {
-              clear(out, notice(error.message, "error"));
-            }
-          },
-        },
-        h("label", { for: "rename" }, t("chat.name")),
-        input,
-        h("button", { type: "submit" }, t("chat.save")),
-        h("button", { type: "button", class: "quiet", onclick: show }, t("chat.cancel")),
-        out,
-      ),
-    );
-    input.focus();
+function ConversationHeading({ session }: { session: Session }) {
+  const [editing, setEditing] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (editing) input.current?.focus();
+  }, [editing]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    try {
+      await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title: input.current!.value });
+      // Redrawn so the list on the side shows the new name too.
+      window.dispatchEvent(new HashChangeEvent("hashchange"));
+    } catch (error) {
+      setRefused((error as Error).message);
+    }
   }
-  show();
-  return heading;
+
+  return (
+    <div class="conversation-heading">
+      {editing ? (
+        <form class="inline-row" onSubmit={save}>
+          <label for="rename">{t("chat.name")}</label>
+          <input ref={input} id="rename" defaultValue={session.title ?? ""} maxLength={200} placeholder={session.partner} />
+          <button type="submit">{t("chat.save")}</button>
+          <button type="button" class="quiet" onClick={() => setEditing(false)}>
+            {t("chat.cancel")}
+          </button>
+          <span aria-live="polite">{refused && <Notice kind="error">{refused}</Notice>}</span>
+        </form>
+      ) : (
+        <>
+          <h2>
+            <Data>{session.title ?? session.partner}</Data>
+            <small translate={false}>{` · ${session.partner} · ${session.channel}`}</small>
+          </h2>
+          <button type="button" class="quiet small" onClick={() => setEditing(true)}>
+            {t("chat.rename")}
+          </button>
+          <a class="small" href={`#/context/${session.id}`}>
+            {t("chat.inspector")}
+          </a>
+        </>
+      )}
+    </div>
+  );
 }
 
-export async function renderChat(view, [sessionId]) {
-  const { sessions } = await api("GET", "/api/sessions");
-  const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : sessions[0]);
-  const partner = h("input", { id: "new-partner", name: "partner", required: true, placeholder: t("chat.partnerPlaceholder") });
-  const find = h("input", { id: "find-conversation", type: "search", placeholder: t("chat.findPlaceholder") });
-  const noMatch = h("p", { class: "muted", hidden: true }, t("chat.noMatch"));
-  // Grouped by partner (each partner's conversations, one per channel), the most recent first.
-  const byPartner = Map.groupBy(sessions, (s) => s.partner);
-  const groups = [...byPartner].map(([who, list]) =>
-    h(
-      "li",
-      { class: "partner", dataset: { partner: who } },
-      h("span", { class: "who", translate: "no" }, who),
-      h(
-        "ul",
-        {},
-        list.map((s) =>
-          h(
-            "li",
-            { dataset: { session: s.id, find: `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase() } },
-            h("a", { href: `#/chat/${s.id}`, "aria-current": s.id === current?.id ? "page" : null }, data(s.title ?? s.partner), h("small", { translate: "no" }, ` · ${s.channel}`)),
-          ),
-        ),
-      ),
-    ),
-  );
-  find.addEventListener("input", () => {
-    const q = find.value.trim().toLowerCase();
-    for (const group of groups) {
-      let shown = 0;
-      for (const item of group.querySelectorAll("li[data-session]")) shown += (item.hidden = !item.dataset.find.includes(q)) ? 0 : 1;
-      group.hidden = shown === 0;
-    }
-    noMatch.hidden = groups.some((g) => !g.hidden);
-  });
-  const side = h(
-    "aside",
-    { class: "sessions", "aria-label": t("chat.conversations") },
-    h("h2", {}, t("chat.conversations")),
-    h(
-      "form",
-      {
-        class: "inline",
-        async onsubmit(event) {
-          event.preventDefault();
-          const created = await api("POST", "/api/sessions", { partner: partner.value, channel: "console" });
-          location.hash = `#/chat/${created.id}`;
-        },
-      },
-      h("label", { for: "new-partner" }, t("chat.newWith")),
-      partner,
-      h("button", { type: "submit" }, t("chat.start")),
-    ),
-    sessions.length ? [h("label", { for: "find-conversation" }, t("chat.find")), find] : null,
-    h("ul", { class: "conversations" }, groups),
-    noMatch,
-  );
-  const main = h("section", { class: "chat", "aria-label": t("chat.conversation") });
-  view.append(h("h1", { class: "sr-only" }, t("chat.heading")), h("div", { class: "chat-layout" }, side, main));
-  if (!current) {
-    main.append(notice(sessions.length ? t("chat.missing") : t("chat.startLeft"), "info"));
-    return;
+/** The conversations, grouped by partner (each partner's, one per channel), and a box that narrows them. */
+function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
+  const partner = useRef<HTMLInputElement>(null);
+  const [q, setQ] = useState("");
+  const byPartner = new Map<string, Session[]>();
+  for (const s of sessions) byPartner.set(s.partner, [...(byPartner.get(s.partner) ?? []), s]);
+  const matches = (s: Session) => `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
+
+  async function start(event: Event) {
+    event.preventDefault();
+    const created = await api<Session>("POST", "/api/sessions", { partner: partner.current!.value, channel: "console" });
+    location.hash = `#/chat/${created.id}`;
   }
 
-  const log = h("div", { class: "log", role: "log", "aria-live": "polite" });
-  const history = await api("GET", `/api/sessions/${current.id}/context`);
-  // Each turn's recall line, back in its place: the audit's entries of this conversation, oldest
-  // first, each given to the first user message it was the query of (the audit keeps ids, not lines).
-  const recalls = (await api("GET", `/api/audit?session=${encodeURIComponent(current.id)}`)).entries.reverse();
-  const recallFor = (text) => {
-    const i = recalls.findIndex((e) => e.query && text.startsWith(e.query));
-    return i < 0
-      ? null
-      : recallLine({
-          query: recalls[i].query,
-          chars: recalls[i].chars,
-          ids: recalls
-            .splice(0, i + 1)
-            .at(-1)
-            .ids.map((x) => x.id),
-        });
+  return (
+    <aside class="sessions" aria-label={t("chat.conversations")}>
+      <h2>{t("chat.conversations")}</h2>
+      <form class="inline" onSubmit={start}>
+        <label for="new-partner">{t("chat.newWith")}</label>
+        <input ref={partner} id="new-partner" name="partner" required placeholder={t("chat.partnerPlaceholder")} />
+        <button type="submit">{t("chat.start")}</button>
+      </form>
+      {sessions.length ? (
+        <>
+          <label for="find-conversation">{t("chat.find")}</label>
+          <input id="find-conversation" type="search" placeholder={t("chat.findPlaceholder")} onInput={(e) => setQ(e.currentTarget.value)} />
+        </>
+      ) : null}
+      <ul class="conversations">
+        {[...byPartner].map(([who, list]) => (
+          <li key={who} class="partner" data-partner={who} hidden={!list.some(matches)}>
+            <span class="who" translate={false}>
+              {who}
+            </span>
+            <ul>
+              {list.map((s) => (
+                <li key={s.id} data-session={s.id} hidden={!matches(s)}>
+                  <a href={`#/chat/${s.id}`} aria-current={s.id === current?.id ? "page" : undefined}>
+                    <Data>{s.title ?? s.partner}</Data>
+                    <small translate={false}>{` · ${s.channel}`}</small>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+      <p class="muted" hidden={sessions.length === 0 || sessions.some(matches)}>
+        {t("chat.noMatch")}
+      </p>
+    </aside>
+  );
+}
+
+/** What a live answer is made of, in the order it arrived. */
+type Part =
+  | { kind: "reasoning"; text: string }
+  | { kind: "answer"; text: string }
+  | { kind: "tool"; id?: string; name: string; args: string; result?: string; finished?: { name: string; denied: boolean } }
+  | { kind: "error"; code: string; message: string }
+  | { kind: "stopped" }
+  | { kind: "failed"; message: string };
+/** A turn sent from this page: what was said, the recall lines, and the answer's parts. */
+type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean };
+
+function LiveAnswer({ turn }: { turn: LiveTurn }) {
+  return (
+    <>
+      <div class="msg user">
+        <Data as="p">{turn.said}</Data>
+      </div>
+      {turn.recalls.map((r, i) => (
+        <RecallLine key={i} report={r} />
+      ))}
+      <div class={turn.streaming ? "msg assistant streaming" : "msg assistant"}>
+        {/* Until the first word, tool step or thought arrives: a visible "thinking" line, not an empty bar. */}
+        {turn.typing && (
+          <p class="typing muted" role="status">
+            {t("chat.typing")}
+          </p>
+        )}
+        {turn.parts.map((p, i) => {
+          if (p.kind === "reasoning")
+            return (
+              <details key={i} class="step reasoning">
+                <summary>{t("chat.reasoning")}</summary>
+                <pre translate={false}>{p.text}</pre>
+              </details>
+            );
+          if (p.kind === "answer") return <Markdown key={i} text={p.text} />;
+          if (p.kind === "tool") {
+            const label = p.finished ? t(p.finished.denied ? "chat.toolDenied" : "chat.toolDone", { name: p.finished.name }) : t("chat.tool", { name: p.name });
+            return <ToolStep key={i} label={label} args={p.args} result={p.result} live />;
+          }
+          if (p.kind === "error") return <TurnError key={i} code={p.code} message={p.message} />;
+          if (p.kind === "stopped")
+            return (
+              <p key={i} class="muted">
+                {t("chat.stopped")}
+              </p>
+            );
+          return (
+            <Notice key={i} kind="error">
+              {p.message}
+            </Notice>
+          );
+        })}
+      </div>
+    </>
+  );
+}
+
+/**
+ * Sends a message and gathers the streamed turn into `turn`; `changed` is called after each
+ * event (the page draws at most once a frame: the Markdown is parsed again on each draw).
+ */
+async function runTurn(sessionId: string, turn: LiveTurn, signal: AbortSignal, changed: () => void): Promise<void> {
+  let answer: Extract<Part, { kind: "answer" }> | null = null;
+  let reasoning: Extract<Part, { kind: "reasoning" }> | null = null;
+  let calls = new Map<number, Extract<Part, { kind: "tool" }>>();
+  const say = (text: string) => {
+    if (!answer) turn.parts.push((answer = { kind: "answer", text: "" }));
+    answer.text += text;
   };
-  const results = new Map(
-    history
-      .flatMap((e) => e.messages)
-      .filter((m) => m.role === "tool")
-      .map((m) => [m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)]),
-  );
-  for (const event of history) {
-    for (const m of event.messages) {
-      log.append(messageView(m, results) ?? "");
-      if (m.role === "user" && typeof m.content === "string") log.append(recallFor(m.content) ?? "");
+  const on = (ev: Streamed<MessageEvents>) => {
+    if (ev.name !== "recall") turn.typing = false;
+    switch (ev.name) {
+      case "recall":
+        turn.recalls.push(ev.data.report as RecallReport);
+        break;
+      case "iteration":
+        calls = new Map();
+        answer = null;
+        break;
+      case "reasoning":
+        if (!reasoning) turn.parts.push((reasoning = { kind: "reasoning", text: "" }));
+        reasoning.text += ev.data.text;
+        break;
+      case "content":
+        say(ev.data.text);
+        break;
+      case "tool_call": {
+        let step = calls.get(ev.data.index);
+        if (!step) {
+          step = { kind: "tool", name: "", args: "", result: "" };
+          calls.set(ev.data.index, step);
+          turn.parts.push(step);
+        }
+        if (ev.data.id) step.id = ev.data.id;
+        if (ev.data.name) step.name += ev.data.name;
+        step.args += ev.data.arguments ?? "";
+        break;
+      }
+      case "tool_result": {
+        const step = [...calls.values()].find((s) => s.id === ev.data.id);
+        if (step) {
+          step.result = ev.data.result;
+          step.finished = { name: ev.data.name, denied: ev.data.denied };
+        }
+        break;
+      }
+      case "error":
+        turn.parts.push({ kind: "error", code: ev.data.error, message: ev.data.message });
+        break;
+      case "done":
+        if (!answer && ev.data.text) say(ev.data.text);
+        break;
     }
+    changed();
+  };
+  try {
+    await streamMessage(sessionId, turn.said, on, signal);
+  } catch (error) {
+    if ((error as Error).name === "AbortError") turn.parts.push({ kind: "stopped" });
+    else turn.parts.push({ kind: "failed", message: (error as Error).message });
+  } finally {
+    turn.typing = false;
+    turn.streaming = false;
   }
-  const input = h("textarea", { id: "message", name: "message", rows: 3, required: true, placeholder: t("chat.messagePlaceholder") });
-  const send = h("button", { type: "submit" }, t("chat.send"));
-  /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */
-  let controller = null;
-  const stop = h("button", { type: "button", class: "quiet", hidden: true, onclick: () => controller?.abort() }, t("chat.stop"));
-  const form = h(
-    "form",
-    {
-      class: "composer",
-      async onsubmit(event) {
-        event.preventDefault();
-        await turn(input.value);
-      },
-    },
-    h("label", { for: "message", class: "sr-only" }, t("chat.message")),
-    input,
-    send,
-    stop,
-  );
-  input.addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.requestSubmit());
-  main.append(conversationHeading(current), log, form);
+}
 
-  async function turn(text) {
+function Conversation({ session, stored }: { session: Session; stored: Stored }) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  const [turns, setTurns] = useState<LiveTurn[]>([]);
+  const [, redraw] = useState(0);
+  /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */
+  const controller = useRef<AbortController | null>(null);
+  const frame = useRef(0);
+  useEffect(() => {
+    input.current?.focus();
+    return () => {
+      controller.current?.abort();
+      cancelAnimationFrame(frame.current);
+    };
+  }, []);
+  useEffect(() => {
+    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+  });
+
+  async function send(event: Event) {
+    event.preventDefault();
+    const text = input.current!.value;
     if (!text.trim()) return;
-    input.value = "";
-    send.disabled = true;
-    controller = new AbortController();
-    stop.hidden = false;
-    log.append(h("div", { class: "msg user" }, data(text, "p")));
-    // Until the first word, tool step or thought arrives: a visible "thinking" line, not an empty bar.
-    const typing = h("p", { class: "typing muted", role: "status" }, t("chat.typing"));
-    const box = h("div", { class: "msg assistant streaming" }, typing);
-    log.append(box);
-    let answer = null;
-    let answerText = "";
-    let drawing = 0;
-    let reasoning = null;
-    let calls = new Map();
-    const ensureAnswer = () => answer ?? box.appendChild((answer = h("div", { class: "answer md", translate: "no" })));
-    // The answer is drawn as Markdown at most once a frame while it streams, and once more at the end.
+    input.current!.value = "";
+    const turn: LiveTurn = { said: text, recalls: [], parts: [], typing: true, streaming: true };
+    setTurns((all) => [...all, turn]);
+    controller.current = new AbortController();
     const draw = () => {
-      cancelAnimationFrame(drawing);
-      drawing = 0;
-      if (answer) renderMarkdown(answer, answerText);
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+      redraw((n) => n + 1);
     };
-    const say = (text) => {
-      ensureAnswer();
-      answerText += text;
-      drawing ||= requestAnimationFrame(draw);
-    };
-    try {
-      await streamMessage(
-        current.id,
-        text,
-        (name, ev) => {
-          if (name !== "recall") typing.remove();
-          if (name === "recall") box.before(recallLine(ev.report));
-          else if (name === "iteration") draw(), (calls = new Map()), (answer = null), (answerText = "");
-          else if (name === "reasoning") {
-            reasoning ??= box.appendChild(h("details", { class: "step reasoning" }, h("summary", {}, t("chat.reasoning")), h("pre", { translate: "no" })));
-            reasoning.lastChild.append(ev.text);
-          } else if (name === "content") say(ev.text);
-          else if (name === "tool_call") {
-            let step = calls.get(ev.index);
-            if (!step) {
-              step = {
-                el: h("details", { class: "step tool" }, h("summary", {}, t("chat.toolPending")), h("pre", { class: "args", translate: "no" }), h("pre", { class: "result", translate: "no" })),
-                name: "",
-              };
-              calls.set(ev.index, step);
-              box.append(step.el);
-            }
-            if (ev.id) step.id = ev.id;
-            if (ev.name) step.name += ev.name;
-            step.el.firstChild.textContent = t("chat.tool", { name: step.name });
-            step.el.querySelector(".args").append(ev.arguments ?? "");
-          } else if (name === "tool_result") {
-            const step = [...calls.values()].find((s) => s.id === ev.id);
-            if (step) {
-              step.el.querySelector(".result").textContent = ev.result;
-              step.el.firstChild.textContent = t(ev.denied ? "chat.toolDenied" : "chat.toolDone", { name: ev.name });
-            }
-          } else if (name === "error") box.append(turnError(ev.error, ev.message));
-          else if (name === "done" && !answer && ev.text) say(ev.text);
-          log.scrollTop = log.scrollHeight;
-        },
-        controller.signal,
-      );
-    } catch (error) {
-      if (error.name === "AbortError") box.append(h("p", { class: "muted" }, t("chat.stopped")));
-      else box.append(notice(error.message, "error"));
-    } finally {
-      typing.remove();
-      draw();
-      box.classList.remove("streaming");
-      send.disabled = false;
-      stop.hidden = true;
-      controller = null;
-      input.focus();
-    }
+    await runTurn(session.id, turn, controller.current.signal, () => {
+      frame.current ||= requestAnimationFrame(draw);
+    });
+    controller.current = null;
+    draw();
+    input.current?.focus();
   }
-  input.focus();
-  return () => controller?.abort();
+
+  const running = turns.at(-1)?.streaming === true;
+  return (
+    <>
+      <ConversationHeading session={session} />
+      <div class="log" role="log" aria-live="polite" ref={log}>
+        {stored.map(({ message, recall }, i) => (
+          <Fragment key={i}>
+            <StoredMessage message={message} results={stored.results} />
+            {recall && <RecallLine report={recall} />}
+          </Fragment>
+        ))}
+        {turns.map((turn, i) => (
+          <LiveAnswer key={`t${i}`} turn={turn} />
+        ))}
+      </div>
+      <form ref={form} class="composer" onSubmit={send}>
+        <label for="message" class="sr-only">
+          {t("chat.message")}
+        </label>
+        <textarea
+          ref={input}
+          id="message"
+          name="message"
+          rows={3}
+          required
+          placeholder={t("chat.messagePlaceholder")}
+          onKeyDown={(e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.current?.requestSubmit()}
+        />
+        <button type="submit" disabled={running}>
+          {t("chat.send")}
+        </button>
+        <button type="button" class="quiet" hidden={!running} onClick={() => controller.current?.abort()}>
+          {t("chat.stop")}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** The stored conversation: each message with the recall line of the turn it started, and the tool results by call. */
+type Stored = { message: Message; recall: RecallReport | null }[] & { results: Map<string, string> };
+
+/**
+ * Each turn's recall line, back in its place: the audit's entries of this conversation, oldest
+ * first, each given to the first user message it was the query of (the audit keeps ids, not lines).
+ */
+function storedConversation(history: ContextAnswer, audit: AuditAnswer): Stored {
+  const recalls = [...audit.entries].reverse();
+  const recallFor = (text: string): RecallReport | null => {
+    const i = recalls.findIndex((e) => e.query && text.startsWith(e.query));
+    if (i < 0) return null;
+    const entry = recalls.splice(0, i + 1).at(-1)!;
+    return { query: entry.query, chars: entry.chars, ids: entry.ids.map((x) => x.id) };
+  };
+  const messages = history.flatMap((e) => e.messages);
+  const results = new Map(messages.flatMap((m) => (m.role === "tool" ? [[m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)] as const] : [])));
+  const stored = messages.map((message) => ({ message, recall: message.role === "user" && typeof message.content === "string" ? recallFor(message.content) : null }));
+  return Object.assign(stored, { results });
+}
+
+async function load(sessionId: string | undefined) {
+  const { sessions } = await api<SessionsAnswer>("GET", "/api/sessions");
+  const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : (sessions[0] ?? null));
+  if (!current) return { sessions, current, stored: null };
+  const [history, audit] = await Promise.all([api<ContextAnswer>("GET", `/api/sessions/${current.id}/context`), api<AuditAnswer>("GET", `/api/audit?session=${encodeURIComponent(current.id)}`)]);
+  return { sessions, current, stored: storedConversation(history, audit) };
+}
+
+export function Chat({ params: [sessionId], fail }: PageProps) {
+  const [loaded] = useLoad(() => load(sessionId), fail);
+  if (!loaded) return null;
+  const { sessions, current, stored } = loaded;
+  return (
+    <>
+      <h1 class="sr-only">{t("chat.heading")}</h1>
+      <div class="chat-layout">
+        <Sidebar sessions={sessions} current={current} />
+        <section class="chat" aria-label={t("chat.conversation")}>
+          {current && stored ? <Conversation key={current.id} session={current} stored={stored} /> : <Notice>{sessions.length ? t("chat.missing") : t("chat.startLeft")}</Notice>}
+        </section>
+      </div>
+    </>
+  );
 }

@@ -221,16 +221,15 @@ function ImportForm({ onImported }: { onImported: () => void }) {
     if (!chosen) return;
     setProgress({ done: 0, total: 1 });
     setSaid({ text: t("memory.importing", { file: chosen.name }), kind: "info" });
-    const on = <E extends keyof ImportEvents>(name: string, expected: E, ev: unknown): ev is ImportEvents[E] => name === expected;
     try {
-      await streamPost(`/api/memory/import${skip.current?.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (name, ev) => {
-        if (on(name, "progress", ev)) {
-          setProgress(ev);
-          setSaid({ text: t("memory.importingN", { file: chosen.name, done: ev.done, total: ev.total }), kind: "info" });
-        } else if (on(name, "done", ev)) {
-          setSaid({ text: t("memory.imported", { file: chosen.name, added: ev.added, present: ev.present, skipped: ev.skipped }), kind: "ok" });
+      await streamPost<ImportEvents>(`/api/memory/import${skip.current?.checked ? "?skipInvalid=1" : ""}`, await chosen.text(), "application/x-ndjson", (ev) => {
+        if (ev.name === "progress") {
+          setProgress(ev.data);
+          setSaid({ text: t("memory.importingN", { file: chosen.name, done: ev.data.done, total: ev.data.total }), kind: "info" });
+        } else if (ev.name === "done") {
+          setSaid({ text: t("memory.imported", { file: chosen.name, added: ev.data.added, present: ev.data.present, skipped: ev.data.skipped }), kind: "ok" });
           onImported();
-        } else if (on(name, "error", ev)) setSaid({ text: ev.message, kind: "error" });
+        } else if (ev.name === "error") setSaid({ text: ev.data.message, kind: "error" });
       });
     } catch (error) {
       setSaid({ text: (error as Error).message, kind: "error" });

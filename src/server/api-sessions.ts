@@ -5,8 +5,8 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { exportContextDump } from "../context/index.ts";
-import type { Kernel, PermissionAnswer, Session, TurnEvent } from "../kernel/index.ts";
+import { exportContextDump, type ContextEvent } from "../context/index.ts";
+import type { Kernel, PermissionAnswer, Session, TurnEvent, TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
@@ -35,6 +35,14 @@ const PermissionAnswerSchema = z.object({ allow: z.boolean(), reason: z.string()
 
 /** `GET /api/sessions`: every conversation. */
 export type SessionsAnswer = { sessions: Session[] };
+/** `GET /api/sessions/:id/context`: the conversation's live events, each with its messages. */
+export type ContextAnswer = ContextEvent[];
+/** What `POST /api/sessions/:id/messages` streams, by event name: each turn event under its type, then the result or the error. */
+export type MessageEvents = { [E in TurnEvent as E["type"]]: E } & {
+  done: TurnResult;
+  error: { error: string; message: string };
+  permission: { request: string; call: { id: string; name: string; arguments: string } };
+};
 
 export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono {
   const app = new Hono();
@@ -63,7 +71,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
 
   app.get("/:id/context", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    return c.json(await exportContextDump(kernel.client, session.id));
+    return c.json<ContextAnswer>(await exportContextDump(kernel.client, session.id));
   });
 
   app.post("/:id/messages", async (c) => {
@@ -73,8 +81,8 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
       const controller = new AbortController();
       // A client that goes away cancels the turn; what was said so far stays in history.
       stream.onAbort(() => controller.abort(new Error("client disconnected")));
-      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-      const onEvent = (e: TurnEvent) => void send(e.type, e);
+      const send = <E extends keyof MessageEvents>(event: E, data: MessageEvents[E]) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      const onEvent = (e: TurnEvent) => void send(e.type, e as MessageEvents[typeof e.type]);
       const unregister = ask
         ? kernel.permissions.register(session.id, (call, timeout) => {
             const request = randomUUID();

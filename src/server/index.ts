@@ -15,6 +15,6 @@ export type { AuditAnswer, ReplayAnswer } from "./api-audit.ts";
 export type { Inspection, InspectedEvent } from "./api-inspect.ts";
 export type { KeysAnswer, NewKeyAnswer } from "./api-keys.ts";
 export type { ProvidersAnswer, ModelsAnswer, TestAnswer, ProviderInputBody } from "./api-providers.ts";
-export type { SessionsAnswer } from "./api-sessions.ts";
+export type { SessionsAnswer, ContextAnswer, MessageEvents } from "./api-sessions.ts";
 export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer, ProbeAnswer } from "./api-memory.ts";
 export type { ImportEvents } from "./api-import.ts";

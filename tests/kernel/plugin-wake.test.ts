@@ -38,7 +38,16 @@ describe("urgent plugin events wake a turn", () => {
     ]);
     h.kernel.tools.addSource(pluginTools(host));
     const log = { info: (l: string) => h.logs.push(l), warn: (l: string) => h.logs.push(l) };
-    const inbox = pluginEventInbox(host, log, kernelWake(h.kernel, log));
+    // "Close together" made certain: the woken turn starts once both urgent events are in. The
+    // plugin pushes them 0 ms apart, but on a loaded machine it can be held off the CPU between
+    // the two for longer than the woken turn takes to read its events (pushed 400 ms apart,
+    // the turn saw only the first).
+    let urgent = 0;
+    let bothIn!: () => void;
+    const bothUrgentIn = new Promise<void>((resolve) => (bothIn = resolve));
+    host.onEvent((_plugin, event) => (event as { urgent?: boolean }).urgent && ++urgent === 2 && bothIn());
+    const wake = kernelWake(h.kernel, log);
+    const inbox = pluginEventInbox(host, log, async (session, plugin) => (await bothUrgentIn, wake(session, plugin)));
     stopInbox = inbox.stop;
     h.kernel.addParticipant(inbox.participant);
   });

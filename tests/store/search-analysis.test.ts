@@ -5,7 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { analyseDocument } from "../../src/store/index.ts";
-import { ANALYSED_CHARS } from "../../src/text/index.ts";
+import { ANALYSED_CHARS, cjkBigrams, documentTrigrams, searchWords } from "../../src/text/index.ts";
 
 describe("document analysis for the search index", () => {
   test("own text counts 2 an occurrence, the neighbours' 1, in every channel", async () => {
@@ -19,6 +19,18 @@ describe("document analysis for the search index", () => {
     assert.equal(doc.terms.has("wthe"), false, "function words are not indexed");
     assert.equal(doc.terms.has("t r "), false, "trigrams never span a space");
     assert.equal(doc.lengths.bigrams, 2);
+  });
+
+  test("a speaker's line is indexed exactly as the whole line, though its two sides are analysed apart", async () => {
+    // The message after the speaker is analysed (and remembered) apart; the terms must be the whole line's.
+    for (const own of ["小明: 我把钥匙放在抽屉里了 key-42", "Dr. Ng: the lab's 9:30 meeting: moved to Room B", "no speaker here at all", "Ann: "]) {
+      const expected = new Map<string, number>();
+      for (const term of [...(await searchWords(own)).map((w) => `w${w}`), ...documentTrigrams(own).map((t) => `t${t}`), ...cjkBigrams(own).map((b) => `b${b}`)])
+        expected.set(term, (expected.get(term) ?? 0) + 2);
+      const doc = await analyseDocument({ own });
+      assert.deepEqual(new Map([...doc.terms].sort()), new Map([...expected].sort()), own);
+      assert.equal(doc.lengths.words, (await searchWords(own)).length);
+    }
   });
 
   test("own text and context share one ANALYSED_CHARS budget, own text first", async () => {

@@ -72,7 +72,8 @@ try {
 await writeConsole();
 
 const result = await Bun.build({
-  entrypoints: [`${root}src/main.ts`],
+  // A worker thread's module is an entrypoint of its own: Bun does not follow `new Worker(url)`.
+  entrypoints: [`${root}src/main.ts`, `${root}src/memory/import-analysis-worker.ts`],
   compile: native ? { outfile } : { outfile, target: target.compile, executablePath: `${lockedPackage(root, target.bun)}/bin/bun` },
   plugins: [libsqlStaticNative(addon)],
 });

@@ -11,6 +11,12 @@ import type { SearchText } from "../store/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 
+/** The message's tokens (o200k_base), counted here unless the caller has (an import counts them with its analysis). */
+async function countTokens(text: string): Promise<number> {
+  await loadTokenizer();
+  return countTokensYielding(text);
+}
+
 export type ColdMessage = {
   conversation: string;
   session: string;
@@ -58,8 +64,7 @@ export function searchText(message: ColdMessage, context: string): SearchText {
  * `import_blocks`), where no recall sees them until the event row itself exists (see
  * import-staging.ts).
  */
-export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number): Promise<InStatement[]> {
-  await loadTokenizer();
+export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number, tokens?: number): Promise<InStatement[]> {
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
   const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;
@@ -85,7 +90,7 @@ export async function coldEventStatements(message: ColdMessage, seq: number, vec
         message.sourceId,
         messages,
         message.text,
-        await countTokensYielding(message.text),
+        tokens ?? (await countTokens(message.text)),
         vector?.modelId ?? null,
         embedding,
         now,

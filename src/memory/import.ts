@@ -9,9 +9,10 @@
 import type { Client, InStatement, InValue } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
-import { analyseDocument, BULK_SEGMENT_DOCS, mergeInBackground, mergeInserts, SegmentBuilder } from "../store/index.ts";
+import { BULK_SEGMENT_DOCS, mergeInBackground, mergeInserts, writeSealedSegment, type SealedSegment } from "../store/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import type { InvalidLine } from "./import-format.ts";
+import { startImportAnalysis, type ImportAnalysis } from "./import-analysis.ts";
 import { attachVectors, beginRun, dropRun, makeVisible, type ImportRun } from "./import-staging.ts";
 import { NeighbourWindow, type WithContext } from "./import-window.ts";
 import { describeMasked, maskSecrets } from "../text/index.ts";
@@ -92,15 +93,38 @@ async function idsIn(client: Client, sql: (marks: string) => string, args: InVal
   return new Set(rows.rows.map((r) => String(r.id)));
 }
 
-/** One import: its run, its window of neighbours and where each session's `seq` goes on. */
+/**
+ * A chunk on its way: rowids given, its analysis under way (import-analysis.ts), its rows not yet
+ * written. The analysis promises never reject unobserved: an import that fails earlier leaves them.
+ */
+type Job = {
+  ready: readonly WithContext<ImportMessage>[];
+  /** Ids read in this chunk of the file, recorded with it (`import_seen`). */
+  seen: readonly string[];
+  firstRowid: number;
+  tokens: Promise<Int32Array>;
+  /** The search segment this chunk completes (every BULK_SEGMENT_DOCS messages, and at the end). */
+  segment?: Promise<SealedSegment | undefined>;
+};
+
+const observed = <T>(promise: Promise<T>): Promise<T> => {
+  promise.catch(() => {});
+  return promise;
+};
+
+/** One import: its run, its window of neighbours, where each session's `seq` goes on, and its analysis. */
 class Importer {
   readonly #window: NeighbourWindow<ImportMessage>;
   readonly #seqs = new Map<string, number>();
   readonly #openSessions: number;
   /** Messages the window has handed out, waiting to be written. */
   readonly #ready: WithContext<ImportMessage>[] = [];
-  /** The search segment being filled; written staged with the chunk that fills it, and with the last. */
-  #segment = new SegmentBuilder();
+  /** The chunk analysed while the one before it is written: the two threads' work overlaps. */
+  #pending: Job | undefined;
+  /** Ids read but not yet recorded in `import_seen` (the pending chunk's), for the duplicate check. */
+  readonly #seenUnwritten = new Set<string>();
+  /** Messages in the search segment being built. */
+  #segmentDocs = 0;
   #nextRowid: number;
   #writes = 0;
   /** Whether the connection takes the tuning PRAGMAs (a local file, not a server). */
@@ -113,6 +137,7 @@ class Importer {
     private readonly run: ImportRun,
     private readonly options: Options,
     private readonly now: number,
+    private readonly analysis: ImportAnalysis,
   ) {
     this.#nextRowid = run.firstRowid;
     this.#tunable = client.protocol === "file";
@@ -126,8 +151,9 @@ class Importer {
 
   /**
    * Reads one chunk: drops duplicates, marks present messages, and writes what the window hands
-   * out, `CHUNK` messages a transaction. The chunk's ids are recorded as read before the next
-   * chunk is looked at, so a later duplicate is always caught.
+   * out, `CHUNK` messages a transaction. The chunk's ids count as read before the next chunk is
+   * looked at (in `import_seen`, or held until their chunk is written), so a later duplicate is
+   * always caught.
    */
   async read(chunk: readonly ImportMessage[], final: boolean): Promise<void> {
     const ids = chunk.map((m) => coldEventId(m.conversation, m.sourceId));
@@ -136,7 +162,7 @@ class Importer {
     const seenNow = new Set<string>();
     for (const [i, m] of chunk.entries()) {
       const id = ids[i]!;
-      if (seenBefore.has(id) || seenNow.has(id)) {
+      if (seenBefore.has(id) || this.#seenUnwritten.has(id) || seenNow.has(id)) {
         const bad = { line: m.line ?? 0, reason: `"id": ${m.sourceId} appears twice in conversation ${m.conversation}` };
         if (!this.options.onInvalid) throw new Error(`Cannot import: line ${bad.line}: ${bad.reason}`);
         this.options.onInvalid(bad);
@@ -153,16 +179,41 @@ class Importer {
       this.#ready.push(...this.#window.add({ message: masked.length > 0 ? { ...m, text } : m, fresh }));
     }
     if (final) this.#ready.push(...this.#window.flush());
-    let seen: InStatement[] = [...seenNow].map((id) => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [this.run.id, id] }));
+    for (const id of seenNow) this.#seenUnwritten.add(id);
+    let seen: readonly string[] = [...seenNow];
     do {
       const ready = this.#ready.length >= CHUNK || final ? this.#ready.splice(0, CHUNK) : [];
-      await this.#write(ready, seen, final && this.#ready.length === 0);
+      await this.#send(ready, seen, final && this.#ready.length === 0);
       seen = [];
     } while (this.#ready.length >= CHUNK || (final && this.#ready.length > 0));
   }
 
-  async #write(ready: readonly WithContext<ImportMessage>[], seen: InStatement[], last: boolean): Promise<void> {
-    if (ready.length === 0 && seen.length === 0 && !(last && this.#segment.docs > 0)) return;
+  /** Starts a chunk's analysis, then writes the chunk before it (and, the last time, this one). */
+  async #send(ready: readonly WithContext<ImportMessage>[], seen: readonly string[], last: boolean): Promise<void> {
+    const firstRowid = this.#nextRowid;
+    this.#nextRowid += ready.length;
+    this.#segmentDocs += ready.length;
+    const job: Job = {
+      ready,
+      seen,
+      firstRowid,
+      tokens: observed(this.analysis.add(ready.map(({ message, context }, i) => ({ rowid: firstRowid + i, search: searchText(message, context), text: message.text })))),
+    };
+    if ((last && this.#segmentDocs > 0) || this.#segmentDocs >= BULK_SEGMENT_DOCS) {
+      job.segment = observed(this.analysis.seal());
+      this.#segmentDocs = 0;
+    }
+    const before = this.#pending;
+    this.#pending = job;
+    if (before) await this.#write(before);
+    if (last) {
+      this.#pending = undefined;
+      await this.#write(job);
+    }
+  }
+
+  async #write({ ready, seen, firstRowid, tokens: counting, segment: sealing }: Job): Promise<void> {
+    if (ready.length === 0 && seen.length === 0 && !sealing) return;
     const seqs = await this.#nextSeqs(ready);
     const vectors =
       this.options.embedder && ready.length > 0
@@ -171,17 +222,16 @@ class Importer {
             { purpose: "write" },
           )
         : [];
-    const statements: InStatement[] = [...seen];
-    for (const [i, { message, context }] of ready.entries()) {
+    const tokens = await counting;
+    const statements: InStatement[] = seen.map((id) => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [this.run.id, id] }));
+    for (const [i, { message }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);
       const seq = seqs.get(session)!;
       seqs.set(session, seq + 1);
       const vector = vectors[i] && this.options.embedder ? { modelId: this.options.embedder.modelId, vector: vectors[i] } : undefined;
-      await this.#segment.add(this.#nextRowid, await analyseDocument(searchText(message, context)));
-      statements.push(...(await coldEventStatements(message, seq, vector, this.now, this.#nextRowid++)));
+      statements.push(...(await coldEventStatements(message, seq, vector, this.now, firstRowid + i, tokens[i])));
     }
-    const segment = last || this.#segment.docs >= BULK_SEGMENT_DOCS ? this.#segment : undefined;
-    if (segment) this.#segment = new SegmentBuilder();
+    const segment = await sealing;
     const tx = await this.client.transaction("write");
     try {
       // Tuning of an embedded file's connection. A libSQL server refuses these PRAGMAs
@@ -197,12 +247,13 @@ class Importer {
       }
       await tx.batch(mergeInserts(statements));
       // Staged: no search reads a segment before its import's last step publishes it.
-      await segment?.write(tx, "staged", this.run.id);
+      if (segment) await writeSealedSegment(tx, segment, "staged", this.run.id);
       await tx.commit();
     } finally {
       tx.close();
     }
     this.#remember(seqs);
+    for (const id of seen) this.#seenUnwritten.delete(id);
     collectGarbage(++this.#writes % FULL_GC_EVERY === 0);
   }
 
@@ -246,7 +297,8 @@ export async function importHistory(client: Client, messages: Iterable<ImportMes
   const now = options.now ?? Date.now();
   const total = options.total ?? (Array.isArray(messages) ? messages.length : 0);
   const run = await beginRun(client, now);
-  const importer = new Importer(client, run, options, now);
+  const analysis = startImportAnalysis(total);
+  const importer = new Importer(client, run, options, now, analysis);
   try {
     let done = 0;
     let pendingChunk: ImportMessage[] | undefined;
@@ -264,6 +316,8 @@ export async function importHistory(client: Client, messages: Iterable<ImportMes
   } catch (error) {
     await dropRun(client, run, { searchRows: true });
     throw error;
+  } finally {
+    analysis.close();
   }
   if (options.embedder) await attachVectors(client, run, importer.lastRowid, CHUNK);
   await dropRun(client, run, { searchRows: false });

@@ -4,6 +4,7 @@ export { serve, ListenError, type FetchHandler, type PeerInfo, type RunningServe
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand, scriptCommand, evalCommand } from "./self.ts";
+export { startWorker } from "./worker.ts";
 export { RUNTIME, type RuntimeName } from "./which.ts";
 export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_UMASK_ENV } from "./file-modes.ts";
 export { collectGarbage } from "./gc.ts";

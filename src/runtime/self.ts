@@ -24,9 +24,10 @@ export function evalCommand(source: string): string[] {
   return RUNTIME === "bun" ? [process.execPath, "-e", source] : [process.execPath, "eval", "--config", DENO_CONFIG, source];
 }
 
+/** Whether this is homed's binary compiled by Bun: its entry script lives in Bun's embedded file system. */
+export const compiledBun = (): boolean => RUNTIME === "bun" && (Bun.main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main));
+
 export function selfCommand(): string[] {
   if (RUNTIME === "deno") return deno().build.standalone ? [process.execPath] : scriptCommand(fileURLToPath(deno().mainModule));
-  // Inside a compiled binary the entry script lives in Bun's embedded file system.
-  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main);
-  return compiled ? [process.execPath] : scriptCommand(Bun.main);
+  return compiledBun() ? [process.execPath] : scriptCommand(Bun.main);
 }

@@ -65,7 +65,18 @@ export {
   type SearchTable,
 } from "./search-index.ts";
 export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
-export { SegmentBuilder, indexEvent, mergeInBackground, mergeOnce, publishStagedSegments, dropStagedSegments, MERGE_FACTOR, BULK_SEGMENT_DOCS } from "./search-segments.ts";
+export {
+  SegmentBuilder,
+  writeSealedSegment,
+  type SealedSegment,
+  indexEvent,
+  mergeInBackground,
+  mergeOnce,
+  publishStagedSegments,
+  dropStagedSegments,
+  MERGE_FACTOR,
+  BULK_SEGMENT_DOCS,
+} from "./search-segments.ts";
 export { coldScopeSql, coldCandidates, visibleTo, searchColdEvents, type ColdScope } from "./cold-scope.ts";
 export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
 export { coldVectorCount, nearestColdEvents, nearestColdImages, type EventDistance } from "./cold-vectors.ts";

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { MIGRATIONS } from "../../src/store/index.ts";
+import { WORKER_FROM } from "../../src/memory/index.ts";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost } from "../../src/plugins/index.ts";
 import { run, startDaemon, until } from "../support/process.ts";
@@ -77,5 +78,19 @@ describe("the compiled binary, alone in an empty folder", { skip: BINARY_SKIP },
     const applied = await client.execute("SELECT count(*) AS n FROM homed_migrations");
     assert.equal(Number(applied.rows[0]?.n), MIGRATIONS.length);
     client.close();
+  });
+
+  test("a large import analyses in its worker thread, bundled into the binary", async () => {
+    const { dir, bin } = isolatedBinary();
+    const lines = Array.from({ length: WORKER_FROM }, (_, i) =>
+      JSON.stringify({ conversation: `c${i % 7}`, session: "s1", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text: `停车 note ${i}`, id: `m${i}` }),
+    );
+    writeFileSync(join(dir, "history.jsonl"), `${lines.join("\n")}\n`);
+    const imported = await run([bin, "import", "-data", "./data", "history.jsonl"], { cwd: dir });
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, new RegExp(`${WORKER_FROM} added`));
+    const recalled = await run([bin, "recall", "-data", "./data", "-json", "note 3999"], { cwd: dir });
+    assert.equal(recalled.code, 0, recalled.stderr);
+    assert.match(recalled.stdout, /note 3999/);
   });
 });

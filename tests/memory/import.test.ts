@@ -87,6 +87,14 @@ describe("history import", () => {
     }
   });
 
+  test("an id read again in the next chunk is caught, though that chunk is analysed before the first is written", async () => {
+    await using store = await openTempStore();
+    // Chunks of 1,000: message 1,200 repeats message 10's id while chunk one's ids are still on their way to import_seen.
+    const many = Array.from({ length: 1_500 }, (_, i) => ({ ...message(`note ${i}`, { sourceId: String(i === 1_200 ? 10 : i) }), line: i + 1 }));
+    await assert.rejects(importHistory(store.client, many), /line 1201: "id": 10 appears twice in conversation conv-a/);
+    for (const table of ["events", "import_events", "import_seen", "search_segments"]) assert.equal(await count(store, `SELECT count(*) FROM ${table}`), 0, table);
+  });
+
   test("cleaning at start removes the runs whose process is gone and keeps a running one's", async () => {
     await using store = await openTempStore();
     const gone = spawnSync(process.execPath, ["--version"]).pid;

@@ -1,0 +1,133 @@
+/**
+ * The CPU-heavy half of an import: each message's search analysis (jieba, grams), its token count
+ * and the search segment its terms go into. The other half — reading, checking and writing rows —
+ * is SQLite's, on this thread. A large import analyses in a worker thread, so the two halves run
+ * on two cores at once: while chunk k is written here, chunk k+1 is analysed there. A small one
+ * analyses here: a worker first loads its own jieba and tokenizer (~0.4 s), more than the whole
+ * analysis of a few thousand messages.
+ */
+import { analyseDocument, SegmentBuilder, type SealedSegment, type SearchText } from "../store/index.ts";
+import { countTokensYielding, loadTokenizer } from "../text/index.ts";
+import { startWorker } from "../runtime/index.ts";
+
+/** Messages from which an import analyses in a worker thread (see above). */
+export const WORKER_FROM = 4_000;
+
+/** One message to analyse: the event rowid it will have, what search indexes of it, and its own text (for its token count). */
+export type AnalysisInput = { rowid: number; search: SearchText; text: string };
+
+export interface ImportAnalysis {
+  /** Analyses messages (in ascending rowid) into the segment being built; each one's token count. */
+  add(inputs: readonly AnalysisInput[]): Promise<Int32Array>;
+  /** The segment built so far, sealed for writing; the next `add` starts another. */
+  seal(): Promise<SealedSegment | undefined>;
+  close(): void;
+}
+
+/**
+ * The analysis on this thread (and the work the worker thread does). Calls run one after another
+ * in the order they came: an `add` awaits inside, and the next must not add to the segment before
+ * it ends (documents go in ascending rowid).
+ */
+export class AnalysisHere implements ImportAnalysis {
+  #segment = new SegmentBuilder();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  add(inputs: readonly AnalysisInput[]): Promise<Int32Array> {
+    return this.#inTurn(async () => {
+      await loadTokenizer();
+      const tokens = new Int32Array(inputs.length);
+      for (const [i, input] of inputs.entries()) {
+        await this.#segment.add(input.rowid, await analyseDocument(input.search));
+        tokens[i] = await countTokensYielding(input.text);
+      }
+      return tokens;
+    });
+  }
+
+  seal(): Promise<SealedSegment | undefined> {
+    return this.#inTurn(async () => {
+      const sealed = this.#segment.seal();
+      this.#segment = new SegmentBuilder();
+      return sealed;
+    });
+  }
+
+  close(): void {}
+}
+
+/** What goes to the worker thread and what comes back. */
+export type AnalysisRequest = { id: number } & ({ op: "add"; inputs: readonly AnalysisInput[] } | { op: "seal" });
+export type AnalysisReply = { id: number; value?: Int32Array | SealedSegment; error?: string };
+/** The worker's first message: its handler is in place. (Bun drops a message that arrives before.) */
+export const WORKER_READY = -1;
+
+/** The byte arrays of a reply, moved to the other thread rather than copied. */
+export function transferables(value: AnalysisReply["value"]): ArrayBuffer[] {
+  if (!value) return [];
+  if (value instanceof Int32Array) return [value.buffer as ArrayBuffer];
+  return [value.rowids, value.lengths, value.postings, value.ends].map((bytes) => bytes.buffer as ArrayBuffer);
+}
+
+/** The analysis in a worker thread (import-analysis-worker.ts): requests answered in order. */
+export class AnalysisInWorker implements ImportAnalysis {
+  readonly #worker = startWorker("memory/import-analysis-worker.ts");
+  readonly #waiting = new Map<number, { resolve: (value: AnalysisReply["value"]) => void; reject: (error: Error) => void }>();
+  #next = 0;
+  #failed: Error | undefined;
+  #started!: () => void;
+  readonly #ready = new Promise<void>((resolve) => (this.#started = resolve));
+
+  constructor() {
+    this.#worker.onmessage = (event: MessageEvent<AnalysisReply>) => {
+      const { id, value, error } = event.data;
+      if (id === WORKER_READY) return this.#started();
+      const waiting = this.#waiting.get(id);
+      this.#waiting.delete(id);
+      if (error !== undefined) waiting?.reject(new Error(error));
+      else waiting?.resolve(value);
+    };
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#failed = new Error(`the import's analysis thread stopped: ${event.message}`);
+      for (const waiting of this.#waiting.values()) waiting.reject(this.#failed);
+      this.#waiting.clear();
+      this.#started();
+    };
+  }
+
+  #call<T extends AnalysisReply["value"]>(request: { op: "add"; inputs: readonly AnalysisInput[] } | { op: "seal" }): Promise<T> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve: resolve as (value: AnalysisReply["value"]) => void, reject });
+      void this.#ready.then(() => {
+        if (this.#failed) reject(this.#failed);
+        else this.#worker.postMessage({ id, ...request } satisfies AnalysisRequest);
+      });
+    });
+  }
+
+  add(inputs: readonly AnalysisInput[]): Promise<Int32Array> {
+    return this.#call({ op: "add", inputs });
+  }
+
+  seal(): Promise<SealedSegment | undefined> {
+    return this.#call({ op: "seal" });
+  }
+
+  close(): void {
+    this.#worker.terminate();
+  }
+}
+
+/** The analysis for an import of `messages` messages (0: not known). */
+export function startImportAnalysis(messages: number): ImportAnalysis {
+  return messages >= WORKER_FROM ? new AnalysisInWorker() : new AnalysisHere();
+}

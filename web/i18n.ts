@@ -88,7 +88,6 @@ export const STRINGS = {
     noProvider: ["No model provider is set up yet, so homed cannot answer. ", "还没有设置模型服务，homed 无法回答。"],
     noProviderLink: ["Add a provider on the Providers page", "去“模型服务”页面添加一个"],
     noProviderAfter: [", then send your message again.", "，然后重新发送消息。"],
-    turnError: ["{code}: {message}", "{code}：{message}"],
     reasoning: ["reasoning", "思考过程"],
     tool: ["tool · {name}", "工具 · {name}"],
     toolPending: ["tool · …", "工具 · …"],
@@ -224,6 +223,38 @@ export const STRINGS = {
     importing: ["Importing {file}…", "正在导入 {file}…"],
     importingN: ["Importing {file}: {done} of {total} messages", "正在导入 {file}：{done} / {total} 条消息"],
     imported: ["Imported {file}: {added} added, {present} already present, {skipped} invalid skipped.", "已导入 {file}：新增 {added} 条，已有 {present} 条，跳过无效 {skipped} 条。"],
+  },
+  /**
+   * The daemon's errors by code (src/errors/table.ts), in the reader's words; a code not listed is
+   * shown as the daemon sent it. web/errors.ts adds the daemon's own words after the codes whose
+   * message carries the details (which name, which field, which limit).
+   */
+  errors: {
+    withDetails: ["{text}: {details}", "{text}：{details}"],
+    invalid_json: ["The request is not valid JSON", "请求不是有效的 JSON"],
+    invalid_request: ["The daemon refused the request", "守护进程拒绝了这个请求"],
+    invalid_history: ["The history cannot be imported", "无法导入这份历史"],
+    unauthorized: ["Not logged in, or the login has expired", "未登录，或登录已过期"],
+    cross_site: ["Refused: the request did not come from this console", "已拒绝：请求不是来自这个控制台"],
+    not_found: ["It no longer exists", "它已不存在"],
+    session_not_found: ["That conversation no longer exists", "这个对话已不存在"],
+    provider_not_found: ["That provider no longer exists", "这个模型服务已不存在"],
+    key_not_found: ["That key no longer exists", "这个密钥已不存在"],
+    unknown_plugin: ["There is no such plugin", "没有这个插件"],
+    ambiguous: ["Several memories match", "有多条记忆匹配"],
+    key_exists: ["A key with that name exists already", "已有同名的密钥"],
+    too_large: ["Too large for the daemon to take", "太大了，守护进程无法接收"],
+    rate_limited: ["Too many attempts: try again in a minute", "尝试次数太多：请一分钟后再试"],
+    no_provider: ["No model provider is set up yet", "还没有设置模型服务"],
+    provider_rate_limited: ["The model provider is limiting requests", "模型服务正在限流"],
+    provider_server_error: ["The model provider failed", "模型服务出错了"],
+    provider_bad_request: ["The model provider refused the request", "模型服务拒绝了这个请求"],
+    provider_network: ["The model provider cannot be reached", "无法连接模型服务"],
+    provider_aborted: ["The model call was cancelled", "模型调用已取消"],
+    provider_bad_response: ["The model provider's answer cannot be read", "无法读取模型服务的回答"],
+    provider_timeout: ["The model provider did not answer in time", "模型服务没有按时回答"],
+    import_failed: ["The import failed", "导入失败"],
+    internal: ["The daemon failed: its log says why", "守护进程出错了：原因见它的日志"],
   },
   /** Words the daemon sends as values (evidence levels and checks, scopes, fact kinds), shown in the reader's language. */
   vocab: {

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
 import { LanguageSwitch, Notice, type Page } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { language, t } from "./i18n.ts";
 import { Audit } from "./page-audit.tsx";
 import { Chat } from "./page-chat.tsx";
@@ -102,7 +103,7 @@ function Shell() {
     // A page that could not be drawn: what went wrong, and a button to try again (the daemon may be back).
     body = (
       <div>
-        <Notice kind="error">{t("shell.cannotShow", { message: failure.message })}</Notice>
+        <Notice kind="error">{t("shell.cannotShow", { message: errorText(failure) })}</Notice>
         <button type="button" onClick={retry}>
           {t("shell.retry")}
         </button>

@@ -4,6 +4,7 @@ import { api } from "./api.ts";
 import type { AuditAnswer, ReplayAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
 import { Notice, type PageProps, useLoad } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { num, t, when } from "./i18n.ts";
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -27,7 +28,7 @@ function LatencyPanel() {
   }
 
   let shown = null;
-  if (outcome instanceof Error) shown = <Notice kind="error">{outcome.message}</Notice>;
+  if (outcome instanceof Error) shown = <Notice kind="error">{errorText(outcome)}</Notice>;
   else if (outcome) {
     const ms = outcome.samples.map((s) => s.ms).sort((a, b) => a - b);
     if (!ms.length) shown = <Notice>{t("audit.noQueries")}</Notice>;

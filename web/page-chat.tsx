@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
 import type { AuditAnswer, ContextAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { errorText, errorWords } from "./errors.ts";
 import { t } from "./i18n.ts";
 import { renderMarkdown } from "./markdown.ts";
 
@@ -47,7 +48,7 @@ function RecallLine({ report }: { report: RecallReport }) {
 
 /** A turn's error; on first run (no provider yet) it says what to do and links to where. */
 function TurnError({ code, message }: { code: string; message: string }) {
-  if (code !== "no_provider") return <Notice kind="error">{t("chat.turnError", { code, message })}</Notice>;
+  if (code !== "no_provider") return <Notice kind="error">{errorWords(code, message)}</Notice>;
   return (
     <p class="notice error" role="alert">
       {t("chat.noProvider")}
@@ -123,7 +124,7 @@ function ConversationHeading({ session }: { session: Session }) {
       // Redrawn so the list on the side shows the new name too.
       window.dispatchEvent(new HashChangeEvent("hashchange"));
     } catch (error) {
-      setRefused((error as Error).message);
+      setRefused(errorText(error));
     }
   }
 
@@ -331,7 +332,7 @@ async function runTurn(sessionId: string, turn: LiveTurn, signal: AbortSignal, c
     await streamMessage(sessionId, turn.said, on, signal);
   } catch (error) {
     if ((error as Error).name === "AbortError") turn.parts.push({ kind: "stopped" });
-    else turn.parts.push({ kind: "failed", message: (error as Error).message });
+    else turn.parts.push({ kind: "failed", message: errorText(error) });
   } finally {
     turn.typing = false;
     turn.streaming = false;

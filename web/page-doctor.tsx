@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { DoctorAnswer, Health } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { t } from "./i18n.ts";
 
 /** /healthz's answer, or what went wrong asking. */
@@ -50,7 +51,7 @@ export function Doctor({ fail }: PageProps) {
       </button>
       <div aria-live="polite">
         {running && <Notice>{t("doctor.running")}</Notice>}
-        {outcome instanceof Error && <Notice kind="error">{outcome.message}</Notice>}
+        {outcome instanceof Error && <Notice kind="error">{errorText(outcome)}</Notice>}
         {outcome && !(outcome instanceof Error) && (
           <>
             <Notice kind={outcome.ok ? "ok" : "error"}>{outcome.ok ? t("doctor.passed", { ms: outcome.ms }) : t("doctor.failed", { ms: outcome.ms })}</Notice>

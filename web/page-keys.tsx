@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { KeysAnswer, NewKeyAnswer } from "./api-types.ts";
 import { Data, Notice } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { t, when } from "./i18n.ts";
 
 const SCOPES = ["v1", "mcp"] as const;
@@ -73,7 +74,7 @@ function KeyForm({ onMade }: { onMade: (made: NewKeyAnswer) => void }) {
       setRefused(null);
       onMade(made);
     } catch (error) {
-      setRefused((error as Error).message);
+      setRefused(errorText(error));
     }
   }
 
@@ -157,7 +158,7 @@ export function Keys() {
       <h1>{t("keys.title")}</h1>
       <p class="help">{t("keys.help")}</p>
       <div>{made && <SecretCard made={made} />}</div>
-      <div>{keys instanceof Error ? <Notice kind="error">{keys.message}</Notice> : keys && <KeyTable keys={keys} reload={reload} />}</div>
+      <div>{keys instanceof Error ? <Notice kind="error">{errorText(keys)}</Notice> : keys && <KeyTable keys={keys} reload={reload} />}</div>
       <KeyForm
         onMade={(m) => {
           setMade(m);

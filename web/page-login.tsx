@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
 import { LanguageSwitch, Notice } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { t } from "./i18n.ts";
 
 export function Login({ status, onLoggedIn }: { status: AuthStatus; onLoggedIn: () => void }) {
@@ -19,7 +20,7 @@ export function Login({ status, onLoggedIn }: { status: AuthStatus; onLoggedIn: 
       onLoggedIn();
     } catch (error) {
       const code = error instanceof ApiError ? error.code : "";
-      setRefused(code === "unauthorized" ? t("login.wrong") : code === "rate_limited" ? t("login.tooMany") : (error as Error).message);
+      setRefused(code === "unauthorized" ? t("login.wrong") : code === "rate_limited" ? t("login.tooMany") : errorText(error));
       input.current?.focus();
     }
   }

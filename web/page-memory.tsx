@@ -7,6 +7,7 @@ import type { ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer
 import { LineChart } from "./charts.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
+import { errorText, errorWords } from "./errors.ts";
 import { t, when, word } from "./i18n.ts";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
@@ -92,7 +93,7 @@ function RecordDetails({ id }: { id: string }) {
     api<RecordAnswer>("GET", `/api/memory/records/${encodeURIComponent(id)}`).then(setRecord, setRecord);
   }
   let body: ComponentChildren = <p class="muted">{t("memory.loading")}</p>;
-  if (record instanceof Error) body = <Notice kind="error">{record.message}</Notice>;
+  if (record instanceof Error) body = <Notice kind="error">{errorText(record)}</Notice>;
   else if (record)
     body = (
       <>
@@ -165,7 +166,7 @@ function RecordView({ record, onDeleted }: { record: MemoryRecord; onDeleted: ()
     try {
       await api("DELETE", `/api/memory/records/${encodeURIComponent(record.id)}`);
     } catch (error) {
-      return setRefused(t("memory.cannotDelete", { id: record.id, message: (error as Error).message }));
+      return setRefused(t("memory.cannotDelete", { id: record.id, message: errorText(error) }));
     }
     setDeleted(true);
     onDeleted();
@@ -229,10 +230,10 @@ function ImportForm({ onImported }: { onImported: () => void }) {
         } else if (ev.name === "done") {
           setSaid({ text: t("memory.imported", { file: chosen.name, added: ev.data.added, present: ev.data.present, skipped: ev.data.skipped }), kind: "ok" });
           onImported();
-        } else if (ev.name === "error") setSaid({ text: ev.data.message, kind: "error" });
+        } else if (ev.name === "error") setSaid({ text: errorWords(ev.data.error, ev.data.message), kind: "error" });
       });
     } catch (error) {
-      setSaid({ text: (error as Error).message, kind: "error" });
+      setSaid({ text: errorText(error), kind: "error" });
     }
   }
 
@@ -266,7 +267,7 @@ function EmbedderForm() {
       const flags = `-embed-url ${body.baseUrl} -embed-model ${body.model}${body.dimension ? ` -embed-dim ${body.dimension}` : ""}`;
       setSaid({ text: t("memory.embedProbed", { model: r.modelId, dim: r.dimension, ms: r.ms, flags }), kind: "ok" });
     } catch (error) {
-      setSaid({ text: (error as Error).message, kind: "error" });
+      setSaid({ text: errorText(error), kind: "error" });
     }
   }
   return (
@@ -390,7 +391,7 @@ function Search({ onDeleted }: { onDeleted: () => void }) {
       </button>
       <ul class="records" aria-live="polite">
         {found instanceof Error ? (
-          <Notice kind="error">{found.message}</Notice>
+          <Notice kind="error">{errorText(found)}</Notice>
         ) : !found ? null : found.records.length ? (
           found.records.map((r) => <RecordView key={`${found.n}/${r.id}`} record={r} onDeleted={onDeleted} />)
         ) : (

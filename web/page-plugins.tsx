@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { api, ApiError } from "./api.ts";
 import type { PluginEventsAnswer, PluginsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { t, when } from "./i18n.ts";
 
 type Plugin = PluginsAnswer["plugins"][number];
@@ -32,7 +33,7 @@ export function Plugins({ fail }: PageProps) {
       await api("POST", `/api/plugins/${encodeURIComponent(name)}/restart`);
       reload();
     } catch (error) {
-      setRefused(t("plugins.cannotRestart", { name, message: (error as Error).message }));
+      setRefused(t("plugins.cannotRestart", { name, message: errorText(error) }));
     }
   }
 

@@ -3,6 +3,7 @@ import { useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { ModelsAnswer, ProviderInputBody, ProvidersAnswer, TestAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { errorText } from "./errors.ts";
 import { t } from "./i18n.ts";
 
 type Provider = ProvidersAnswer["providers"][number];
@@ -57,7 +58,7 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
       setModelsSaid({ notice: t("providers.modelsFound", { n: r.models.length }) });
       if (!field("model").value && r.models[0]) field("model").value = r.models[0];
     } catch (error) {
-      setModelsSaid({ notice: (error as Error).message, kind: "error" });
+      setModelsSaid({ notice: errorText(error), kind: "error" });
     }
   }
 
@@ -69,7 +70,7 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
       const body = existing && !v.apiKey && v.baseUrl === existing.baseUrl && v.model === existing.model ? { id: existing.id } : { baseUrl: v.baseUrl, model: v.model, apiKey: v.apiKey };
       setSaid({ test: await api<TestAnswer>("POST", "/api/providers/test", body) });
     } catch (error) {
-      setSaid({ notice: (error as Error).message, kind: "error" });
+      setSaid({ notice: errorText(error), kind: "error" });
     }
   }
 
@@ -81,7 +82,7 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
       await api(existing ? "PUT" : "POST", existing ? `/api/providers/${existing.id}` : "/api/providers", input);
       done(existing ? undefined : input.name);
     } catch (error) {
-      setSaid({ notice: (error as Error).message, kind: "error" });
+      setSaid({ notice: errorText(error), kind: "error" });
     }
   }
 

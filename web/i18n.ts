@@ -154,6 +154,7 @@ export const STRINGS = {
     sourceEvents: ["{n} source events", "{n} 个来源事件"],
     dimensions: ["{n} dimensions", "{n} 维"],
     coverage: ["{embedded} of {events} memories have its vectors", "{events} 条记忆中 {embedded} 条已有其向量"],
+    imageCoverage: ["images by {model}: {embedded} of {images} have its vectors", "图片由 {model} 嵌入：{images} 张中 {embedded} 张已有其向量"],
     fallbackNote: ["fallback: recall matches words and characters only — install a model (", "后备嵌入：检索只按词和字匹配——请安装模型（"],
     fallbackNoteAfter: [") or use an endpoint below", "）或使用下方的接口"],
     embedSetup: ["Use an OpenAI-compatible embedder", "使用 OpenAI 兼容的嵌入接口"],

@@ -309,7 +309,11 @@ function Totals({ s }: { s: MemoryStats }) {
         "memory.embedder",
         <code>{s.embedder.modelId}</code>,
         s.embedder.vectors ? (
-          `${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`
+          <>
+            {`${t("memory.dimensions", { n: s.embedder.dimension })} · ${t("memory.coverage", { embedded: s.embedder.embedded, events: s.embedder.events })}`}
+            {/* Photos in their own model's space (Chinese-CLIP beside a text model), with their own coverage. */}
+            {s.embedder.images ? ` · ${t("memory.imageCoverage", { model: s.embedder.images.modelId, embedded: s.embedder.images.embedded, images: s.embedder.images.images })}` : null}
+          </>
         ) : (
           <>
             {t("memory.fallbackNote")}

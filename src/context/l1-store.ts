@@ -8,7 +8,7 @@
  * moment it sinks.
  */
 import type { Client, Transaction } from "@libsql/client";
-import { dataUrlImageBytes, EmbedError, embedText, type Embedder } from "../embed/index.ts";
+import { dataUrlImageBytes, EmbedError, embedText, imageEmbedder, type Embedder } from "../embed/index.ts";
 import { eventTextAt, indexEvent, insertBlock, insertEvent, liveEvents, liveTfidfJson, mergeInBackground, nextSeq, sinkEvents } from "../store/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
@@ -39,24 +39,26 @@ export function eventBlocks(eventId: string, messages: readonly ChatMessage[]): 
 }
 
 /**
- * Vectors for image blocks pasted inline (data: URLs), in the same space as text, when the
- * embedder has an image encoder. Remote image URLs are not fetched: that would leak what the
- * user looks at. An image that does not decode simply has no vector; the turn goes on.
+ * Vectors for image blocks pasted inline (data: URLs), by the embedder's image model: itself
+ * (Chinese-CLIP: the same space as text) or CLIP beside a text-only model (CLIP's own space).
+ * Remote image URLs are not fetched: that would leak what the user looks at. An image that does
+ * not decode simply has no vector; the turn goes on.
  */
-async function embedImageBlocks(embedder: Embedder, blocks: readonly NewBlock[]): Promise<Map<string, Float32Array>> {
+async function embedImageBlocks(embedder: Embedder, blocks: readonly NewBlock[]): Promise<{ model?: string; vectors: Map<string, Float32Array> }> {
   const vectors = new Map<string, Float32Array>();
-  if (!embedder.embedImages) return vectors;
+  const images = imageEmbedder(embedder);
+  if (!images?.embedImages) return { vectors };
   for (const block of blocks) {
     const bytes = block.kind === "image" ? dataUrlImageBytes(block.content) : undefined;
     if (!bytes) continue;
     try {
-      const [vector] = await embedder.embedImages([bytes], { purpose: "write" });
+      const [vector] = await images.embedImages([bytes], { purpose: "write" });
       if (vector) vectors.set(block.id, vector);
     } catch (error) {
       if (!(error instanceof EmbedError)) throw error;
     }
   }
-  return vectors;
+  return { model: images.modelId, vectors };
 }
 
 export type WriteL1Input = {
@@ -87,7 +89,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
   const words = await searchWords(text);
   const dense = await embedText(embedder, text);
   const blocks = eventBlocks(event.id, event.messages);
-  const imageVectors = await embedImageBlocks(embedder, blocks);
+  const images = await embedImageBlocks(embedder, blocks);
   const now = input.now ?? Date.now();
   // The loop's turn between the analysis above and the writes below (each synchronous).
   await yieldIfLong();
@@ -112,14 +114,14 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
       createdAt: now,
     });
     for (const block of blocks) {
-      const vector = imageVectors.get(block.id);
+      const vector = images.vectors.get(block.id);
       await insertBlock(tx, {
         id: block.id,
         eventId: event.id,
         kind: block.kind,
         holder: "L1",
         content: block.content,
-        embedModel: vector ? embedder.modelId : null,
+        embedModel: vector ? images.model! : null,
         embedding: vector ?? null,
         createdAt: now,
       });

@@ -9,15 +9,17 @@
  * from looping over a record it cannot embed (an undecodable image); the next run retries it.
  *
  * Covered: events (their `text`) and blocks: text blocks' `content`, and image blocks when the
- * embedder has an image encoder, from their `block_data` bytes or an inline `data:image/…;base64`
- * URL in `content` (how chat messages carry pasted images). Remote image URLs are not fetched:
+ * embedder has an image model (itself, or Chinese-CLIP beside a text-only model: then image
+ * blocks are stale against CLIP's model and get CLIP's vectors, its own space), from their
+ * `block_data` bytes or an inline `data:image/…;base64` URL in `content` (how chat messages carry
+ * pasted images). Remote image URLs are not fetched:
  * the daemon does not reach out to arbitrary hosts on its own. Triples are left to the L3
  * writer, which alone knows the text a fact is embedded from.
  */
 import type { Client } from "@libsql/client";
 import { dataUrlImageBytes } from "./data-url.ts";
-import type { Embedder } from "./embedder.ts";
-import { countStaleRecords, ensureVectorSpace, INDEX_FROM_VECTORS, releaseLease, saveVectors, staleRecords, takeLease, vectorCoverage, type StaleRecord } from "../store/index.ts";
+import { imageEmbedder, type Embedder } from "./embedder.ts";
+import { countStaleRecords, ensureVectorSpace, INDEX_FROM_VECTORS, releaseLease, saveVectors, staleRecords, takeLease, vectorCoverage, type EmbedSpaces, type StaleRecord } from "../store/index.ts";
 
 export type BackfillTable = "events" | "blocks";
 export type BackfillProgress = { table: BackfillTable; done: number; skipped: number; total: number; model: string };
@@ -33,9 +35,15 @@ export type BackfillReport = Record<BackfillTable, { done: number; skipped: numb
 
 type Row = StaleRecord;
 
-/** Counts records not yet embedded by `modelId`, per table. */
-export async function countStale(client: Client, modelId: string): Promise<Record<BackfillTable, number>> {
-  return { events: await countStaleRecords(client, "events", modelId), blocks: await countStaleRecords(client, "blocks", modelId) };
+/** The models the embedder's records should carry: its own for text, its image model's for images. */
+export function embedSpaces(embedder: Embedder): EmbedSpaces {
+  return { text: embedder.modelId, image: imageEmbedder(embedder)?.modelId };
+}
+
+/** Counts records not yet embedded by the embedder (a model id alone: a text-only model), per table. */
+export async function countStale(client: Client, embedder: Embedder | string): Promise<Record<BackfillTable, number>> {
+  const spaces = typeof embedder === "string" ? { text: embedder } : embedSpaces(embedder);
+  return { events: await countStaleRecords(client, "events", spaces), blocks: await countStaleRecords(client, "blocks", spaces) };
 }
 
 /** The image bytes of a block: its stored payload, or an inline data: URL. */
@@ -44,21 +52,25 @@ function imageBytes(row: Row): Uint8Array | undefined {
   return row.text ? dataUrlImageBytes(row.text) : undefined;
 }
 
-/** Vectors for a page, `undefined` where a record cannot be embedded by this embedder. */
-async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array | undefined)[]> {
-  const out: (Float32Array | undefined)[] = new Array(rows.length).fill(undefined);
+type Embedded = { vector: Float32Array; model: string };
+
+/** Vectors for a page, each with the model that made it; `undefined` where a record cannot be embedded. */
+async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Embedded | undefined)[]> {
+  const out: (Embedded | undefined)[] = new Array(rows.length).fill(undefined);
   const texts = rows.flatMap((r, i) => (r.kind === "text" && r.text ? [{ i, text: r.text }] : []));
   const vectors = await embedder.embedTexts(
     texts.map((t) => t.text),
     { purpose: "write" },
   );
-  for (const [k, t] of texts.entries()) out[t.i] = vectors[k];
-  if (embedder.embedImages) {
+  for (const [k, t] of texts.entries()) if (vectors[k]) out[t.i] = { vector: vectors[k], model: embedder.modelId };
+  const images = imageEmbedder(embedder);
+  if (images?.embedImages) {
     for (const [i, r] of rows.entries()) {
       const bytes = r.kind === "image" ? imageBytes(r) : undefined;
       if (!bytes) continue;
       try {
-        [out[i]] = await embedder.embedImages([bytes], { purpose: "write" });
+        const [vector] = await images.embedImages([bytes], { purpose: "write" });
+        if (vector) out[i] = { vector, model: images.modelId };
       } catch (error) {
         // One bad image must not stop the backfill; it stays stale and is retried next run.
         if ((error as { code?: string }).code !== "image_decode") throw error;
@@ -71,7 +83,8 @@ async function embedPage(embedder: Embedder, rows: Row[]): Promise<(Float32Array
 export async function backfillEmbeddings(client: Client, embedder: Embedder, options: BackfillOptions = {}): Promise<BackfillReport> {
   const batchSize = options.batchSize ?? 64;
   const model = embedder.modelId;
-  const totals = await countStale(client, model);
+  const spaces = embedSpaces(embedder);
+  const totals = await countStale(client, embedder);
   const report: BackfillReport = {
     events: { done: 0, skipped: 0, total: totals.events },
     blocks: { done: 0, skipped: 0, total: totals.blocks },
@@ -85,17 +98,17 @@ export async function backfillEmbeddings(client: Client, embedder: Embedder, opt
         report.stopped = true;
         return report;
       }
-      const rows = await staleRecords(client, table, model, cursor, batchSize);
+      const rows = await staleRecords(client, table, spaces, cursor, batchSize);
       if (rows.length === 0) break;
       cursor = rows[rows.length - 1]!.rowid;
       const vectors = await embedPage(embedder, rows);
-      const updates: { id: string; vector: Float32Array }[] = [];
-      for (const [i, vector] of vectors.entries()) {
-        if (vector) updates.push({ id: rows[i]!.id, vector });
+      const updates: { id: string; vector: Float32Array; model: string }[] = [];
+      for (const [i, embedded] of vectors.entries()) {
+        if (embedded) updates.push({ id: rows[i]!.id, ...embedded });
         else tally.skipped++;
       }
       // The stale check in the UPDATE keeps a concurrent writer's fresh vector from being overwritten.
-      await saveVectors(client, table, model, updates);
+      await saveVectors(client, table, updates);
       tally.done += updates.length;
       options.onProgress?.({ table, done: tally.done, skipped: tally.skipped, total: tally.total, model });
     }

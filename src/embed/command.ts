@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
 import { openStore } from "../store/index.ts";
 import { backfillEmbeddings } from "./backfill.ts";
+import { imageEmbedder } from "./embedder.ts";
 import { openEmbedder, type ActiveEmbedder } from "./select.ts";
 
 export type EmbedCommandIo = Pick<CommandIo, "stdout" | "stderr">;
@@ -73,22 +74,25 @@ export async function runEmbedCommand(rest: string[], args: ParsedArgs, settings
   try {
     if (active.degraded) io.stderr(`homed: ${active.reason}\n`);
     let vector: Float32Array | undefined;
+    let model = embedder.modelId;
     if (image) {
-      if (!embedder.embedImages) {
+      const images = imageEmbedder(embedder);
+      if (!images?.embedImages) {
         io.stderr(`homed: Cannot embed an image: ${embedder.modelId} has no image encoder (${active.reason})\n`);
         return 1;
       }
-      [vector] = await embedder.embedImages([image]);
+      [vector] = await images.embedImages([image]);
+      model = images.modelId;
     } else {
       [vector] = await embedder.embedTexts([text]);
     }
     const values = Array.from(vector!);
     if (args.flags.has("json")) {
-      io.stdout(`${JSON.stringify({ model: embedder.modelId, dim: values.length, embedder: active.kind, reason: active.reason, vector: values })}\n`);
+      io.stdout(`${JSON.stringify({ model, dim: values.length, embedder: active.kind, reason: active.reason, vector: values })}\n`);
     } else {
       io.stdout(
         [
-          `embedder: ${active.kind} (${embedder.modelId})`,
+          `embedder: ${active.kind} (${model})`,
           `why:      ${active.reason}`,
           `input:    ${image ? `image ${imagePath}` : JSON.stringify(text)}`,
           `dim:      ${values.length}`,

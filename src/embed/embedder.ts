@@ -22,6 +22,12 @@ export interface Embedder {
   embedTexts(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Images (JPEG/PNG/WebP file bytes) in the same space as text, when the model has an image encoder. */
   embedImages?(images: readonly Uint8Array[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * A second model that embeds images when this one cannot (Chinese-CLIP beside a sentence
+   * encoder): image vectors are its own, tagged with its `modelId` — a space apart, never
+   * compared with this model's — and a text query reaches them through its text tower.
+   */
+  readonly images?: Embedder;
   /** Frees model memory; the embedder must not be used afterwards. */
   close?(): Promise<void>;
 }
@@ -40,6 +46,30 @@ export class EmbedError extends HomedError {
     super("embed", message, options);
     this.name = "EmbedError";
   }
+}
+
+/** The model that embeds images for `embedder`'s memory (itself, or the second model beside it), if any. */
+export function imageEmbedder(embedder: Embedder): Embedder | undefined {
+  if (embedder.embedImages) return embedder;
+  return embedder.images?.embedImages ? embedder.images : undefined;
+}
+
+/**
+ * `text` for text, `images` for images: what select.ts builds when a text-only model (a sentence
+ * encoder, an OpenAI-compatible endpoint) is installed beside Chinese-CLIP. Closing it closes both.
+ */
+export function withImageModel(text: Embedder, images: Embedder): Embedder {
+  return {
+    modelId: text.modelId,
+    get dimension() {
+      return text.dimension;
+    },
+    embedTexts: (texts, options) => text.embedTexts(texts, options),
+    images,
+    close: async () => {
+      await Promise.all([text.close?.(), images.close?.()]);
+    },
+  };
 }
 
 export async function embedText(embedder: Embedder, text: string, options?: EmbedOptions): Promise<Float32Array> {

@@ -1,4 +1,4 @@
-export { embedText, normalize, cosine, EmbedError, EmbedTimeoutError, type Embedder, type EmbedOptions, type EmbedPurpose } from "./embedder.ts";
+export { embedText, imageEmbedder, withImageModel, normalize, cosine, EmbedError, EmbedTimeoutError, type Embedder, type EmbedOptions, type EmbedPurpose } from "./embedder.ts";
 export { createFallbackEmbedder, hashEmbed } from "./fallback.ts";
 export { loadOnnxRuntime, createOnnxSession, ort } from "./onnx-runtime.ts";
 export { runTinyModel, TINY_INPUT, TINY_EXPECTED } from "./onnx-check.ts";
@@ -11,7 +11,7 @@ export { createHttpEmbedder, type HttpEmbedderOptions } from "./http-embedder.ts
 export { openEmbedder, vectorEmbedder, EmbedConfigError, type EmbedSettings, type HttpEmbedSettings, type ActiveEmbedder, type EmbedderKind } from "./select.ts";
 export { runEmbedCommand, type EmbedCommandIo } from "./command.ts";
 export { runModelCommand } from "./model-command.ts";
-export { backfillEmbeddings, leasedBackfill, BACKFILL_LEASE_MS, countStale, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
+export { backfillEmbeddings, leasedBackfill, BACKFILL_LEASE_MS, countStale, embedSpaces, type BackfillOptions, type BackfillProgress, type BackfillReport, type BackfillTable } from "./backfill.ts";
 export { dataUrlImageBytes } from "./data-url.ts";
 export { createSentenceEmbedder, poolHidden, type SentenceEmbedder } from "./sentence-onnx.ts";
 export { readSentenceFolder, listSentenceFolders, activeSentenceFolder, SentenceConfigSchema, SENTENCE_CONFIG, ACTIVE_FILE, type SentenceConfig, type SentenceFolder } from "./sentence-folder.ts";

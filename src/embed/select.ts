@@ -2,19 +2,20 @@
  * Chooses the embedder a process uses, and says why in one plain sentence. An OpenAI-compatible
  * endpoint, when configured, is an explicit choice and wins. Otherwise an installed sentence
  * encoder (`homed model pull`) runs, else Chinese-CLIP when
- * its folder is present and sound; a missing model means the fallback (the normal state of a
+ * its folder is present and sound. Beside a text-only model (endpoint or sentence encoder) an
+ * installed Chinese-CLIP still embeds images, in its own vector space (`withImageModel`); a missing model means the fallback (the normal state of a
  * fresh install), a broken one means the fallback *and* a `degraded` flag so doctor fails.
  * Configuration that cannot work (an unreadable key file) is refused at start-up: silently falling back would hide a mistake the user just made.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Embedder } from "./embedder.ts";
+import { withImageModel, type Embedder } from "./embedder.ts";
 import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.ts";
 import { createClipEmbedder } from "./clip-onnx.ts";
 import { createFallbackEmbedder } from "./fallback.ts";
 import { createHttpEmbedder } from "./http-embedder.ts";
 import { activeSentenceFolder, readSentenceFolder } from "./sentence-folder.ts";
-import { createSentenceEmbedder } from "./sentence-onnx.ts";
+import { createSentenceEmbedder, type SentenceEmbedder } from "./sentence-onnx.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type HttpEmbedSettings = {
@@ -73,6 +74,28 @@ function openHttp(http: HttpEmbedSettings): ActiveEmbedder {
 }
 
 /**
+ * A text-only model with Chinese-CLIP beside it for images, when CLIP is installed: the text
+ * model is the better sentence retriever, and CLIP is the only model here that reads images.
+ * A CLIP folder that does not load leaves images without vectors, said in the reason.
+ */
+async function besideClip(text: ActiveEmbedder, settings: EmbedSettings): Promise<ActiveEmbedder> {
+  const dir = findClipFolder(settings.modelsDir);
+  // ONNX Runtime's WASM threads cannot start here (see openEmbedder); an endpoint alone needs none.
+  if (!dir || settings.threads > 1) return text;
+  try {
+    const clip = await createClipEmbedder(readClipFolder(dir), { numThreads: settings.threads });
+    if (!clip.embedImages) {
+      await clip.close();
+      return text;
+    }
+    return { ...text, embedder: withImageModel(text.embedder, clip), reason: `${text.reason}; images by Chinese-CLIP ViT-B/16 from ${clip.description} (${clip.modelId}, its own vector space)` };
+  } catch (error) {
+    const why = (error as Error).message.replace(/^Cannot load Chinese-CLIP from [^:]+: /, "");
+    return { ...text, reason: `${text.reason}; images get no vectors: the Chinese-CLIP model in ${dir} is unusable: ${why}` };
+  }
+}
+
+/**
  * The embedder whose vectors are stored and searched, or undefined for the fallback. Its vectors
  * are character n-gram hashes the grams channel already ranks (with IDF weighting they lack), so
  * recall never searches them, and writing them is most of an import's cost: a DiskANN insert and
@@ -83,7 +106,7 @@ export const vectorEmbedder = (active: ActiveEmbedder): Embedder | undefined => 
 
 /** Opens the active embedder; only configuration mistakes throw (EmbedConfigError). */
 export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbedder> {
-  if (settings.http) return openHttp(settings.http);
+  if (settings.http) return besideClip(openHttp(settings.http), settings);
   if (settings.threads > 1) {
     // Measured: ONNX Runtime's threaded WASM starts its workers from blob: URLs through
     // node:worker_threads, which Bun cannot load; the worker error then kills the process.
@@ -93,13 +116,14 @@ export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbed
   // A sentence encoder, when installed, is the text model: CLIP's text tower is a weak sentence retriever.
   const sentenceDir = activeSentenceFolder(settings.modelsDir);
   if (sentenceDir) {
+    let sentence: SentenceEmbedder;
     try {
-      const sentence = await createSentenceEmbedder(readSentenceFolder(sentenceDir), { numThreads: settings.threads });
-      return { embedder: sentence, kind: "sentence", reason: `sentence encoder ${sentence.description}`, degraded: false };
+      sentence = await createSentenceEmbedder(readSentenceFolder(sentenceDir), { numThreads: settings.threads });
     } catch (error) {
       const why = (error as Error).message.replace(/^Cannot load the sentence encoder in [^:]+: /, "");
       return { embedder: fallback, kind: "fallback", reason: `the sentence encoder in ${sentenceDir} is unusable: ${why}; ${FALLBACK_NOTE}`, degraded: true };
     }
+    return besideClip({ embedder: sentence, kind: "sentence", reason: `sentence encoder ${sentence.description}`, degraded: false }, settings);
   }
   const dir = findClipFolder(settings.modelsDir);
   if (!dir) {

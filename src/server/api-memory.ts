@@ -6,12 +6,13 @@
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { z } from "zod";
-import { createHttpEmbedder, EmbedError, EmbedTimeoutError, type Embedder } from "../embed/index.ts";
+import { createHttpEmbedder, EmbedError, EmbedTimeoutError, imageEmbedder, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
 import {
   databaseBytes,
+  imageCoverage,
   vectorCoverage,
   eventsByIds,
   setEventPrivateTo,
@@ -168,9 +169,16 @@ async function search(client: Client, s: Search, embedder: Embedder | undefined)
  * fallback) and its coverage — how many memories carry its vectors; after a switch of model the
  * rest are being re-embedded in the background, so coverage is the backfill's progress.
  */
+/** Photos' own vector space (Chinese-CLIP beside a text-only model): how many image blocks carry its vectors. */
+type ImageSpaceStats = { modelId: string; dimension: number; embedded: number; images: number };
+
 async function embedderStats(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined) {
   const coverage = recallEmbedder ? await vectorCoverage(client, recallEmbedder.modelId) : { embedded: 0, events: 0 };
-  return { modelId: embedder.modelId, dimension: embedder.dimension, vectors: recallEmbedder !== undefined, ...coverage };
+  // Images in their own model's space (Chinese-CLIP beside a text-only model): its own coverage.
+  const images = recallEmbedder ? imageEmbedder(recallEmbedder) : undefined;
+  const imageSpace: ImageSpaceStats | undefined =
+    images && images !== recallEmbedder ? { modelId: images.modelId, dimension: images.dimension, ...(await imageCoverage(client, images.modelId)) } : undefined;
+  return { modelId: embedder.modelId, dimension: embedder.dimension, vectors: recallEmbedder !== undefined, ...coverage, images: imageSpace };
 }
 
 /** A console form's candidate embedder: asked for one sentence, so the user sees it answer. */

@@ -43,7 +43,7 @@ export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, type I
 export { countCitation } from "./citations.ts";
 export { pingDatabase } from "./ping.ts";
 export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";
-export { countStaleRecords, staleRecords, saveVectors, type StaleRecord, type EmbeddedTable } from "./stale-embeddings.ts";
+export { countStaleRecords, staleRecords, saveVectors, imageCoverage, type StaleRecord, type EmbeddedTable, type EmbedSpaces } from "./stale-embeddings.ts";
 export { addConsoleLogin, consoleLoginExpiry, renewConsoleLogin, deleteConsoleLogin, deleteAllConsoleLogins } from "./console-sessions-table.ts";
 export { insertAppKey, listAppKeys, deleteAppKey, appKeyByHash, markAppKeyUsed, type AppKeyRow } from "./app-keys-table.ts";
 export { putPausedTurn, pausedTurnOf, hasPausedTurn, deletePausedTurn } from "./paused-turns-table.ts";

@@ -60,7 +60,7 @@ const clip = await createClipEmbedder(readClipFolder(tinyClipCopy("fp32")));
 describe("backfill", () => {
   test("re-embeds every stale event and block with the new model; images through the image encoder", async () => {
     const { store } = await seeded();
-    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 5, blocks: 6 });
+    assert.deepEqual(await countStale(store.client, clip), { events: 5, blocks: 6 });
     const progress: BackfillProgress[] = [];
     const report = await backfillEmbeddings(store.client, clip, { batchSize: 2, onProgress: (p) => progress.push(p) });
     assert.deepEqual(report.events, { done: 4, skipped: 1, total: 5 }); // the empty event has nothing to embed
@@ -81,7 +81,7 @@ describe("backfill", () => {
       progress.map((p) => `${p.table} ${p.done}+${p.skipped}/${p.total}`),
       ["events 2+0/5", "events 3+1/5", "events 4+1/5", "blocks 2+0/6", "blocks 3+1/6", "blocks 4+2/6"],
     );
-    assert.deepEqual(await countStale(store.client, clip.modelId), { events: 1, blocks: 2 });
+    assert.deepEqual(await countStale(store.client, clip), { events: 1, blocks: 2 });
     store.close();
   });
 

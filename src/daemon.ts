@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
 import { createLogger, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
-import { leasedBackfill, openEmbedder } from "./embed/index.ts";
+import { leasedBackfill, openEmbedder, withSavedEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
@@ -65,7 +65,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
         log.warn(`secrets: ${sealing.unreadable.length} stored API keys were sealed with another ${secrets.path} and cannot be read; set them again (${sealing.unreadable.join(", ")})`);
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
-      const active = await openEmbedder(settings.embed);
+      const embedSettings = withSavedEmbedder(settings.dataDir, settings.embed);
+      const active = await openEmbedder(embedSettings);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);
       const kernel = new Kernel({
         client: store.client,
@@ -105,7 +106,18 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.
       const qq = channels.qq.enabled ? new QQChannel(kernel, channels.qq, log) : undefined;
       qq?.start();
-      const app = createApp({ version: VERSION, store, log, kernel, adminToken: admin.token, adminTokenPath: admin.path, doctor: settings, plugins, a2a: channels.a2a });
+      const app = createApp({
+        version: VERSION,
+        store,
+        log,
+        kernel,
+        adminToken: admin.token,
+        adminTokenPath: admin.path,
+        doctor: settings,
+        plugins,
+        a2a: channels.a2a,
+        embedderSetup: { dataDir: settings.dataDir, source: settings.embed.http ? "flag" : embedSettings.http ? "saved" : "models" },
+      });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
       // After a switch of embedder, stored memories are re-embedded in the background.

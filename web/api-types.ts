@@ -10,6 +10,7 @@ export type {
   MemoryRecord,
   MemoryStats,
   ProbeAnswer,
+  SaveEmbedderAnswer,
   RecordAnswer,
   SearchAnswer,
   Health,

@@ -164,6 +164,12 @@ export const STRINGS = {
     embedDim: ["Dimensions (optional)", "维度（可选）"],
     embedProbe: ["Probe", "测试"],
     embedProbing: ["Embedding one sentence…", "正在嵌入一句话…"],
+    embedSave: ["Save", "保存"],
+    embedSaved: [
+      "Saved: {model} ({dim} dimensions) in homed.json. Restart homed to use it; memories are then re-embedded in the background. In use now: {active}",
+      "已保存到 homed.json：{model}（{dim} 维）。请重启 homed 以启用；启用后已有记忆会在后台重新嵌入。当前在用：{active}",
+    ],
+    embedOverridden: [" — but homed was started with -embed-url, which wins: start it without that flag.", "——但 homed 启动时带了 -embed-url，它优先：请去掉该参数再启动。"],
     embedProbed: [
       "{model} answered: {dim} dimensions in {ms} ms. Start homed with: {flags} (the key in HOMED_EMBED_API_KEY or -embed-key-file)",
       "{model} 已应答：{dim} 维，用时 {ms} 毫秒。启动 homed 时加上：{flags}（密钥放在 HOMED_EMBED_API_KEY 或 -embed-key-file）",

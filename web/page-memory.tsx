@@ -3,7 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, streamPost } from "./api.ts";
-import type { ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer, SearchAnswer } from "./api-types.ts";
+import type { ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer, SaveEmbedderAnswer, SearchAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
@@ -254,9 +254,26 @@ function ImportForm({ onImported }: { onImported: () => void }) {
   );
 }
 
-/** Sets up an OpenAI-compatible embedder: probes it with one sentence and says how to start homed with it. */
+/**
+ * Sets up an OpenAI-compatible embedder: probes it with one sentence and says how to start homed
+ * with it, or saves it (PUT probes again; a refusal is shown and nothing is saved) for the next start.
+ */
 function EmbedderForm() {
   const [said, setSaid] = useState<Said>(null);
+  const form = useRef<HTMLFormElement>(null);
+  async function save() {
+    if (!form.current?.reportValidity()) return;
+    const f = Object.fromEntries([...new FormData(form.current)].filter(([, v]) => v !== "")) as Record<string, string>;
+    setSaid({ text: t("memory.embedProbing"), kind: "info" });
+    try {
+      const body = { url: f.baseUrl, model: f.model, ...(f.apiKey ? { key: f.apiKey } : {}), ...(f.dimension ? { dimensions: Number(f.dimension) } : {}) };
+      const r = await api<SaveEmbedderAnswer>("PUT", "/api/memory/embedder", body);
+      const text = t("memory.embedSaved", { model: r.probe!.modelId, dim: r.probe!.dimension, active: r.active }) + (r.overriddenBy ? t("memory.embedOverridden") : "");
+      setSaid({ text, kind: "ok" });
+    } catch (error) {
+      setSaid({ text: (error as Error).message, kind: "error" });
+    }
+  }
   async function submit(event: Event) {
     event.preventDefault();
     const body = Object.fromEntries([...new FormData(event.currentTarget as HTMLFormElement)].filter(([, v]) => v !== "")) as Record<string, string>;
@@ -271,7 +288,7 @@ function EmbedderForm() {
     }
   }
   return (
-    <form class="card embed-setup" data-form="embedder" onSubmit={submit}>
+    <form class="card embed-setup" data-form="embedder" onSubmit={submit} ref={form}>
       <h2>{t("memory.embedSetup")}</h2>
       <label for="e-url">{t("memory.embedUrl")}</label>
       <input id="e-url" name="baseUrl" required placeholder="http://127.0.0.1:11434/v1" translate={false} />
@@ -282,6 +299,9 @@ function EmbedderForm() {
       <label for="e-dim">{t("memory.embedDim")}</label>
       <input id="e-dim" name="dimension" type="number" min={1} />
       <button type="submit">{t("memory.embedProbe")}</button>
+      <button type="button" data-action="save-embedder" onClick={save}>
+        {t("memory.embedSave")}
+      </button>
       <div aria-live="polite">
         <SaidLine said={said} />
       </div>

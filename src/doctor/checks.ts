@@ -5,7 +5,7 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import { ensureWritableDir } from "../config/index.ts";
-import { openEmbedder, runTinyModel, TINY_EXPECTED, type EmbedSettings } from "../embed/index.ts";
+import { openEmbedder, runTinyModel, TINY_EXPECTED, withSavedEmbedder, type EmbedSettings } from "../embed/index.ts";
 import { fullTextProbe, integrityCheck, migrationStatus, openStore, redactDbUrl, vectorTopOneProbe, type Store } from "../store/index.ts";
 import { segment, segmentForSearch } from "../text/index.ts";
 import { pluginDependencyChecks } from "./plugin-deps.ts";
@@ -172,7 +172,7 @@ export async function runDoctor(options: DoctorOptions, report: (result: CheckRe
   }
   for (const check of standaloneChecks()) await attempt(check);
   for (const check of pluginDependencyChecks()) await attempt(check);
-  if (options.embed) await attempt(embedderCheck(options.embed));
+  if (options.embed) await attempt(embedderCheck(withSavedEmbedder(options.dataDir, options.embed)));
   return allOk;
 }
 

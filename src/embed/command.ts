@@ -10,6 +10,7 @@ import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo, t
 import { openStore } from "../store/index.ts";
 import { backfillEmbeddings } from "./backfill.ts";
 import { imageEmbedder } from "./embedder.ts";
+import { withSavedEmbedder } from "./saved-embedder.ts";
 import { openEmbedder, type ActiveEmbedder } from "./select.ts";
 
 export type EmbedCommandIo = Pick<CommandIo, "stdout" | "stderr">;
@@ -54,7 +55,7 @@ async function runBackfill(active: ActiveEmbedder, settings: Settings, json: boo
 export async function runEmbedCommand(rest: string[], args: ParsedArgs, settings: Settings, io: EmbedCommandIo): Promise<number> {
   if (args.flags.has("backfill")) {
     if (rest.length || args.flags.has("image")) throw new UsageError("homed embed --backfill takes no TEXT or --image");
-    const active = await openEmbedder(settings.embed);
+    const active = await openEmbedder(withSavedEmbedder(settings.dataDir, settings.embed));
     try {
       if (active.degraded) io.stderr(`homed: ${active.reason}\n`);
       return await runBackfill(active, settings, args.flags.has("json"), io);
@@ -69,7 +70,7 @@ export async function runEmbedCommand(rest: string[], args: ParsedArgs, settings
   if (!imagePath && !text) throw new UsageError('homed embed needs TEXT or --image FILE, e.g. homed embed "我爱北京"');
   const image = imagePath ? readImage(imagePath) : undefined;
 
-  const active = await openEmbedder(settings.embed);
+  const active = await openEmbedder(withSavedEmbedder(settings.dataDir, settings.embed));
   const { embedder } = active;
   try {
     if (active.degraded) io.stderr(`homed: ${active.reason}\n`);

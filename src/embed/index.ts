@@ -15,3 +15,4 @@ export { backfillEmbeddings, leasedBackfill, BACKFILL_LEASE_MS, countStale, embe
 export { dataUrlImageBytes } from "./data-url.ts";
 export { createSentenceEmbedder, poolHidden, type SentenceEmbedder } from "./sentence-onnx.ts";
 export { readSentenceFolder, listSentenceFolders, activeSentenceFolder, SentenceConfigSchema, SENTENCE_CONFIG, ACTIVE_FILE, type SentenceConfig, type SentenceFolder } from "./sentence-folder.ts";
+export { readSavedEmbedder, writeSavedEmbedder, withSavedEmbedder, SavedEmbedderSchema, EMBEDDER_SECTION, type SavedEmbedder } from "./saved-embedder.ts";

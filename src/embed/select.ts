@@ -28,6 +28,8 @@ export type HttpEmbedSettings = {
   /** File holding the key; read here, never logged. */
   keyFile?: string;
   queryBudgetMs: number;
+  /** Where the endpoint was set, for the reason line: the flags (default) or the console's homed.json. */
+  source?: "homed.json";
 };
 
 export type EmbedSettings = {
@@ -70,7 +72,12 @@ function readKey(http: HttpEmbedSettings): string | undefined {
 
 function openHttp(http: HttpEmbedSettings): ActiveEmbedder {
   const embedder = createHttpEmbedder({ ...http, apiKey: readKey(http) });
-  return { embedder, kind: "openai", reason: `OpenAI-compatible ${http.baseUrl} model ${http.model} (set by -embed-url)`, degraded: false };
+  return {
+    embedder,
+    kind: "openai",
+    reason: `OpenAI-compatible ${http.baseUrl} model ${http.model} (${http.source === "homed.json" ? "saved from the console in homed.json" : "set by -embed-url"})`,
+    degraded: false,
+  };
 }
 
 /**

@@ -66,6 +66,8 @@ export const ERRORS = {
   embed: row(500),
   // A model download that failed or did not match its checksum (the source is at fault).
   download: row(502),
+  // An embedding endpoint the console was asked to save did not answer its probe (nothing saved).
+  embedder_unreachable: row(502),
   segment_full: row(500),
   bad_reference: row(500),
   bad_segment: row(500),

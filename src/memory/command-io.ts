@@ -1,6 +1,6 @@
 /** What the memory commands need from the process: output streams and the data folder's store. */
 import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo as ProcessIo, type Settings } from "../config/index.ts";
-import { openEmbedder, type ActiveEmbedder } from "../embed/index.ts";
+import { openEmbedder, withSavedEmbedder, type ActiveEmbedder } from "../embed/index.ts";
 import { openStore, type Store } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -24,7 +24,7 @@ export async function openDataStore(settings: Settings, writesTell?: (text: stri
  * model.
  */
 export async function openDataEmbedder(settings: Settings): Promise<ActiveEmbedder> {
-  return openEmbedder(settings.embed);
+  return openEmbedder(withSavedEmbedder(settings.dataDir, settings.embed));
 }
 
 /** A flag's string value, or undefined; a boolean flag given a value is caught by the parser. */

@@ -6,7 +6,7 @@
 import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { z } from "zod";
-import { createHttpEmbedder, EmbedError, EmbedTimeoutError, imageEmbedder, type Embedder } from "../embed/index.ts";
+import { imageEmbedder, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
@@ -181,27 +181,6 @@ async function embedderStats(client: Client, embedder: Embedder, recallEmbedder:
   return { modelId: embedder.modelId, dimension: embedder.dimension, vectors: recallEmbedder !== undefined, ...coverage, images: imageSpace };
 }
 
-/** A console form's candidate embedder: asked for one sentence, so the user sees it answer. */
-const ProbeSchema = z.object({
-  baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL"),
-  model: z.string().min(1),
-  apiKey: z.string().optional(),
-  dimension: z.coerce.number().int().min(1).max(65536).optional(),
-});
-
-async function probeEmbedder(input: z.output<typeof ProbeSchema>): Promise<ProbeAnswer> {
-  const embedder = createHttpEmbedder({ ...input, queryBudgetMs: 15_000 });
-  const started = performance.now();
-  try {
-    const [vector] = await embedder.embedTexts(["homed checks this embedding model"], { purpose: "query" });
-    return { ok: true, modelId: embedder.modelId, dimension: vector!.length, ms: Math.round(performance.now() - started) };
-  } catch (error) {
-    // A refused or unreachable endpoint is the answer the user asked for, not a server error.
-    if (!(error instanceof EmbedError) && !(error instanceof EmbedTimeoutError)) throw error;
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
 async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined) {
   const totals: Record<string, { events: number; tokens: number; chars: number }> = {
     L1: { events: 0, tokens: 0, chars: 0 },
@@ -219,22 +198,15 @@ async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedde
   };
 }
 
-/** The memory page's answers: `GET /stats`, `GET /search`, `GET /records/:id`, `POST /embedder/probe`. */
+/** The memory page's answers: `GET /stats`, `GET /search`, `GET /records/:id` (the embedder form's: api-embedder.ts). */
 export type MemoryStats = Awaited<ReturnType<typeof stats>>;
 export type SearchAnswer = { records: MemoryRecord[] };
 export type RecordAnswer = FactRecord | EventRecord;
-/** The probe's answer: the model's width and latency, or why it did not answer (a 200 either way). */
-export type ProbeAnswer = { ok: true; modelId: string; dimension: number; ms: number } | { ok: false; error: string };
 
 /** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
 export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info">): Hono {
   const app = new Hono();
   app.get("/stats", async (c) => c.json(await stats(client, embedder, recallEmbedder)));
-  app.post("/embedder/probe", async (c) => {
-    const parsed = ProbeSchema.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
-    return c.json(await probeEmbedder(parsed.data));
-  });
 
   app.get("/search", async (c) => {
     const parsed = SearchSchema.safeParse(c.req.query());

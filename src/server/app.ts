@@ -11,6 +11,7 @@ import { inspectRoutes } from "./api-inspect.ts";
 import { sceneRoutes } from "./api-scenes.ts";
 import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
+import { embedderRoutes, type EmbedderSetup } from "./api-embedder.ts";
 import { requireAuth } from "./auth.ts";
 import { AppKeys } from "./app-keys.ts";
 import { keyRoutes } from "./api-keys.ts";
@@ -44,6 +45,8 @@ export type AppDeps = {
   throttle?: LoginThrottle;
   /** `channels.a2a` of homed.json: the A2A routes are absent unless it is enabled. */
   a2a?: A2AConfig;
+  /** The data folder and where the embedder came from: the console may then save one (`/api/memory/embedder`). */
+  embedderSetup?: EmbedderSetup;
 };
 
 /** `GET /healthz`: the store answers; the daemon's version. */
@@ -81,6 +84,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
+  app.route("/api/memory/embedder", embedderRoutes(deps.kernel.engine.embedder, deps.embedderSetup, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
   app.route(
     "/api/inspect",

@@ -16,5 +16,6 @@ export type { Inspection, InspectedEvent } from "./api-inspect.ts";
 export type { KeysAnswer, NewKeyAnswer } from "./api-keys.ts";
 export type { ProvidersAnswer, ModelsAnswer, TestAnswer, ProviderInputBody } from "./api-providers.ts";
 export type { SessionsAnswer, ContextAnswer, MessageEvents } from "./api-sessions.ts";
-export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer, ProbeAnswer } from "./api-memory.ts";
+export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer } from "./api-memory.ts";
+export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";
 export type { ImportEvents } from "./api-import.ts";

@@ -63,6 +63,7 @@ const MATRIX: Record<string, [number, number]> = {
   embed_timeout: [500, 1],
   embed: [500, 1],
   download: [502, 1],
+  embedder_unreachable: [502, 1],
   segment_full: [500, 1],
   bad_reference: [500, 1],
   bad_segment: [500, 1],

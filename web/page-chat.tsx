@@ -158,7 +158,7 @@ function ConversationHeading({ session }: { session: Session }) {
   );
 }
 
-/** The conversations, grouped by partner (each partner's, one per channel), and a box that narrows them. */
+/** The conversations, grouped by partner (each partner's, by channel: #2, #3… for new chats beside the first), and a box that narrows them. */
 function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
   const partner = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState("");
@@ -168,7 +168,8 @@ function Sidebar({ sessions, current }: { sessions: Session[]; current: Session 
 
   async function start(event: Event) {
     event.preventDefault();
-    const created = await api<Session>("POST", "/api/sessions", { partner: partner.current!.value, channel: "console" });
+    // Always a new conversation, beside any the partner has: the earlier ones stay as they are.
+    const created = await api<Session>("POST", "/api/sessions", { partner: partner.current!.value, channel: "console", new: true });
     location.hash = `#/chat/${created.id}`;
   }
 
@@ -197,7 +198,7 @@ function Sidebar({ sessions, current }: { sessions: Session[]; current: Session 
                 <li key={s.id} data-session={s.id} hidden={!matches(s)}>
                   <a href={`#/chat/${s.id}`} aria-current={s.id === current?.id ? "page" : undefined}>
                     <Data>{s.title ?? s.partner}</Data>
-                    <small translate={false}>{` · ${s.channel}`}</small>
+                    <small translate={false}>{` · ${s.channel}${s.thread ? ` #${s.thread + 1}` : ""}`}</small>
                   </a>
                 </li>
               ))}

@@ -1,6 +1,6 @@
-/** Sessions: one per (channel, partner), created on first contact. */
+/** Sessions: the channel's own one per (channel, partner), created on first contact, and new ones started beside it. */
 import type { Client } from "@libsql/client";
-import { listSessions, openSession, renameSession, sessionById, touchSession, type SessionRow } from "../store/index.ts";
+import { listSessions, openSession, renameSession, sessionById, startSession, touchSession, type SessionRow } from "../store/index.ts";
 
 export type Session = SessionRow;
 
@@ -10,6 +10,11 @@ export class Sessions {
   /** The session of this channel and partner, created if there is none. */
   open(channel: string, partner: string, title?: string): Promise<Session> {
     return openSession(this.client, channel, partner, title);
+  }
+
+  /** A new conversation with this partner on this channel (the console's New chat); memory treats it as the partner's, like the others. */
+  start(channel: string, partner: string, title?: string): Promise<Session> {
+    return startSession(this.client, channel, partner, title);
   }
 
   get(id: string): Promise<Session | undefined> {

@@ -17,6 +17,8 @@ const CreateSessionSchema = z.object({
   channel: z.string().min(1).max(100).default("console"),
   partner: z.string().min(1).max(200),
   title: z.string().max(200).optional(),
+  /** true: a new conversation beside the partner's others on this channel; else the channel's own one (made on first contact). */
+  new: z.boolean().optional(),
 });
 
 /** A conversation's name; empty or null clears it (the console then shows the partner). */
@@ -59,7 +61,8 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
 
   app.post("/", async (c) => {
     const body = await parseBody(c, CreateSessionSchema);
-    return c.json(await kernel.sessions.open(body.channel, body.partner, body.title), 201);
+    const session = body.new ? await kernel.sessions.start(body.channel, body.partner, body.title) : await kernel.sessions.open(body.channel, body.partner, body.title);
+    return c.json(session, 201);
   });
 
   app.patch("/:id", async (c) => {

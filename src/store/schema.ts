@@ -10,18 +10,23 @@ import { f32Blob } from "./vector.ts";
 export const LAYERS = ["L1", "L2", "L3"] as const;
 export type Layer = (typeof LAYERS)[number];
 
-/** A conversation with one partner on one channel. */
+/**
+ * A conversation with one partner on one channel. `thread` 0 is the channel's own conversation
+ * with the partner (what a QQ chat or an OpenAI client opens); a new chat started in the console
+ * takes the next number, so one partner may have several conversations on one channel.
+ */
 export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
     channel: text("channel").notNull(),
     partner: text("partner").notNull(),
+    thread: integer("thread").notNull().default(0),
     title: text("title"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("sessions_channel_partner").on(t.channel, t.partner)],
+  (t) => [uniqueIndex("sessions_channel_partner_thread").on(t.channel, t.partner, t.thread)],
 );
 
 /**

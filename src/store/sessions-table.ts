@@ -1,6 +1,6 @@
-/** The `sessions` table: one conversation per (channel, partner). */
+/** The `sessions` table: the channel's own conversation with each partner (thread 0), and any started since (1, 2, …). */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, max } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { sessions } from "./schema.ts";
 
@@ -11,18 +11,39 @@ export async function sessionExists(client: Executor, id: string): Promise<boole
   return found.length > 0;
 }
 
-/** The session of this channel and partner, created if there is none. */
+/** The channel's own session with this partner (thread 0), created if there is none. */
 export async function openSession(client: Executor, channel: string, partner: string, title?: string, now = Date.now()): Promise<SessionRow> {
   const db = queryDb(client);
   await db
     .insert(sessions)
-    .values({ id: randomUUID(), channel, partner, title: title ?? null, createdAt: now, updatedAt: now })
-    .onConflictDoNothing({ target: [sessions.channel, sessions.partner] });
+    .values({ id: randomUUID(), channel, partner, thread: 0, title: title ?? null, createdAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: [sessions.channel, sessions.partner, sessions.thread] });
   const [row] = await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
+    .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner), eq(sessions.thread, 0)));
   return row!;
+}
+
+/**
+ * A new session with this partner on this channel, beside those it has (the next thread). Two
+ * started at once would take the same number: the loser takes the next (the unique index decides).
+ */
+export async function startSession(client: Executor, channel: string, partner: string, title?: string, now = Date.now()): Promise<SessionRow> {
+  const db = queryDb(client);
+  for (;;) {
+    const [last] = await db
+      .select({ thread: max(sessions.thread) })
+      .from(sessions)
+      .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
+    const thread = last?.thread === null || last?.thread === undefined ? 0 : last.thread + 1;
+    const [row] = await db
+      .insert(sessions)
+      .values({ id: randomUUID(), channel, partner, thread, title: title ?? null, createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: [sessions.channel, sessions.partner, sessions.thread] })
+      .returning();
+    if (row) return row;
+  }
 }
 
 export async function sessionById(client: Executor, id: string): Promise<SessionRow | undefined> {

@@ -1,7 +1,8 @@
 /**
  * Conversations in the console, in Chromium: listed by partner with their channel, found by a
  * search box, renamed in place (kept after a reload; an empty name shows the partner again),
- * and a turn's tool steps keep their results after a reload.
+ * a turn's tool steps keep their results after a reload, and a new conversation with a partner
+ * starts beside the earlier ones.
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -95,5 +96,23 @@ describe("conversations in Chromium", { skip: chromiumMissing ? "no /usr/bin/chr
     await step.locator("summary").click();
     assert.match(await step.locator(".args").innerText(), /"q":"boat"/);
     assert.match(await step.locator(".result").innerText(), /unknown_tool/);
+  });
+
+  test("a new conversation with a partner starts beside the earlier ones, empty; the earlier keeps its turns", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/chat/${ids.bob}`);
+    await page.locator(".msg.user").first().waitFor();
+    const side = page.getByRole("complementary", { name: "Conversations" });
+    await side.getByLabel("New conversation with").fill("bob");
+    await side.getByRole("button", { name: "Start" }).click();
+    await page.waitForURL((url) => url.hash.startsWith("#/chat/") && !url.hash.endsWith(ids.bob!));
+    const fresh = page.url().split("#/chat/")[1]!;
+    await page.getByRole("heading", { name: /^bob · bob · console$/, level: 2 }).waitFor();
+    assert.equal(await page.locator(".log .msg").count(), 0, "the new conversation starts empty");
+    const bob = side.locator("li[data-partner=bob]");
+    assert.deepEqual((await bob.locator("li[data-session] small").allInnerTexts()).map((s) => s.trim()).sort(), ["· console", "· console #2"]);
+    assert.equal(await bob.locator(`li[data-session="${fresh}"] a`).getAttribute("aria-current"), "page");
+    await bob.locator(`li[data-session="${ids.bob}"] a`).click();
+    await page.locator(".msg.user").getByText("Find my boat").waitFor();
   });
 });

@@ -19,6 +19,7 @@ import m16 from "./0016_paused_turns.sql" with { type: "text" };
 import m17 from "./0017_vector_spaces.sql" with { type: "text" };
 import m18 from "./0018_search_segments.sql" with { type: "text" };
 import m19 from "./0019_standing_cold_index.sql" with { type: "text" };
+import m20 from "./0020_session_threads.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 17, tag: "0017_vector_spaces", sql: m17 },
   { idx: 18, tag: "0018_search_segments", sql: m18 },
   { idx: 19, tag: "0019_standing_cold_index", sql: m19 },
+  { idx: 20, tag: "0020_session_threads", sql: m20 },
 ];

@@ -97,7 +97,9 @@ function list(settings: Settings, io: ModelCommandIo): number {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const row of rows) io.stdout(`${row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")}\n`);
   const clip = findClipFolder(modelsDir);
-  io.stdout(`\n* in use for text, + installed (in ${modelsDir})${clip ? `; Chinese-CLIP in ${clip}` : `; no Chinese-CLIP (${CLIP_FOLDER_NAME})`}\n`);
+  // Beside a sentence encoder, CLIP embeds only images (in its own vector space); alone it embeds both.
+  const clipRole = active ? "for images" : "for text and images";
+  io.stdout(`\n* in use for text, + installed (in ${modelsDir})${clip ? `; Chinese-CLIP in ${clip} (${clipRole})` : `; no Chinese-CLIP (${CLIP_FOLDER_NAME})`}\n`);
   return 0;
 }
 

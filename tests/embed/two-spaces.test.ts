@@ -14,7 +14,10 @@ import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sinkToL2, writeL1Event } from "../../src/context/index.ts";
-import { backfillEmbeddings, countStale, createSentenceEmbedder, imageEmbedder, openEmbedder, readSentenceFolder, type Embedder } from "../../src/embed/index.ts";
+import { backfillEmbeddings, countStale, createSentenceEmbedder, imageEmbedder, openEmbedder, readSentenceFolder, runModelCommand, type Embedder } from "../../src/embed/index.ts";
+import { parseArgs, resolveSettings } from "../../src/config/index.ts";
+import { COMMANDS } from "../../src/cli/commands/index.ts";
+import { allFlags } from "../../src/cli/help.ts";
 import { coldcontextQuery, recallQuery } from "../../src/memory/index.ts";
 import { mergeByRank, vectorChannel } from "../../src/memory/vector-channel.ts";
 import { createLogger } from "../../src/log/index.ts";
@@ -107,6 +110,14 @@ describe("a sentence encoder and Chinese-CLIP together", () => {
     assert.equal(embedder.modelId, SENTENCE_MODEL);
     assert.equal(imageEmbedder(embedder)?.modelId, CLIP_MODEL);
     assert.match(active.reason, /^sentence encoder tiny-sentence .*; images by Chinese-CLIP ViT-B\/16 from .*chinese-clip-vit-b16-onnx .*its own vector space/);
+  });
+
+  test("homed model list says what each model is for", async () => {
+    const args = parseArgs(["model", "list", "-models", modelsDir], allFlags(COMMANDS));
+    let out = "";
+    await runModelCommand(["list"], args, resolveSettings(args, {}), { stdout: (text) => (out += text), stderr: () => {}, isTty: false });
+    assert.match(out, /^\*\s+tiny-sentence\s/m);
+    assert.match(out, /; Chinese-CLIP in .*chinese-clip-vit-b16-onnx \(for images\)$/m);
   });
 
   test("a text event gets a sentence vector; an image event's photo gets a CLIP vector", async () => {

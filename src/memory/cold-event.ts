@@ -58,6 +58,23 @@ export function searchText(message: ColdMessage, context: string): SearchText {
   return { own: `${message.speaker}: ${message.text}`, context };
 }
 
+/** A cold event's INSERTs, into the visible tables or an import's staging ones (which take the rowid first). */
+function insertsInto(staged: boolean) {
+  const [events, blocks] = staged ? ["import_events (event_rowid, ", "import_blocks (event_rowid, "] : ["events (", "blocks ("];
+  const mark = staged ? "?, " : "";
+  const block = (kind: string) => `INSERT INTO ${blocks}id, event_id, kind, holder, content, created_at) VALUES (${mark}?, ?, '${kind}', 'L2', ?, ?)`;
+  return {
+    event: `INSERT INTO ${events}id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id,
+              messages, text, tokens, embed_model, embedding, created_at)
+            VALUES (${mark}?, ?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    text: block("text"),
+    image: block("image"),
+  };
+}
+
+/** Built once: an import writes three statements a message, and each new string is hashed again where they are merged. */
+const INSERTS = { visible: insertsInto(false), staged: insertsInto(true) };
+
 /**
  * The rows of one cold event. `stagedAs`: the rowid the event will have once its import makes it
  * visible — then the event and its blocks go to the import's staging tables (`import_events`,
@@ -68,14 +85,11 @@ export async function coldEventStatements(message: ColdMessage, seq: number, vec
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
   const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;
-  const staged = stagedAs !== undefined;
-  const [events, blocks] = staged ? ["import_events (event_rowid, ", "import_blocks (event_rowid, "] : ["events (", "blocks ("];
-  const [mark, rowid] = staged ? ["?, ", [stagedAs]] : ["", []];
+  const sql = stagedAs === undefined ? INSERTS.visible : INSERTS.staged;
+  const rowid = stagedAs === undefined ? [] : [stagedAs];
   const statements: InStatement[] = [
     {
-      sql: `INSERT INTO ${events}id, session_id, conversation, scope, private_to, layer, seq, time, speaker, role, source_id,
-              messages, text, tokens, embed_model, embedding, created_at)
-            VALUES (${mark}?, ?, ?, ?, ?, 'L2', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      sql: sql.event,
       args: [
         ...rowid,
         id,
@@ -96,16 +110,8 @@ export async function coldEventStatements(message: ColdMessage, seq: number, vec
         now,
       ],
     },
-    {
-      sql: `INSERT INTO ${blocks}id, event_id, kind, holder, content, created_at) VALUES (${mark}?, ?, 'text', 'L2', ?, ?)`,
-      args: [...rowid, `${id}.0`, id, message.text, now],
-    },
+    { sql: sql.text, args: [...rowid, `${id}.0`, id, message.text, now] },
   ];
-  (message.images ?? []).forEach((image, i) => {
-    statements.push({
-      sql: `INSERT INTO ${blocks}id, event_id, kind, holder, content, created_at) VALUES (${mark}?, ?, 'image', 'L2', ?, ?)`,
-      args: [...rowid, `${id}.${i + 1}`, id, image, now],
-    });
-  });
+  for (const [i, image] of (message.images ?? []).entries()) statements.push({ sql: sql.image, args: [...rowid, `${id}.${i + 1}`, id, image, now] });
   return statements;
 }

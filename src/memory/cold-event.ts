@@ -11,12 +11,6 @@ import type { SearchText } from "../store/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 
-/** The message's tokens (o200k_base), counted here unless the caller has (an import counts them with its analysis). */
-async function countTokens(text: string): Promise<number> {
-  await loadTokenizer();
-  return countTokensYielding(text);
-}
-
 export type ColdMessage = {
   conversation: string;
   session: string;
@@ -81,7 +75,8 @@ const INSERTS = { visible: insertsInto(false), staged: insertsInto(true) };
  * `import_blocks`), where no recall sees them until the event row itself exists (see
  * import-staging.ts).
  */
-export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number, tokens?: number): Promise<InStatement[]> {
+export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number): Promise<InStatement[]> {
+  await loadTokenizer();
   const id = coldEventId(message.conversation, message.sourceId);
   const messages = JSON.stringify([{ role: message.role, name: message.speaker, content: message.text }]);
   const embedding = vector ? new Uint8Array(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength) : null;
@@ -104,7 +99,7 @@ export async function coldEventStatements(message: ColdMessage, seq: number, vec
         message.sourceId,
         messages,
         message.text,
-        tokens ?? (await countTokens(message.text)),
+        await countTokensYielding(message.text),
         vector?.modelId ?? null,
         embedding,
         now,

@@ -13,7 +13,8 @@ const analysis = new AnalysisHere();
 
 async function answer(request: AnalysisRequest): Promise<void> {
   try {
-    const value = request.op === "add" ? await analysis.add(request.inputs) : await analysis.seal();
+    if (request.op === "add") await analysis.add(request.inputs);
+    const value = request.op === "seal" ? await analysis.seal() : undefined;
     scope.postMessage({ id: request.id, value }, transferables(value));
     // This thread's heap is its own: the import's collections on the other thread never reach it.
     collectGarbage(request.op === "seal");

@@ -102,7 +102,7 @@ type Job = {
   /** Ids read in this chunk of the file, recorded with it (`import_seen`). */
   seen: readonly string[];
   firstRowid: number;
-  tokens: Promise<Int32Array>;
+  analysed: Promise<void>;
   /** The search segment this chunk completes (every BULK_SEGMENT_DOCS messages, and at the end). */
   segment?: Promise<SealedSegment | undefined>;
 };
@@ -197,7 +197,7 @@ class Importer {
       ready,
       seen,
       firstRowid,
-      tokens: observed(this.analysis.add(ready.map(({ message, context }, i) => ({ rowid: firstRowid + i, search: searchText(message, context), text: message.text })))),
+      analysed: observed(this.analysis.add(ready.map(({ message, context }, i) => ({ rowid: firstRowid + i, search: searchText(message, context) })))),
     };
     if ((last && this.#segmentDocs > 0) || this.#segmentDocs >= BULK_SEGMENT_DOCS) {
       job.segment = observed(this.analysis.seal());
@@ -212,7 +212,7 @@ class Importer {
     }
   }
 
-  async #write({ ready, seen, firstRowid, tokens: counting, segment: sealing }: Job): Promise<void> {
+  async #write({ ready, seen, firstRowid, analysed, segment: sealing }: Job): Promise<void> {
     if (ready.length === 0 && seen.length === 0 && !sealing) return;
     const seqs = await this.#nextSeqs(ready);
     const vectors =
@@ -222,14 +222,14 @@ class Importer {
             { purpose: "write" },
           )
         : [];
-    const tokens = await counting;
+    await analysed;
     const statements: InStatement[] = seen.map((id) => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [this.run.id, id] }));
     for (const [i, { message }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);
       const seq = seqs.get(session)!;
       seqs.set(session, seq + 1);
       const vector = vectors[i] && this.options.embedder ? { modelId: this.options.embedder.modelId, vector: vectors[i] } : undefined;
-      statements.push(...(await coldEventStatements(message, seq, vector, this.now, firstRowid + i, tokens[i])));
+      statements.push(...(await coldEventStatements(message, seq, vector, this.now, firstRowid + i)));
     }
     const segment = await sealing;
     const tx = await this.client.transaction("write");

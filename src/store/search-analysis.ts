@@ -41,7 +41,7 @@ export type AnalysedDoc = {
 export const trigramLength = (part: string) => Math.max(0, part.length - 2);
 
 /** A line's terms per channel, prefixed. */
-type LineTerms = Record<IndexChannel, readonly string[]>;
+export type LineTerms = Record<IndexChannel, readonly string[]>;
 
 /**
  * Lines whose terms are remembered. Words, trigrams and bigrams never cross a line break, so a
@@ -53,7 +53,8 @@ type LineTerms = Record<IndexChannel, readonly string[]>;
  */
 const remembered = new LineMemo<LineTerms>(1_024);
 
-async function lineTerms(line: string): Promise<LineTerms> {
+/** A line's terms per channel, prefixed: remembered (see above). */
+export async function lineTerms(line: string): Promise<LineTerms> {
   const known = remembered.get(line);
   if (known) return known;
   const prefixed = (channel: IndexChannel, tokens: readonly string[]) => tokens.map((t) => TERM_PREFIX[channel] + t);
@@ -83,32 +84,45 @@ export function countTerms(terms: Map<string, number>, prefixed: readonly string
   for (const term of prefixed) terms.set(term, (terms.get(term) ?? 0) + weight);
 }
 
+/** A line of a document and how much its terms count: 2 in the document's own text, 1 in its neighbours'. */
+export type WeightedLine = { line: string; weight: 1 | 2 };
+
 /**
- * Analyses a document. A document is indexed by the first ANALYSED_CHARS characters of its own
- * text followed by its context, one budget for both (`text/limits.ts`): the reply to a pasted
- * page must not index the page's first ANALYSED_CHARS again, in full.
+ * The lines a document is indexed by, and its length for the trigram channel. A document is
+ * indexed by the first ANALYSED_CHARS characters of its own text followed by its context, one
+ * budget for both (`text/limits.ts`): the reply to a pasted page must not index the page's first
+ * ANALYSED_CHARS again, in full.
  */
-export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
+export function documentLines(text: SearchText): { lines: WeightedLine[]; trigramLength: number } {
   const own = analysedPart(text.own);
   const context = analysedPart(`${own}\n${text.context ?? ""}`).slice(own.length + 1);
-  const terms = new Map<string, number>();
-  const lengths: Record<IndexChannel, number> = { words: 0, trigrams: 0, bigrams: 0 };
+  const lines: WeightedLine[] = [];
+  let trigrams = 0;
   for (const [part, weight] of [
     [own, 2],
     [context, 1],
   ] as const) {
     if (!part) continue;
-    const lines = part.split("\n");
-    if (weight === 2) lines.splice(0, 1, ...speakerAndRest(lines[0]!));
-    for (const line of lines) {
-      const found = await lineTerms(line);
-      for (const channel of INDEX_CHANNELS) {
-        countTerms(terms, found[channel], weight);
-        if (channel !== "trigrams") lengths[channel] += found[channel].length;
-        await yieldIfLong();
-      }
+    const split = part.split("\n");
+    if (weight === 2) split.splice(0, 1, ...speakerAndRest(split[0]!));
+    for (const line of split) lines.push({ line, weight });
+    trigrams += trigramLength(part);
+  }
+  return { lines, trigramLength: trigrams };
+}
+
+/** Analyses a document (see documentLines): its terms' weighted counts and its length per channel. */
+export async function analyseDocument(text: SearchText): Promise<AnalysedDoc> {
+  const { lines, trigramLength } = documentLines(text);
+  const terms = new Map<string, number>();
+  const lengths: Record<IndexChannel, number> = { words: 0, trigrams: trigramLength, bigrams: 0 };
+  for (const { line, weight } of lines) {
+    const found = await lineTerms(line);
+    for (const channel of INDEX_CHANNELS) {
+      countTerms(terms, found[channel], weight);
+      if (channel !== "trigrams") lengths[channel] += found[channel].length;
     }
-    lengths.trigrams += trigramLength(part);
+    await yieldIfLong();
   }
   return { terms, lengths };
 }

@@ -214,6 +214,24 @@ describe("event search index", () => {
     );
   });
 
+  test("a document added by its text is indexed exactly as its analysis: same terms, counts, lengths and order", async () => {
+    // Repeated lines (the numbered-line memo), a speaker's line, repeats within a line, a page past ANALYSED_CHARS.
+    const docs = [
+      ...TEXTS.map((t, i) => ({ own: `Ann: ${t}`, context: `${TEXTS[(i + 1) % TEXTS.length]}\n${t}` })),
+      { own: "Bo: 哈哈哈哈 the the boat boat", context: "" },
+      { own: `Cy: ${"西湖 harbour ".repeat(900)}`, context: TEXTS.join("\n") },
+      { own: "", context: "only neighbours here" },
+    ];
+    const byAnalysis = new SegmentBuilder();
+    const byText = new SegmentBuilder();
+    for (const [i, doc] of docs.entries()) {
+      await byAnalysis.add(100 + i, await analyseDocument(doc));
+      await byText.addText(100 + i, doc);
+    }
+    assert.deepEqual(byText.seal(), byAnalysis.seal());
+    await assert.rejects(byText.addText(100, docs[0]!), /Cannot index event rowid 100 after/);
+  });
+
   test("postings and segment tables round-trip, rowids past 2^32 and large frequencies included", () => {
     const rowids = [2 ** 32, 2 ** 32 + 1, 2 ** 40 + 7, 2 ** 52];
     const lengths = { words: [0, 1, 300, 70_000], trigrams: [5, 0, 127, 128], bigrams: [1, 2, 3, 4] };

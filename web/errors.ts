@@ -13,6 +13,7 @@ const DETAILED = new Set([
   "key_exists",
   "too_large",
   "import_failed",
+  "embedder_unreachable",
   "provider_bad_request",
   "provider_server_error",
   "provider_bad_response",

@@ -198,6 +198,8 @@ export const STRINGS = {
     scopeUser: ["user", "用户"],
     scopeProject: ["project", "项目"],
     conversation: ["Conversation", "对话"],
+    from: ["From", "从"],
+    to: ["To", "到"],
     noMatch: ["No memory matches.", "没有匹配的记忆。"],
     loading: ["Loading…", "加载中…"],
     details: ["evidence and history", "证据与历史"],
@@ -261,6 +263,7 @@ export const STRINGS = {
     provider_bad_response: ["The model provider's answer cannot be read", "无法读取模型服务的回答"],
     provider_timeout: ["The model provider did not answer in time", "模型服务没有按时回答"],
     import_failed: ["The import failed", "导入失败"],
+    embedder_unreachable: ["The embedding endpoint did not answer, so nothing was saved", "嵌入接口没有应答，所以没有保存"],
     internal: ["The daemon failed: its log says why", "守护进程出错了：原因见它的日志"],
   },
   /** Words the daemon sends as values (evidence levels and checks, scopes, fact kinds), shown in the reader's language. */

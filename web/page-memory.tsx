@@ -347,6 +347,10 @@ function Totals({ s }: { s: MemoryStats }) {
   );
 }
 
+const DAY = 86_400_000;
+/** Midnight (local time) starting the day a date input holds ("2026-01-05"). */
+const dayStart = (date: string) => new Date(`${date}T00:00:00`).getTime();
+
 /** The layer filter's choices; the first, facts and history, is what the page opens on. */
 const LAYERS = ["memories", "L3", "L2", "L1", "all"] as const;
 const LAYER_LABELS = { memories: "memory.layer_memories", L3: "memory.layer_L3", L2: "memory.layer_L2", L1: "memory.layer_L1", all: "memory.layer_all" } as const;
@@ -359,7 +363,9 @@ function Search({ onDeleted }: { onDeleted: () => void }) {
 
   async function search() {
     const n = ++searches.current;
-    const params = new URLSearchParams([...new FormData(form.current!)].filter(([, v]) => v !== "") as [string, string][]);
+    const fields = [...new FormData(form.current!)].filter(([, v]) => v !== "") as [string, string][];
+    // The dates are the reader's days: from the first moment of one to the last of the other.
+    const params = new URLSearchParams(fields.map(([k, v]): [string, string] => [k, k === "since" ? String(dayStart(v)) : k === "until" ? String(dayStart(v) + DAY - 1) : v]));
     try {
       const { records } = await api<SearchAnswer>("GET", `/api/memory/search?${params}`);
       if (n === searches.current) setFound({ records, n });
@@ -408,6 +414,10 @@ function Search({ onDeleted }: { onDeleted: () => void }) {
         </select>
         <label for="m-conv">{t("memory.conversation")}</label>
         <input id="m-conv" name="conversation" placeholder={t("memory.any")} />
+        <label for="m-since">{t("memory.from")}</label>
+        <input id="m-since" name="since" type="date" />
+        <label for="m-until">{t("memory.to")}</label>
+        <input id="m-until" name="until" type="date" />
         <button type="submit">{t("memory.search")}</button>
       </form>
       <button type="button" class="quiet" onClick={showRaw}>

@@ -33,6 +33,9 @@ const SearchSchema = z.object({
   layer: z.enum(["all", "memories", "L1", "L2", "L3"]).default("all"),
   scope: z.enum(["user", "conversation", "project"]).optional(),
   conversation: z.string().max(500).optional(),
+  /** Written (events) or last changed (facts) within these bounds, inclusive: milliseconds since the epoch. */
+  since: z.coerce.number().int().min(0).optional(),
+  until: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 type Search = z.output<typeof SearchSchema>;
@@ -76,7 +79,7 @@ async function searchEvents(client: Client, s: Search, asked: RecallQuery, embed
   // Cold context is searched the way recall searches it, so what you see is what the model would get.
   const coldOnly = s.layer === "L2" || s.layer === "memories";
   if (s.q && (s.layer === "all" || coldOnly)) {
-    const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
+    const found = await coldcontextQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder, since: s.since, until: s.until });
     const byId = new Map(
       (
         await eventsByIds(
@@ -97,6 +100,8 @@ async function searchEvents(client: Client, s: Search, asked: RecallQuery, embed
     containing: s.q || undefined,
     scope: s.scope,
     conversation: s.conversation || undefined,
+    since: s.since,
+    until: s.until,
     limit: s.limit,
   });
   return { ranked, listed: listed.map((r) => eventRecord(r)) };
@@ -143,11 +148,11 @@ async function searchTriples(client: Client, s: Search, asked: RecallQuery, embe
     // conversation scope, so the console shows what the model would be given for this query.
     const found = await stableQuery(client, asked, { k: s.limit, conversation: s.conversation, embedder });
     if (found.length === 0) return { ranked: [], listed: [] };
-    const byId = new Map((await listFacts(client, { ids: found.map((f) => f.id), scope })).map((r) => [r.id, r]));
+    const byId = new Map((await listFacts(client, { ids: found.map((f) => f.id), scope, since: s.since, until: s.until })).map((r) => [r.id, r]));
     const ranked = found.flatMap((f) => (byId.has(f.id) ? [factRecord(byId.get(f.id)!, { score: f.score, channels: f.channels })] : []));
     return { ranked, listed: [] };
   }
-  const listed = await listFacts(client, { scope, visibleFrom: s.conversation || undefined, limit: s.limit });
+  const listed = await listFacts(client, { scope, visibleFrom: s.conversation || undefined, since: s.since, until: s.until, limit: s.limit });
   return { ranked: [], listed: listed.map((r) => factRecord(r)) };
 }
 

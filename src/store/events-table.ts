@@ -3,7 +3,7 @@
  * (full-text, vectors) live with recall in src/memory; these are the plain ones.
  */
 import type { Client, InStatement } from "@libsql/client";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
 import { heldInL2 } from "./blocks-table.ts";
@@ -92,6 +92,9 @@ export type EventFilter = {
   containing?: string;
   scope?: "user" | "conversation" | "project";
   conversation?: string;
+  /** Said within these bounds, inclusive (milliseconds since the epoch). */
+  since?: number;
+  until?: number;
   limit: number;
 };
 
@@ -103,6 +106,8 @@ export function listEvents(client: Client, f: EventFilter): Promise<EventRow[]> 
     f.containing ? sql`instr(lower(${events.text}), lower(${f.containing})) > 0` : undefined,
     f.scope ? eq(events.scope, f.scope) : undefined,
     f.conversation ? eq(events.conversation, f.conversation) : undefined,
+    f.since !== undefined ? gte(events.time, f.since) : undefined,
+    f.until !== undefined ? lte(events.time, f.until) : undefined,
   ];
   return queryDb(client)
     .select(EVENT_ROW)

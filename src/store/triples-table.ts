@@ -1,6 +1,6 @@
 /** Queries on `triples` (L3 facts) for the console, with their subject and object words. */
 import type { Client } from "@libsql/client";
-import { and, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, tripleRevisions, triples } from "./schema.ts";
@@ -29,6 +29,9 @@ export type FactFilter = {
   scope?: { equals: string } | { anyConversation: true };
   /** Only the facts this conversation sees: its own and the user-wide ones. */
   visibleFrom?: string;
+  /** Last changed within these bounds, inclusive (milliseconds since the epoch). */
+  since?: number;
+  until?: number;
   limit?: number;
 };
 
@@ -41,6 +44,8 @@ export async function listFacts(client: Client, f: FactFilter): Promise<FactRow[
     f.ids ? inArray(triples.id, [...f.ids]) : undefined,
     f.scope ? ("equals" in f.scope ? eq(triples.scope, f.scope.equals) : notInArray(triples.scope, ["user", "project"])) : undefined,
     f.visibleFrom !== undefined ? or(eq(triples.scope, f.visibleFrom), eq(triples.scope, "user")) : undefined,
+    f.since !== undefined ? gte(triples.updatedAt, f.since) : undefined,
+    f.until !== undefined ? lte(triples.updatedAt, f.until) : undefined,
   ];
   const query = queryDb(client)
     .select({

@@ -2,7 +2,8 @@
  * The memory page as a person first meets it, in Chromium: it opens on facts and imported
  * history, not on the live conversation's raw events, which are one click away; a record's id
  * sits in its details; one or two days of writing are a sentence, not a chart of two dots; the
- * context chart is not squashed flat by a budget far above the conversation.
+ * context chart is not squashed flat by a budget far above the conversation; the From and To
+ * days keep what was written between them.
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -66,5 +67,23 @@ describe("memory page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await chart.locator("canvas").waitFor();
     assert.match(await chart.locator("figcaption").innerText(), /the budget, [\d,]+, is far above/);
     assert.deepEqual(await chart.locator(".u-legend .u-label").allInnerTexts(), ["tokens said"]);
+  });
+
+  test("From and To keep only what was written on and between those days", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/memory`);
+    const records = page.locator("li.record");
+    await records.filter({ hasText: "My harbour boat is painted blue." }).waitFor();
+    await page.getByLabel("Layer").selectOption("all");
+    const today = await page.evaluate(() => new Date().toLocaleDateString("sv"));
+    await page.getByLabel("From", { exact: true }).fill(today);
+    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    await records.filter({ hasText: "Remember the red kite" }).first().waitFor();
+    assert.equal(await records.filter({ hasText: "My harbour boat" }).count(), 0, "January's history is before today");
+    await page.getByLabel("From", { exact: true }).fill("");
+    await page.getByLabel("To", { exact: true }).fill("2026-01-05");
+    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    await records.filter({ hasText: "My harbour boat is painted blue." }).waitFor();
+    assert.equal(await records.filter({ hasText: "Remember the red kite" }).count(), 0, "today's live event is after the 5th of January");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The console's memory search over real HTTP against a daemon: facts (L3) are ranked the way
- * recall ranks them, not by how recently they changed.
+ * recall ranks them, not by how recently they changed; a time window keeps what was written
+ * (events) or last changed (facts) within it.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -97,5 +98,29 @@ describe("console memory search", () => {
       (await search("layer=L3&conversation=carol")).map((r) => r.id),
       [ids.elsewhere],
     );
+  });
+
+  test("a time window keeps only what was written (events) or last changed (facts) within it, listed and ranked", async () => {
+    const now = Date.now();
+    const line = (id: string, daysAgo: number, text: string) =>
+      JSON.stringify({ conversation: "dora", session: "d1", time: new Date(now - daysAgo * DAY).toISOString(), speaker: "me", role: "user", id, text });
+    const imported = await fetch(`${daemon.url}/api/memory/import`, {
+      method: "POST",
+      headers: { ...daemon.headers, "content-type": "application/x-ndjson" },
+      body: [line("old", 50, "the kayak trip to the fjord"), line("mid", 20, "the kayak paddles need new grips"), line("new", 2, "sold the kayak at last")].join("\n"),
+    });
+    assert.equal(imported.status, 200);
+    await imported.text();
+    const window = `since=${now - 45 * DAY}&until=${now - 10 * DAY}`;
+    const texts = (records: Record[]) => records.map((r) => r.text).sort();
+    assert.deepEqual(texts(await search(`layer=L2&${window}`)), ["the kayak paddles need new grips"]);
+    assert.deepEqual(texts(await search(`q=kayak&layer=L2&${window}`)), ["the kayak paddles need new grips"]);
+    assert.deepEqual(
+      (await search(`layer=L3&${window}`)).map((r) => r.id),
+      [ids.elsewhere],
+    );
+    assert.deepEqual((await search(`q=sailing%20boat%20harbour&layer=L3&since=${now - 45 * DAY}`)).map((r) => r.id).sort(), [ids.elsewhere, ids.weak].sort());
+    const bad = await fetch(`${daemon.url}/api/memory/search?since=yesterday`, { headers: daemon.headers });
+    assert.equal(bad.status, 400);
   });
 });

@@ -5,7 +5,7 @@
  * (measured on the record lookups, store/memory-records.ts).
  */
 import type { Client } from "@libsql/client";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blocks, events } from "./schema.ts";
 import { heldInL2 } from "./blocks-table.ts";
@@ -48,13 +48,20 @@ export function coldUses(client: Executor, ids: readonly string[]): Promise<{ id
 
 /**
  * The newest `limit` cold events: a conversation's and user-wide ones when `conversation` is
- * given, those a viewer with `privateScopes` may see when they are given.
+ * given, those a viewer with `privateScopes` may see when they are given. With a conversation,
+ * its newest and the user-wide newest are read apart, each by its own index, and merged: as one
+ * `conversation = ? OR scope = 'user'` SQLite walked every cold event newest first until `limit`
+ * matched, all of them for a conversation with none (a new partner's first "ok": 13 ms at 20k
+ * messages, growing with the store; now 0.3 ms).
  */
 export function recentColdEvents(client: Executor, options: { conversation?: string; privateScopes?: readonly string[]; limit: number }): Promise<{ id: string; text: string; accessCount: number }[]> {
   const { conversation, privateScopes, limit } = options;
-  return queryDb(client).all(
-    sql`SELECT id, text, access_count AS accessCount FROM events WHERE layer = 'L2' ${conversation === undefined ? sql`` : sql`AND (conversation = ${conversation} OR scope = 'user')`} ${privateScopes ? sql`AND ${visibleTo(events.privateTo, privateScopes)}` : sql``} ORDER BY time DESC LIMIT ${limit}`,
-  );
+  const visible = privateScopes ? sql` AND ${visibleTo(events.privateTo, privateScopes)}` : sql``;
+  const newest = (where: SQL) => sql`SELECT id, text, access_count AS accessCount, time FROM events WHERE ${where}${visible} ORDER BY time DESC LIMIT ${limit}`;
+  if (conversation === undefined) return queryDb(client).all(newest(sql`layer = 'L2'`));
+  const own = newest(sql`conversation = ${conversation} AND +layer = 'L2'`);
+  const userWide = newest(sql`scope = 'user' AND +layer = 'L2'`);
+  return queryDb(client).all(sql`SELECT id, text, accessCount FROM (SELECT * FROM (${own}) UNION SELECT * FROM (${userWide})) ORDER BY time DESC LIMIT ${limit}`);
 }
 
 /** A cold event moved back into L1, in its original order. */

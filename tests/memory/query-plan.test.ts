@@ -112,6 +112,25 @@ describe("recall query plans", () => {
     }
   });
 
+  test("a short input's recent cold events, in a chat whose conversation has none, walk no table of events", async () => {
+    await using store = await openTempStore();
+    await seed(
+      store,
+      Array.from({ length: 12 }, (_, i) => message(`the garden on day ${i}`)),
+    );
+    const { client, statements } = recording(store.client);
+    // A new partner's first "ok": nothing of its conversation, nothing user-wide, to inject.
+    const injection = await buildInjection(client, "ok", { viewer: { partner: "Zed" }, prefer: "conv-new", config: DEFAULT_INJECTION });
+    assert.equal(injection.lines.length, 0);
+    for (const stmt of statements.filter((s) => /\bevents\b/.test(sqlOf(s)))) {
+      const { sql, args } = typeof stmt === "string" ? { sql: stmt, args: [] } : stmt;
+      const plan = (await store.client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args as never })).rows.map((r) => String(r.detail));
+      // By the layer's time index SQLite read every cold event, newest first, looking for the conversation's.
+      const walks = plan.filter((d) => /^SCAN (e|events)\b/.test(d) || /USING (COVERING )?INDEX events_layer_time/.test(d));
+      assert.deepEqual(walks, [], `${sql}\n${plan.join("\n")}`);
+    }
+  });
+
   test("moving cold events between layers (recall into L1, cooling into L3) finds their blocks by event, never by walking a layer's blocks", async () => {
     await using store = await openTempStore();
     await seed(

@@ -108,6 +108,31 @@ describe("recall injection", () => {
     assert.equal((await inject("go on")).lines[0]!.line.includes("tax form"), true);
   });
 
+  test("a short input's recent memories: the conversation's and user-wide ones, newest first, never another conversation's or another partner's", async () => {
+    ({ store } = await storeWith([
+      message(0, "user-wide: allergic to peanuts", { conversation: "profile", scope: "user", sourceId: "u0" }),
+      message(1, "own: the tax form is due", { sourceId: "a1" }),
+      message(2, "other: the boat trip", { conversation: "conv-b", sourceId: "b2" }),
+      message(3, "own, private to Bob: the surprise party", { sourceId: "a3", privateTo: "partner:Bob" }),
+      message(4, "user-wide: prefers tea", { conversation: "profile", scope: "user", sourceId: "u4" }),
+      message(5, "own: we were discussing the receipts", { sourceId: "a5" }),
+    ]));
+    const texts = async (options: { conversation?: string; prefer?: string; viewer?: { partner: string } }) =>
+      (await buildInjection(store!.client, "继续", { ...options, config: { ...DEFAULT_INJECTION, activeWindow: { ...DEFAULT_INJECTION.activeWindow, max: 0 } } })).lines.map((l) =>
+        l.line.replace(/^.*\] /, ""),
+      );
+    assert.deepEqual(await texts({ prefer: "conv-a", viewer: { partner: "Ann" } }), [
+      "own: we were discussing the receipts",
+      "user-wide: prefers tea",
+      "own: the tax form is due",
+      "user-wide: allergic to peanuts",
+    ]);
+    assert.deepEqual((await texts({ prefer: "conv-a", viewer: { partner: "Bob" } }))[1], "user-wide: prefers tea");
+    assert.ok((await texts({ prefer: "conv-a", viewer: { partner: "Bob" } })).includes("own, private to Bob: the surprise party"));
+    assert.deepEqual(await texts({ prefer: "conv-new", viewer: { partner: "Zed" } }), ["user-wide: prefers tea", "user-wide: allergic to peanuts"]);
+    assert.equal((await texts({})).length, 5, "no conversation: the newest cold events of all");
+  });
+
   test("scope: another conversation's facts are never injected; user-wide ones are", async () => {
     ({ store } = await storeWith([]));
     await facts({ predicate: "plays", object: "badminton on Sundays", scope: "conv-b" }, { predicate: "plays", object: "chess online", scope: "user" });

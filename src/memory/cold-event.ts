@@ -2,7 +2,7 @@
  * Writes cold-context (L2) events: the same shape as L1 — an `events` row plus its blocks —
  * with layer and holder L2, the message's provenance (`source_id`, unique per conversation) and
  * its vector in the embedder's space. Statements are built here and run by the caller inside its
- * own transaction (an import stages them first: see import-staging.ts); the caller indexes the
+ * own transaction (an import stages them first: see src/store/import-staging.ts); the caller indexes the
  * event's `searchText` for search.
  */
 import { createHash } from "node:crypto";
@@ -73,7 +73,7 @@ const INSERTS = { visible: insertsInto(false), staged: insertsInto(true) };
  * The rows of one cold event. `stagedAs`: the rowid the event will have once its import makes it
  * visible — then the event and its blocks go to the import's staging tables (`import_events`,
  * `import_blocks`), where no recall sees them until the event row itself exists (see
- * import-staging.ts).
+ * src/store/import-staging.ts).
  */
 export async function coldEventStatements(message: ColdMessage, seq: number, vector: VectorTag | undefined, now: number, stagedAs?: number): Promise<InStatement[]> {
   await loadTokenizer();

@@ -14,7 +14,7 @@ import { vectorEmbedder } from "../embed/index.ts";
 import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
 import { importHistory, type ImportMessage } from "./import.ts";
 import { historyLines, parseHistoryLine, type InvalidLine } from "./import-format.ts";
-import { cleanAbandonedImports } from "./import-staging.ts";
+import { cleanAbandonedImports } from "../store/index.ts";
 import { MemoryScopeSchema, privateToOf } from "./scope.ts";
 
 export async function runImportCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {

@@ -1,19 +1,32 @@
 /**
  * History import: validated messages become L2 events. The messages stream by (a file of any
  * size is never held whole) and are written a chunk at a time in short transactions, staged so
- * that none is visible until the last one is written (import-staging.ts): a running daemon's
+ * that none is visible until the last one is written (src/store/import-staging.ts): a running daemon's
  * turns write between the chunks, and a failed or killed import leaves nothing visible.
  * Messages already present (same conversation and id) are skipped, so re-importing a file adds
  * nothing; an id read twice in one import is an invalid line.
  */
-import type { Client, InStatement, InValue } from "@libsql/client";
+import type { Client, InStatement } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
-import { BULK_SEGMENT_DOCS, mergeInBackground, mergeInserts, writeSealedSegment, type SealedSegment } from "../store/index.ts";
+import {
+  attachVectors,
+  beginRun,
+  BULK_SEGMENT_DOCS,
+  dropRun,
+  makeVisible,
+  mergeInBackground,
+  nextSeqsOf,
+  readBefore,
+  storedAmong,
+  truncateWal,
+  writeImportChunk,
+  type ImportRun,
+  type SealedSegment,
+} from "../store/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import type { InvalidLine } from "./import-format.ts";
 import { startImportAnalysis, type ImportAnalysis } from "./import-analysis.ts";
-import { attachVectors, beginRun, dropRun, makeVisible, type ImportRun } from "./import-staging.ts";
 import { NeighbourWindow, type WithContext } from "./import-window.ts";
 import { describeMasked, maskSecrets } from "../text/index.ts";
 
@@ -31,20 +44,6 @@ export type ImportMessage = ColdMessage & { line?: number };
  * second for it (1000 messages: ~0.1-0.3 s of writing).
  */
 const CHUNK = 1_000;
-
-/**
- * Pages of WAL between checkpoints on the import's connections (SQLite's default is 1000: 4 MB,
- * about every commit of an import, each with its own fsyncs; 30k messages spent 1.8 s in
- * commits with it, 1.4 s with 16384). The WAL is truncated when the import ends.
- */
-const WAL_PAGES = 16_384;
-
-/**
- * Page cache of the import's connections, in KiB (negative: SQLite's unit for KiB). The default
- * 2 MB makes index inserts into a large store read the disk; 64 MB took ~4% off a 100k import's
- * CPU time (25.1 vs 26.0 s with 16 MB; one run each, noisy). 32 MB: most of that, less memory.
- */
-const CACHE_KIB = 32 * 1024;
 
 /**
  * Chunks between full garbage collections (an eager one runs after every chunk). Measured on a
@@ -83,14 +82,6 @@ async function* inChunks<T>(source: Iterable<T> | AsyncIterable<T>, size: number
     }
   }
   if (chunk.length > 0) yield chunk;
-}
-
-const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-
-async function idsIn(client: Client, sql: (marks: string) => string, args: InValue[], ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await client.execute({ sql: sql(marks(ids.length)), args: [...args, ...ids] });
-  return new Set(rows.rows.map((r) => String(r.id)));
 }
 
 /**
@@ -157,8 +148,8 @@ class Importer {
    */
   async read(chunk: readonly ImportMessage[], final: boolean): Promise<void> {
     const ids = chunk.map((m) => coldEventId(m.conversation, m.sourceId));
-    const seenBefore = await idsIn(this.client, (q) => `SELECT id FROM import_seen WHERE run = ? AND id IN (${q})`, [this.run.id], ids);
-    const present = await idsIn(this.client, (q) => `SELECT id FROM events WHERE id IN (${q})`, [], ids);
+    const seenBefore = await readBefore(this.client, this.run, ids);
+    const present = await storedAmong(this.client, ids);
     const seenNow = new Set<string>();
     for (const [i, m] of chunk.entries()) {
       const id = ids[i]!;
@@ -223,7 +214,7 @@ class Importer {
           )
         : [];
     await analysed;
-    const statements: InStatement[] = seen.map((id) => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [this.run.id, id] }));
+    const statements: InStatement[] = [];
     for (const [i, { message }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);
       const seq = seqs.get(session)!;
@@ -232,26 +223,7 @@ class Importer {
       statements.push(...(await coldEventStatements(message, seq, vector, this.now, firstRowid + i)));
     }
     const segment = await sealing;
-    const tx = await this.client.transaction("write");
-    try {
-      // Tuning of an embedded file's connection. A libSQL server refuses these PRAGMAs
-      // ("unsupported statement") and keeps its own cache and WAL; so does an embedded replica,
-      // a file whose writes go to its server: tried once there, then left out.
-      if (this.#tunable) {
-        try {
-          await tx.execute(`PRAGMA cache_size = -${CACHE_KIB}`);
-          await tx.execute(`PRAGMA wal_autocheckpoint = ${WAL_PAGES}`);
-        } catch {
-          this.#tunable = false;
-        }
-      }
-      await tx.batch(mergeInserts(statements));
-      // Staged: no search reads a segment before its import's last step publishes it.
-      if (segment) await writeSealedSegment(tx, segment, "staged", this.run.id);
-      await tx.commit();
-    } finally {
-      tx.close();
-    }
+    this.#tunable = await writeImportChunk(this.client, { run: this.run, seen, statements, segment, tunable: this.#tunable });
     this.#remember(seqs);
     for (const id of seen) this.#seenUnwritten.delete(id);
     collectGarbage(++this.#writes % FULL_GC_EVERY === 0);
@@ -270,16 +242,7 @@ class Importer {
       if (known === undefined) unknown.push(session);
       else seqs.set(session, known);
     }
-    if (unknown.length > 0) {
-      const rows = await this.client.execute({
-        sql: `SELECT value AS session,
-                max(coalesce((SELECT max(seq) FROM events WHERE session_id = value), -1),
-                    coalesce((SELECT max(seq) FROM import_events WHERE session_id = value), -1)) AS top
-              FROM json_each(?)`,
-        args: [JSON.stringify(unknown)],
-      });
-      for (const r of rows.rows) seqs.set(String(r.session), Number(r.top) + 1);
-    }
+    for (const [session, next] of await nextSeqsOf(this.client, unknown)) seqs.set(session, next);
     return seqs;
   }
 
@@ -325,18 +288,4 @@ export async function importHistory(client: Client, messages: Iterable<ImportMes
   await mergeInBackground(client);
   await truncateWal(client);
   return { added: importer.added, present: importer.present };
-}
-
-/**
- * An import writes as much WAL as it writes data (306 MB left behind by a 100k import); SQLite
- * only reuses the file, never shrinks it. Truncated here, once the import is done. It is only
- * housekeeping: a reader that holds the WAL (a daemon mid-query) makes it a no-op, and a
- * remote store has no WAL to truncate — neither may fail an import that has succeeded.
- */
-async function truncateWal(client: Client): Promise<void> {
-  try {
-    await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-  } catch {
-    // See above: nothing to undo, nothing the user must do.
-  }
 }

@@ -9,7 +9,7 @@ export { restoreColdTurns, type RestoreOutcome } from "./restore-turns.ts";
 export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
 export { startImportAnalysis, AnalysisHere, AnalysisInWorker, WORKER_FROM, type ImportAnalysis, type AnalysisInput } from "./import-analysis.ts";
-export { cleanAbandonedImports } from "./import-staging.ts";
+export { cleanAbandonedImports } from "../store/index.ts";
 export type { RecallScope, Viewer, PrivateScope } from "./scope.ts";
 export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
 export { runImportCommand } from "./import-command.ts";

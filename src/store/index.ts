@@ -81,3 +81,5 @@ export { coldScopeSql, coldCandidates, visibleTo, searchColdEvents, type ColdSco
 export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
 export { coldVectorCount, nearestColdEvents, nearestColdImages, type EventDistance } from "./cold-vectors.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";
+export { beginRun, makeVisible, attachVectors, dropRun, cleanAbandonedImports, RUN_ROWIDS, type ImportRun } from "./import-staging.ts";
+export { readBefore, storedAmong, nextSeqsOf, writeImportChunk, truncateWal, type ImportChunk } from "./import-writes.ts";

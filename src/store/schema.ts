@@ -272,7 +272,7 @@ export const appKeys = sqliteTable("app_keys", {
 
 /**
  * A history import in progress. Its messages are staged (below) and in the search tables under
- * event rowids from `first_rowid` on, a range no live event reaches (see src/memory/import-staging.ts),
+ * event rowids from `first_rowid` on, a range no live event reaches (see src/store/import-staging.ts),
  * and become events in one last step. `state`: 'staging' until then, 'visible' after (only the
  * staging rows are left to drop). `pid`/`host` let the next start tell a crashed import from a
  * running one.

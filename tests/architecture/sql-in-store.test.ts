@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ROOT } from "../support/process.ts";
 
-const PENDING = new Set(["src/memory/import-staging.ts", "src/memory/import.ts"]);
+const PENDING = new Set<string>([]);
 
 /** A call of a libSQL client's or transaction's raw-SQL methods. */
 const RAW_SQL = /\.(execute|batch|executeMultiple)\(/;

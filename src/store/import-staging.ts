@@ -4,7 +4,7 @@
  *
  * A run reserves a range of event rowids no live event reaches. Each chunk of messages is
  * written, in its own short transaction, as rows of `import_events`/`import_blocks` keyed by the
- * rowid each event will have; every SEGMENT_DOCS messages (import.ts) their search segment is
+ * rowid each event will have; every BULK_SEGMENT_DOCS messages (src/memory/import.ts) their search segment is
  * written 'staged' under the run, which no search reads. The last step copies the staged events
  * and blocks into `events`/`blocks` and makes the run's segments live, in one transaction (the
  * search analysis, most of an import's cost, is already done by then); then the staging rows
@@ -16,7 +16,7 @@
  */
 import { hostname } from "node:os";
 import type { Client, InStatement } from "@libsql/client";
-import { dropStagedSegments, publishStagedSegments } from "../store/index.ts";
+import { dropStagedSegments, publishStagedSegments } from "./search-segments.ts";
 
 /**
  * Rowids reserved per run: far more messages than one file holds, and far more live events than

@@ -1,21 +1,20 @@
 /** Shared by the memory tests: a real libSQL file in a temp folder, messages, a phrase embedder. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Embedder } from "../../src/embed/index.ts";
 import { importHistory, type ColdMessage } from "../../src/memory/index.ts";
 import { openStore, VECTOR_DIM, type Store } from "../../src/store/index.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 export type TempStore = Store & { dir: string; [Symbol.asyncDispose](): Promise<void> };
 
 export async function openTempStore(): Promise<TempStore> {
-  const dir = mkdtempSync(join(tmpdir(), "homed-memory-"));
-  const store = await openStore({ url: `file:${join(dir, "homed.db")}` });
+  const dir = tempDir("homed-memory-");
+  const store = await openStore({ url: `file:${join(dir.path, "homed.db")}` });
   return Object.assign(store, {
-    dir,
+    dir: dir.path,
     async [Symbol.asyncDispose]() {
       store.close();
-      rmSync(dir, { recursive: true, force: true });
+      dir.remove();
     },
   });
 }

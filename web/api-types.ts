@@ -5,6 +5,7 @@ export type {
   AuditAnswer,
   AuthStatus,
   ContextAnswer,
+  DeletedAnswer,
   DoctorAnswer,
   ImportEvents,
   MemoryRecord,

@@ -3,7 +3,7 @@
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
-import type { AuditAnswer, ContextAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
+import type { AuditAnswer, ContextAnswer, DeletedAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { t } from "./i18n.ts";
@@ -108,9 +108,46 @@ function StoredMessage({ message, results }: { message: Message; results: Map<st
   );
 }
 
-/** The conversation's name with Rename (an inline form; an empty name shows the partner again). */
+/**
+ * Delete, behind a confirmation that says what happens to the memory: by default what was said
+ * stays as cold history (recall still finds it); forgetting it too is a choice the person ticks.
+ */
+function DeleteConversation({ session, done }: { session: Session; done: () => void }) {
+  const [refused, setRefused] = useState<string | null>(null);
+  async function remove(event: Event) {
+    event.preventDefault();
+    const forget = new FormData(event.currentTarget as HTMLFormElement).get("forget") === "on";
+    try {
+      await api<DeletedAnswer>("DELETE", `/api/sessions/${encodeURIComponent(session.id)}${forget ? "?memory=forget" : ""}`);
+      location.hash = "#/chat";
+    } catch (error) {
+      setRefused(errorText(error));
+    }
+  }
+  return (
+    <form class="card delete-conversation" aria-label={t("chat.deleteTitle")} onSubmit={remove}>
+      <h3>{t("chat.deleteTitle")}</h3>
+      <p>{t("chat.deleteKeeps")}</p>
+      <label>
+        <input type="checkbox" name="forget" /> {t("chat.deleteForget")}
+      </label>
+      <div class="actions">
+        <button type="submit" class="danger">
+          {t("chat.deleteConfirm")}
+        </button>
+        <button type="button" class="quiet" onClick={done}>
+          {t("chat.cancel")}
+        </button>
+      </div>
+      <div aria-live="polite">{refused && <Notice kind="error">{refused}</Notice>}</div>
+    </form>
+  );
+}
+
+/** The conversation's name with Rename (an inline form; an empty name shows the partner again) and Delete. */
 function ConversationHeading({ session }: { session: Session }) {
   const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -152,8 +189,12 @@ function ConversationHeading({ session }: { session: Session }) {
           <a class="small" href={`#/context/${session.id}`}>
             {t("chat.inspector")}
           </a>
+          <button type="button" class="quiet small danger" aria-expanded={deleting} onClick={() => setDeleting(!deleting)}>
+            {t("chat.delete")}
+          </button>
         </>
       )}
+      {deleting && <DeleteConversation session={session} done={() => setDeleting(false)} />}
     </div>
   );
 }

@@ -1,6 +1,11 @@
 /** Sessions: the channel's own one per (channel, partner), created on first contact, and new ones started beside it. */
 import type { Client } from "@libsql/client";
-import { listSessions, openSession, renameSession, sessionById, startSession, touchSession, type SessionRow } from "../store/index.ts";
+import { sinkToL2 } from "../context/index.ts";
+import { forgetRecord } from "../memory/index.ts";
+import { deleteSession, listSessions, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
+
+/** What deleting a conversation did with what was said in it: sank to cold history (kept, recallable) or forgotten. */
+export type Deleted = { sunk: number; forgotten: number };
 
 export type Session = SessionRow;
 
@@ -28,6 +33,24 @@ export class Sessions {
   /** Whether there was a session `id` to rename. */
   rename(id: string, title: string | null): Promise<boolean> {
     return renameSession(this.client, id, title);
+  }
+
+  /**
+   * Deletes a conversation: it leaves the list. What was said in it is the user's memory
+   * (DESIGN §3: nothing is lost unless the user says so), so by default its live turns sink to
+   * cold history, as pruning would sink them, and recall finds them as before; its cold history
+   * and the facts drawn from it stay. With `forget`, every turn of it (live and cold) is
+   * forgotten as memory delete forgets one (event, blocks, search rows), and the facts drawn
+   * from them stay with their source marked gone. Undefined when there is no such session.
+   */
+  async remove(id: string, { forget = false }: { forget?: boolean } = {}): Promise<Deleted | undefined> {
+    if (!(await sessionById(this.client, id))) return undefined;
+    const timeline = await sessionTimeline(this.client, id);
+    const live = timeline.filter((e) => e.layer === "L1").map((e) => e.id);
+    if (forget) for (const e of timeline) await forgetRecord(this.client, e.id);
+    else await sinkToL2(this.client, live);
+    await deleteSession(this.client, id);
+    return forget ? { sunk: 0, forgotten: timeline.length } : { sunk: live.length, forgotten: 0 };
   }
 
   touch(id: string): Promise<void> {

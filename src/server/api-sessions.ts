@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump, type ContextEvent } from "../context/index.ts";
-import type { Kernel, PermissionAnswer, Session, TurnEvent, TurnResult } from "../kernel/index.ts";
+import type { Deleted, Kernel, PermissionAnswer, Session, TurnEvent, TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
@@ -33,10 +33,15 @@ const SendMessageSchema = z.object({
   ask: z.boolean().optional(),
 });
 
+/** `?memory=forget`: forget what was said in it too; else (`keep`, the default) it stays as cold history. */
+const DeleteSessionSchema = z.object({ memory: z.enum(["keep", "forget"]).default("keep") });
+
 const PermissionAnswerSchema = z.object({ allow: z.boolean(), reason: z.string().max(2000).optional() });
 
 /** `GET /api/sessions`: every conversation. */
 export type SessionsAnswer = { sessions: Session[] };
+/** `DELETE /api/sessions/:id`: how many live events sank to cold history, or how many events were forgotten. */
+export type DeletedAnswer = Deleted;
 /** `GET /api/sessions/:id/context`: the conversation's live events, each with its messages. */
 export type ContextAnswer = ContextEvent[];
 /** What `POST /api/sessions/:id/messages` streams, by event name: each turn event under its type, then the result or the error. */
@@ -46,7 +51,7 @@ export type MessageEvents = { [E in TurnEvent as E["type"]]: E } & {
   permission: { request: string; call: { id: string; name: string; arguments: string } };
 };
 
-export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono {
+export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info">): Hono {
   const app = new Hono();
   const sessionOr404 = async (id: string) => {
     const session = await kernel.sessions.get(id);
@@ -70,6 +75,17 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error">): Hono 
     const { title } = await parseBody(c, RenameSessionSchema);
     if (!(await kernel.sessions.rename(id, title || null))) throw new HomedError("session_not_found", `No session with id ${id}`);
     return c.json(await sessionOr404(id));
+  });
+
+  /** Deletes the conversation (Sessions.remove says what happens to its memory); the answer counts what sank or was forgotten. */
+  app.delete("/:id", async (c) => {
+    const id = c.req.param("id");
+    const query = DeleteSessionSchema.safeParse(c.req.query());
+    if (!query.success) throw new HomedError("invalid_request", `memory: ${query.error.issues[0]!.message}`);
+    const deleted = await kernel.sessions.remove(id, { forget: query.data.memory === "forget" });
+    if (!deleted) throw new HomedError("session_not_found", `No session with id ${id}`);
+    log.info(`audit: console deleted conversation ${id} (${query.data.memory === "forget" ? `${deleted.forgotten} events forgotten` : `${deleted.sunk} live events sank to cold history`})`);
+    return c.json<DeletedAnswer>(deleted);
   });
 
   app.get("/:id/context", async (c) => {

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, max } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
-import { sessions } from "./schema.ts";
+import { pausedTurns, sessions } from "./schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -60,6 +60,14 @@ export function listSessions(client: Executor): Promise<SessionRow[]> {
 export async function renameSession(client: Executor, id: string, title: string | null): Promise<boolean> {
   const renamed = await queryDb(client).update(sessions).set({ title }).where(eq(sessions.id, id)).returning({ id: sessions.id });
   return renamed.length > 0;
+}
+
+/** Removes a session's row (and its paused turn, which points at it); its events are the caller's to move or forget first. Whether there was one. */
+export async function deleteSession(client: Executor, id: string): Promise<boolean> {
+  const db = queryDb(client);
+  await db.delete(pausedTurns).where(eq(pausedTurns.sessionId, id));
+  const gone = await db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
+  return gone.length > 0;
 }
 
 export async function touchSession(client: Executor, id: string, now = Date.now()): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * Conversations in the console, in Chromium: listed by partner with their channel, found by a
  * search box, renamed in place (kept after a reload; an empty name shows the partner again),
- * a turn's tool steps keep their results after a reload, and a new conversation with a partner
- * starts beside the earlier ones.
+ * a turn's tool steps keep their results after a reload, a new conversation with a partner
+ * starts beside the earlier ones, and Delete asks first, saying what happens to the memory.
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -114,5 +114,27 @@ describe("conversations in Chromium", { skip: chromiumMissing ? "no /usr/bin/chr
     assert.equal(await bob.locator(`li[data-session="${fresh}"] a`).getAttribute("aria-current"), "page");
     await bob.locator(`li[data-session="${ids.bob}"] a`).click();
     await page.locator(".msg.user").getByText("Find my boat").waitFor();
+  });
+
+  test("Delete asks first and says the memory stays; the conversation leaves the list and its turns are history", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/chat/${ids.bob}`);
+    await page.locator(".msg.user").getByText("Find my boat").waitFor();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    const confirm = page.getByRole("form", { name: "Delete this conversation" });
+    await confirm.getByText("What was said in it stays in memory as history").waitFor();
+    assert.equal(await confirm.getByLabel("Also forget everything said in it").isChecked(), false, "forgetting is a choice, not the default");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    assert.equal(await confirm.count(), 0);
+    assert.equal(await page.locator(`li[data-session="${ids.bob}"]`).count(), 1, "Cancel deletes nothing");
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await confirm.getByRole("button", { name: "Delete conversation" }).click();
+    await page.waitForURL((url) => url.hash === "#/chat");
+    await page.getByRole("complementary", { name: "Conversations" }).locator("li[data-partner=alice]").waitFor();
+    assert.equal(await page.locator(`li[data-session="${ids.bob}"]`).count(), 0);
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.getByLabel("Search", { exact: true }).fill("Find my boat");
+    await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+    await page.locator("li.record[data-layer=L2]").filter({ hasText: "Find my boat" }).first().waitFor();
   });
 });

@@ -30,7 +30,7 @@ export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, 
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
 export { memoryTotals, randomFactId, randomColdEvent, blocksHeldElsewhere } from "./memory-health.ts";
-export { coldEventPage, factPage, type ListingPage, type ColdEventListing, type FactListingRow } from "./memory-listing.ts";
+export { coldEventPage, factPage } from "./memory-listing.ts";
 export { markSourceGone } from "./fact-evidence.ts";
 export { standingColdEvents, type StandingColdEvent } from "./standing-cold.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
@@ -39,7 +39,7 @@ export { sessionExists, openSession, startSession, deleteSession, sessionById, l
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";
 export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-table.ts";
 export type { Executor } from "./query-db.ts";
-export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, type InjectionAuditRecord, type AuditedMemory } from "./injection-audit-table.ts";
+export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, type InjectionAuditRecord } from "./injection-audit-table.ts";
 export { countCitation } from "./citations.ts";
 export { pingDatabase } from "./ping.ts";
 export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";
@@ -77,9 +77,9 @@ export {
   MERGE_FACTOR,
   BULK_SEGMENT_DOCS,
 } from "./search-segments.ts";
-export { coldScopeSql, coldCandidates, visibleTo, searchColdEvents, type ColdScope } from "./cold-scope.ts";
-export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents, type ColdCandidateRow, type RecalledRow } from "./cold-recall.ts";
-export { coldVectorCount, nearestColdEvents, nearestColdImages, type EventDistance } from "./cold-vectors.ts";
+export { searchColdEvents, type ColdScope } from "./cold-scope.ts";
+export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents } from "./cold-recall.ts";
+export { coldVectorCount, nearestColdEvents, nearestColdImages } from "./cold-vectors.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";
 export { beginRun, makeVisible, attachVectors, dropRun, cleanAbandonedImports, RUN_ROWIDS, type ImportRun } from "./import-staging.ts";
 export { readBefore, storedAmong, nextSeqsOf, writeImportChunk, truncateWal, type ImportChunk } from "./import-writes.ts";

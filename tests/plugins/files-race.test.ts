@@ -14,12 +14,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
 import { filesPlugin } from "../../plugins/files/index.ts";
-import type { PluginShared, ToolDefinition } from "../../plugins/sdk/index.ts";
+import type { PluginShared, TextBytes, ToolDefinition } from "../../plugins/sdk/index.ts";
 import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 import { FIXTURES } from "./support.ts";
 
-/** The files plugin never pushes: its tools are built here without a shared segment. */
-const NO_SEGMENT = undefined as unknown as PluginShared;
+/**
+ * The files plugin never pushes; built here without a segment its reads come back inline. (An
+ * undefined segment made every read that opened a file throw a TypeError, so an escaped read
+ * could not have been counted.)
+ */
+const NO_SEGMENT = { attached: false, capacity: 0 } as unknown as PluginShared;
 
 const ATTEMPTS = 20_000;
 // The files tools never touch the shared segment.
@@ -66,8 +70,9 @@ describe("files plugin: a folder swapped for a symlink mid-call never leads outs
     let listEscapes = 0;
     for (let i = 0; i < ATTEMPTS; i++) {
       const read = await call("files_read", { path: "d/f.txt" });
-      if (read.ok && read.value !== "inside") readEscapes++;
-      count("read", read.ok ? String(read.value) : (read.error.code ?? read.error.message));
+      const text = read.ok ? new TextDecoder().decode((read.value as TextBytes).utf8) : undefined;
+      if (read.ok && text !== "inside") readEscapes++;
+      count("read", read.ok ? String(text) : (read.error.code ?? read.error.message));
       // Half the writes create a new file, half replace f.txt (which also exists outside).
       const write = await call("files_write", { path: i % 2 ? `d/w-${i}.txt` : "d/f.txt", content: "inside" });
       count("write", write.ok ? "ok" : (write.error.code ?? write.error.message));

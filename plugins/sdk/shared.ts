@@ -6,7 +6,7 @@
  */
 import { openSegment, type SharedSegment } from "../../src/runtime/index.ts";
 import { statfsSync } from "node:fs";
-import { SegmentChannel, type Peer, type PayloadRef } from "../../src/plugins/index.ts";
+import { SegmentChannel, type Peer, type PayloadRef } from "../../src/protocol/index.ts";
 
 /** Bytes free in /dev/shm, where segments live (Infinity when it cannot be asked). */
 function shmFree(): number {

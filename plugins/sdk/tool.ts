@@ -1,6 +1,6 @@
 /** A plugin tool: a name, a zod schema for its arguments, and what it does. */
 import { z } from "zod";
-import { BULK_MIN_BYTES, contentPart, INLINE_MAX_BYTES } from "../../src/plugins/index.ts";
+import { BULK_MIN_BYTES, contentPart, INLINE_MAX_BYTES } from "../../src/protocol/index.ts";
 import type { PluginShared } from "./shared.ts";
 
 /**
@@ -61,7 +61,7 @@ export function describeTool(tool: ToolDefinition) {
 
 /**
  * Runs a call. Text and images of at least `bulkMinBytes` go through the shared segment when the
- * plugin has one (src/plugins/bulk.ts), stdio carrying only their reference.
+ * plugin has one (src/protocol/bulk-part.ts), stdio carrying only their reference.
  */
 export async function runTool(
   tool: ToolDefinition,

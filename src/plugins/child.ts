@@ -9,9 +9,8 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_INTAKE_LIMITS, DropTally, LimitedTransport, type IntakeLimits } from "./intake.ts";
 import type { LogRing } from "./log-ring.ts";
 import { McpClient } from "./mcp-client.ts";
-import { Peer } from "./peer.ts";
 import { childEnvironment, type PluginSpec } from "./spec.ts";
-import { StreamTransport } from "./stream-transport.ts";
+import { Peer, StreamTransport } from "../protocol/index.ts";
 import { countLines, pace, TokenBucket } from "./token-bucket.ts";
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };

@@ -5,7 +5,8 @@
 import { systemClock, type Clock } from "./clock.ts";
 import type { CallToolOptions, CallToolResult, Tool } from "./mcp-client.ts";
 import { resolveBulk } from "./bulk.ts";
-import { runStage, type HookOutcome, type Stage } from "./hooks.ts";
+import { runStage, type HookOutcome } from "./hooks.ts";
+import type { Stage } from "../protocol/index.ts";
 import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import type { PluginSpec } from "./spec.ts";

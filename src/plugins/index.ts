@@ -1,15 +1,48 @@
-/** The plugin host: plugins as separate processes speaking MCP-compatible JSON-RPC. */
-export { ErrorCode, RpcError, classify, type Message, type Request, type Notification, type Response } from "./jsonrpc.ts";
-export { FrameError, type Transport } from "./transport.ts";
-export { LineFramer, encodeFrame, DEFAULT_MAX_FRAME_BYTES } from "./framing.ts";
-export { StreamTransport } from "./stream-transport.ts";
-export { MemoryTransport } from "./memory-transport.ts";
-export { Peer, type PeerOptions, type RequestHandler } from "./peer.ts";
+/**
+ * The plugin host: plugins as separate processes speaking MCP-compatible JSON-RPC. The protocol
+ * itself (shared with the plugin SDK) is src/protocol; what the host's users take of it is passed on here.
+ */
 export {
-  McpClient,
+  ErrorCode,
+  RpcError,
+  classify,
+  FrameError,
+  LineFramer,
+  encodeFrame,
+  DEFAULT_MAX_FRAME_BYTES,
+  StreamTransport,
+  MemoryTransport,
+  Peer,
   MODERN_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   META,
+  STAGES,
+  MAX_HOOK_DEADLINE_MS,
+  HookAnswerSchema,
+  SegmentChannel,
+  SegmentError,
+  PayloadRefSchema,
+  DEFAULT_RING_BYTES,
+  BULK_MIN_BYTES,
+  INLINE_MAX_BYTES,
+  contentPart,
+  type Message,
+  type Request,
+  type Notification,
+  type Response,
+  type Transport,
+  type PeerOptions,
+  type RequestHandler,
+  type Stage,
+  type HookAnswer,
+  type StagePayloads,
+  type StageAnswers,
+  type PayloadRef,
+  type Role,
+  type BulkSink,
+} from "../protocol/index.ts";
+export {
+  McpClient,
   ManifestSchema,
   CallToolResultSchema,
   type Tool,
@@ -25,21 +58,7 @@ export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
 export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus, type Report, type ReportLevel } from "./supervisor.ts";
 export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, RECENT_EVENTS, type PluginHost, type PluginHostOptions, type HostedTool, type PushedEvent } from "./host.ts";
-export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";
-export {
-  STAGES,
-  runStage,
-  HookAnswerSchema,
-  HookFailedError,
-  MAX_HOOK_DEADLINE_MS,
-  MAX_INJECT_CHARS,
-  type Stage,
-  type HookAnswer,
-  type HookOutcome,
-  type StagePayloads,
-  type StageAnswers,
-  type Injection,
-} from "./hooks.ts";
-export { BULK_MIN_BYTES, INLINE_MAX_BYTES, contentPart, resolveBulk, type BulkSink } from "./bulk.ts";
+export { runStage, HookFailedError, MAX_INJECT_CHARS, type HookOutcome, type Injection } from "./hooks.ts";
+export { resolveBulk } from "./bulk.ts";

@@ -11,9 +11,8 @@
  * misbehaving plugins to 4.5 s; with these limits five floods leave p50 0.1 ms, p95 0.1–0.2 ms,
  * max 15–24 ms. The cost falls on the flooding plugin: its own answers wait behind its flood.
  */
-import type { Message } from "./jsonrpc.ts";
+import type { Message, Transport } from "../protocol/index.ts";
 import { TokenBucket } from "./token-bucket.ts";
-import type { Transport } from "./transport.ts";
 
 export type IntakeLimits = {
   /** stdout lines a second. A legitimate plugin answers calls: far fewer than this. */

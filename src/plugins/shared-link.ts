@@ -6,7 +6,7 @@
 import { createSegment, listSegments, unlinkSegment, type SharedSegment } from "../runtime/index.ts";
 import type { PluginChild } from "./child.ts";
 import { EVENTS_DOORBELL } from "./intake.ts";
-import { SegmentChannel, type PayloadRef } from "./segment.ts";
+import { SegmentChannel, type PayloadRef } from "../protocol/index.ts";
 
 const PREFIX = "/homed-";
 /** Payloads from this size have their pages freed once read (smaller ones are reused soon anyway). */

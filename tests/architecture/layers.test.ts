@@ -24,6 +24,8 @@ const CODE = /\.(ts|tsx|js)$/;
 const RANK: Record<string, number> = {
   "src/runtime": 0,
   "src/errors": 0,
+  // The plugin protocol, spoken by the host (src/plugins) and the plugin SDK (plugins/sdk).
+  "src/protocol": 0.5,
   "src/version.ts": 0,
   "src/log": 1,
   "src/config": 1,
@@ -36,7 +38,7 @@ const RANK: Record<string, number> = {
   "src/doctor": 3,
   "src/kernel": 3,
   "src/plugins": 3,
-  // The plugin SDK and the built-in plugins: above the protocol in src/plugins, which they use.
+  // The plugin SDK and the built-in plugins (their registry, plugins/index.ts, reads src/plugins' spec).
   plugins: 3,
   "src/server": 4,
   // Channels start kernel turns from outside (QQ's WebSocket), beside the HTTP surface.
@@ -158,6 +160,20 @@ describe("architecture", () => {
           .map((m) => `${relative(ROOT, f)} -> ${m[2]}`),
       );
     assert.deepEqual(values, []);
+  });
+
+  test("the plugin SDK takes of src/ only the protocol and the runtime: a plugin process loads none of the host", () => {
+    const host = imports
+      .filter((i) => i.from.startsWith("plugins/sdk/") && i.to.startsWith("src/"))
+      .filter((i) => !/^src\/(protocol|runtime)\/index\.ts$/.test(i.to))
+      .map((i) => `${i.from} -> ${i.to}`);
+    assert.deepEqual(host, []);
+    const protocol = imports.filter((i) => i.fromArea === "src/protocol" && isCodeIn(i.to) && i.toArea !== "src/protocol" && i.toArea !== "src/errors");
+    assert.deepEqual(
+      protocol.map((i) => `${i.from} -> ${i.to}`),
+      [],
+      "src/protocol is a leaf: it imports only src/errors",
+    );
   });
 
   test("production code never imports tests/", () => {

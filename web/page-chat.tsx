@@ -84,8 +84,8 @@ function ToolStep({ label, args, result, live }: { label: string; args: string; 
 
 const messageText = (m: Message) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : t("chat.image"))).join(" "));
 
-/** A stored message; a tool call shows its result (from the tool message answering it) as it did live. */
-function StoredMessage({ message, results }: { message: Message; results: Map<string, string> }) {
+/** A stored message; a tool call shows its result (from the tool message answering it) as it did live, and a stopped answer says so. */
+function StoredMessage({ message, results, stopped }: { message: Message; results: Map<string, string>; stopped: boolean }) {
   if (message.role === "tool") return null;
   const text = messageText(message);
   return (
@@ -104,6 +104,7 @@ function StoredMessage({ message, results }: { message: Message; results: Map<st
             />
           );
         })}
+      {stopped && <p class="muted">{t("chat.stopped")}</p>}
     </div>
   );
 }
@@ -427,9 +428,9 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
     <>
       <ConversationHeading session={session} />
       <div class="log" role="log" aria-live="polite" ref={log}>
-        {stored.map(({ message, recall }, i) => (
+        {stored.map(({ message, recall, stopped }, i) => (
           <Fragment key={i}>
-            <StoredMessage message={message} results={stored.results} />
+            <StoredMessage message={message} results={stored.results} stopped={stopped} />
             {recall && <RecallLine report={recall} />}
           </Fragment>
         ))}
@@ -461,8 +462,11 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
   );
 }
 
-/** The stored conversation: each message with the recall line of the turn it started, and the tool results by call. */
-type Stored = { message: Message; recall: RecallReport | null }[] & { results: Map<string, string> };
+/**
+ * The stored conversation: each message with the recall line of the turn it started (and whether
+ * it ends a turn its client stopped), and the tool results by call.
+ */
+type Stored = { message: Message; recall: RecallReport | null; stopped: boolean }[] & { results: Map<string, string> };
 
 /**
  * Each turn's recall line, back in its place: the audit's entries of this conversation, oldest
@@ -477,8 +481,13 @@ function storedConversation(history: ContextAnswer, audit: AuditAnswer): Stored 
     return { query: entry.query, chars: entry.chars, ids: entry.ids.map((x) => x.id) };
   };
   const messages = history.flatMap((e) => e.messages);
+  const stoppedAfter = new Set(history.filter((e) => e.stopped).map((e) => e.messages.at(-1)));
   const results = new Map(messages.flatMap((m) => (m.role === "tool" ? [[m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)] as const] : [])));
-  const stored = messages.map((message) => ({ message, recall: message.role === "user" && typeof message.content === "string" ? recallFor(message.content) : null }));
+  const stored = messages.map((message) => ({
+    message,
+    recall: message.role === "user" && typeof message.content === "string" ? recallFor(message.content) : null,
+    stopped: stoppedAfter.has(message),
+  }));
   return Object.assign(stored, { results });
 }
 

@@ -111,6 +111,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
       embedModel: embedder.modelId,
       embedding: dense,
       tfidf: JSON.stringify(tfidf),
+      stopped: event.stopped ?? null,
       createdAt: now,
     });
     for (const block of blocks) {
@@ -144,7 +145,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
 /** A session's L1 as the context dump `homed context render` reads (the inverse of parseContextDump). */
 export async function exportContextDump(client: Client, sessionId: string): Promise<ContextEvent[]> {
   const rows = await liveEvents(client, sessionId);
-  return rows.map((r) => ({ id: r.id, time: new Date(r.time).toISOString(), messages: JSON.parse(r.messages) }));
+  return rows.map((r) => ({ id: r.id, time: new Date(r.time).toISOString(), messages: JSON.parse(r.messages), ...(r.stopped ? { stopped: true as const } : {}) }));
 }
 
 export type L1Row = PrunableEvent & { seq: number; messages: ChatMessage[] };

@@ -78,6 +78,8 @@ export const ContextEventSchema = z
     id: z.string().min(1),
     time: z.iso.datetime({ offset: true }),
     messages: z.array(ChatMessageSchema).min(1),
+    /** What a turn had said when its client stopped it (the rest was never said). */
+    stopped: z.literal(true).optional(),
   })
   .superRefine((event, ctx) => {
     for (const message of groupProblems(event.messages)) ctx.addIssue({ code: "custom", message });

@@ -133,9 +133,9 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   const emit = turn.onEvent ?? (() => {});
   /** This turn's messages as stored, for a turn that renders the caller's history (`history`). */
   const turnMessages: ProviderMessage[] = [...(turn.resume?.paused.turnMessages ?? [])];
-  const persist = (messages: ProviderMessage[]) => {
+  const persist = (messages: ProviderMessage[], marks: Pick<ContextEvent, "stopped"> = {}) => {
     turnMessages.push(...messages);
-    return engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages } as ContextEvent);
+    return engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages, ...marks } as ContextEvent);
   };
 
   const prepared = turn.resume ? await resumed(turn.resume, persist) : await prepare(options, turn, info, persist, emit);
@@ -240,7 +240,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     const cancelled = turn.signal?.aborted || (error instanceof ProviderError && error.code === "aborted");
     if (!cancelled) throw error;
     // What the user already saw stays in history; an unfinished tool round never does.
-    if (partial) await persist([{ role: "assistant", content: partial }]);
+    if (partial) await persist([{ role: "assistant", content: partial }], { stopped: true });
     return { text: partial || lastText, stopReason: "cancelled", iterations, toolCalls, ...(usage ? { usage } : {}) };
   }
   // Paused: the turn is not over, so no output stages yet (they run when it ends).

@@ -186,7 +186,17 @@ export async function insertEventStatements(tx: Executor, event: InStatement, bl
 }
 
 /** A session's live event with what pruning and rendering need. */
-export type LiveEventRow = { id: string; seq: number; time: number; tokens: number; messages: string; embedModel: string | null; embedding: Float32Array | null; tfidf: string | null };
+export type LiveEventRow = {
+  id: string;
+  seq: number;
+  time: number;
+  tokens: number;
+  messages: string;
+  embedModel: string | null;
+  embedding: Float32Array | null;
+  tfidf: string | null;
+  stopped: boolean | null;
+};
 
 /** A session's live (L1) events, in the session's order. */
 export function liveEvents(client: Executor, sessionId: string): Promise<LiveEventRow[]> {
@@ -200,6 +210,7 @@ export function liveEvents(client: Executor, sessionId: string): Promise<LiveEve
       embedModel: events.embedModel,
       embedding: events.embedding,
       tfidf: events.tfidf,
+      stopped: events.stopped,
     })
     .from(events)
     .where(and(eq(events.sessionId, sessionId), eq(events.layer, "L1")))

@@ -66,6 +66,8 @@ export const events = sqliteTable(
     sceneId: text("scene_id"),
     /** When pruning sank the event from L1 to L2 (null for events that never were in L1). */
     sunkAt: integer("sunk_at"),
+    /** The turn was stopped by its client midway and this is what had been said: the console shows "(stopped)" with it. */
+    stopped: integer("stopped", { mode: "boolean" }),
     embedModel: text("embed_model"),
     embedding: f32Blob("embedding"),
     /** Sparse TF-IDF word vector `{term: weight}` as JSON: the fallback when no dense vector exists. */

@@ -1,6 +1,7 @@
 /**
  * The console in real headless Chromium against a daemon from source and a scripted provider:
- * first run and login, providers, streaming chat with tool steps and the recall line, memory
+ * first run and login, providers, streaming chat with tool steps and the recall line (a stopped
+ * answer says so after a reload too), memory
  * search and delete, the context inspector, audit, doctor, plugins, charts; every page at
  * 1280×800 and at a phone width, reachable by keyboard, and nothing loaded from elsewhere.
  */
@@ -165,6 +166,22 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     const said = await box.locator(".answer").innerText();
     assert.ok(said.length > 0 && "Once upon a time, far away, there was a boat.".startsWith(said) && said.length < 45, said);
     assert.equal(await page.getByRole("button", { name: "Stop" }).isHidden(), true);
+  });
+
+  test("chat: a stopped answer still says (stopped) after a reload", async () => {
+    const { page } = c;
+    const said = await page.locator(".msg.assistant").last().locator(".answer").innerText();
+    // The daemon writes what was said once it sees the client go: reloaded until it has.
+    for (let i = 0; i < 20; i++) {
+      await page.reload();
+      await page.locator(".msg.user").getByText("Tell me a long story").waitFor();
+      if ((await page.locator(".msg.assistant").getByText("(stopped)").count()) > 0) break;
+      await page.waitForTimeout(250);
+    }
+    const box = page.locator(".msg.assistant").last();
+    await box.getByText("(stopped)").waitFor({ timeout: 1000 });
+    assert.equal(await box.locator(".answer").innerText(), said);
+    assert.equal(await page.locator(".msg.assistant").getByText("(stopped)").count(), 1, "only the stopped answer says so");
   });
 
   test("memory: totals, search across layers, delete is confirmed, immediate and audited; history import shows progress", async () => {

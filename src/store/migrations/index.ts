@@ -20,6 +20,7 @@ import m17 from "./0017_vector_spaces.sql" with { type: "text" };
 import m18 from "./0018_search_segments.sql" with { type: "text" };
 import m19 from "./0019_standing_cold_index.sql" with { type: "text" };
 import m20 from "./0020_session_threads.sql" with { type: "text" };
+import m21 from "./0021_event_stopped.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 18, tag: "0018_search_segments", sql: m18 },
   { idx: 19, tag: "0019_standing_cold_index", sql: m19 },
   { idx: 20, tag: "0020_session_threads", sql: m20 },
+  { idx: 21, tag: "0021_event_stopped", sql: m21 },
 ];

@@ -12,6 +12,7 @@ export type {
   MemoryStats,
   ProbeAnswer,
   SaveEmbedderAnswer,
+  EmbedderAnswer,
   RecordAnswer,
   SearchAnswer,
   Health,

@@ -173,6 +173,10 @@ export const STRINGS = {
     embedProbe: ["Probe", "测试"],
     embedProbing: ["Embedding one sentence…", "正在嵌入一句话…"],
     embedSave: ["Save", "保存"],
+    embedPending: [
+      "Saved in homed.json: {model} at {url}, used from the next start — restart homed. In use now: {active}",
+      "已保存到 homed.json：{model}（{url}），下次启动时启用——请重启 homed。当前在用：{active}",
+    ],
     embedSaved: [
       "Saved: {model} ({dim} dimensions) in homed.json. Restart homed to use it; memories are then re-embedded in the background. In use now: {active}",
       "已保存到 homed.json：{model}（{dim} 维）。请重启 homed 以启用；启用后已有记忆会在后台重新嵌入。当前在用：{active}",

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, streamPost } from "./api.ts";
-import type { ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer, SaveEmbedderAnswer, SearchAnswer } from "./api-types.ts";
+import type { EmbedderAnswer, ImportEvents, MemoryRecord, MemoryStats, ProbeAnswer, RecordAnswer, SaveEmbedderAnswer, SearchAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
@@ -261,6 +261,12 @@ function ImportForm({ onImported }: { onImported: () => void }) {
 function EmbedderForm() {
   const [said, setSaid] = useState<Said>(null);
   const form = useRef<HTMLFormElement>(null);
+  // What is saved and whether it waits for a restart, said on every visit (absent without a data folder: no line).
+  const [setup, reloadSetup] = useLoad(
+    () => api<EmbedderAnswer>("GET", "/api/memory/embedder").catch(() => undefined),
+    () => {},
+  );
+  const waiting = setup?.saved && (setup.restartRequired || setup.overriddenBy) ? setup : undefined;
   async function save() {
     if (!form.current?.reportValidity()) return;
     const f = Object.fromEntries([...new FormData(form.current)].filter(([, v]) => v !== "")) as Record<string, string>;
@@ -270,6 +276,7 @@ function EmbedderForm() {
       const r = await api<SaveEmbedderAnswer>("PUT", "/api/memory/embedder", body);
       const text = t("memory.embedSaved", { model: r.probe!.modelId, dim: r.probe!.dimension, active: r.active }) + (r.overriddenBy ? t("memory.embedOverridden") : "");
       setSaid({ text, kind: "ok" });
+      reloadSetup();
     } catch (error) {
       setSaid({ text: (error as Error).message, kind: "error" });
     }
@@ -302,6 +309,12 @@ function EmbedderForm() {
       <button type="button" data-action="save-embedder" onClick={save}>
         {t("memory.embedSave")}
       </button>
+      {waiting?.saved ? (
+        <Notice>
+          {t("memory.embedPending", { model: waiting.saved.model, url: waiting.saved.url, active: waiting.active })}
+          {waiting.overriddenBy ? t("memory.embedOverridden") : ""}
+        </Notice>
+      ) : null}
       <div aria-live="polite">
         <SaidLine said={said} />
       </div>

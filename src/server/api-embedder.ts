@@ -2,7 +2,8 @@
  * `/api/memory/embedder`: the console's embedder form (issue 16.5).
  * - `POST /probe`: embeds one sentence with a candidate OpenAI-compatible endpoint and reports
  *   its dimension and latency, or its refusal (nothing is saved).
- * - `GET`: the saved embedder (never its key) and the one in use.
+ * - `GET`: the saved embedder (never its key), the one in use, and whether a restart is needed
+ *   for what is saved to be used (it changed since the start), so the console can say so on every visit.
  * - `PUT {url, model, key?, dimensions?}`: probes first — an endpoint that does not answer is
  *   refused with its reason and nothing is saved — then saves it in homed.json (key sealed,
  *   src/embed/saved-embedder.ts); it is used from the next start, when the daemon re-embeds
@@ -42,14 +43,18 @@ const SaveSchema = z
 
 /** The probe's answer: the model's width and latency, or why it did not answer (a 200 either way). */
 export type ProbeAnswer = { ok: true; modelId: string; dimension: number; ms: number } | { ok: false; error: string };
-/** What is saved (never the key) and the model in use; `overriddenBy`: -embed-url given at start wins. */
+/**
+ * What is saved (never the key), the model in use, and whether the saved choice changed since the
+ * start (then it is used from the next one); `overriddenBy`: -embed-url given at start wins.
+ */
 export type EmbedderAnswer = {
   saved: { url: string; model: string; dimensions?: number; hasKey: boolean } | null;
   active: string;
+  restartRequired: boolean;
   overriddenBy?: "-embed-url";
 };
-/** PUT's and DELETE's answer: also whether a restart is needed before it is used. */
-export type SaveEmbedderAnswer = EmbedderAnswer & { probe?: Extract<ProbeAnswer, { ok: true }>; restartRequired: boolean };
+/** PUT's answer also has the probe's. */
+export type SaveEmbedderAnswer = EmbedderAnswer & { probe?: Extract<ProbeAnswer, { ok: true }> };
 
 async function probeEmbedder(input: z.output<typeof ProbeSchema>): Promise<ProbeAnswer> {
   const embedder = createHttpEmbedder({ ...input, queryBudgetMs: 15_000 });
@@ -79,13 +84,20 @@ export function embedderRoutes(active: Embedder, setup: EmbedderSetup | undefine
   const app = new Hono();
   app.post("/probe", async (c) => c.json(await probeEmbedder(parsed(ProbeSchema, await c.req.json().catch(() => undefined)))));
   if (!setup) return app;
-  const view = (): EmbedderAnswer["saved"] => {
+  // The saved section as this process started with it: a different one is used from the next start.
+  const atStart = JSON.stringify(readSavedEmbedder(setup.dataDir) ?? null);
+  const answer = (): EmbedderAnswer => {
     const saved = readSavedEmbedder(setup.dataDir);
-    return saved ? { url: saved.url, model: saved.model, dimensions: saved.dimensions, hasKey: saved.apiKey !== undefined } : null;
+    return {
+      saved: saved ? { url: saved.url, model: saved.model, dimensions: saved.dimensions, hasKey: saved.apiKey !== undefined } : null,
+      active: active.modelId,
+      // With -embed-url a restart changes nothing: `overriddenBy` says what to do instead.
+      restartRequired: setup.source !== "flag" && JSON.stringify(saved ?? null) !== atStart,
+      ...(setup.source === "flag" ? { overriddenBy: "-embed-url" as const } : {}),
+    };
   };
-  const overridden: Pick<EmbedderAnswer, "overriddenBy"> = setup.source === "flag" ? { overriddenBy: "-embed-url" } : {};
 
-  app.get("/", (c) => c.json<EmbedderAnswer>({ saved: view(), active: active.modelId, ...overridden }));
+  app.get("/", (c) => c.json<EmbedderAnswer>(answer()));
 
   app.put("/", async (c) => {
     const body = parsed(SaveSchema, await c.req.json().catch(() => undefined));
@@ -93,13 +105,13 @@ export function embedderRoutes(active: Embedder, setup: EmbedderSetup | undefine
     if (!probe.ok) throw new HomedError("embedder_unreachable", `Cannot save the embedder: ${probe.error}`);
     writeSavedEmbedder(setup.dataDir, { url: body.url, model: body.model, dimensions: body.dimensions, apiKey: body.key });
     log.info(`audit: console saved the embedder ${probe.modelId} at ${body.url} in homed.json (${probe.dimension} dimensions; used from the next start)`);
-    return c.json<SaveEmbedderAnswer>({ saved: view(), probe, active: active.modelId, restartRequired: true, ...overridden });
+    return c.json<SaveEmbedderAnswer>({ ...answer(), probe });
   });
 
   app.delete("/", (c) => {
     writeSavedEmbedder(setup.dataDir, undefined);
     log.info("audit: console removed the saved embedder from homed.json");
-    return c.json<SaveEmbedderAnswer>({ saved: null, active: active.modelId, restartRequired: setup.source === "saved", ...overridden });
+    return c.json<EmbedderAnswer>(answer());
   });
   return app;
 }

@@ -44,5 +44,11 @@ describe("console: the embedder on the memory page", { skip: chromiumMissing && 
     await form.getByText(/Saved: openai:bge-m3 \(1,024 dimensions\) in homed\.json\. Restart homed to use it.*In use now: fallback-hash-v1@512/).waitFor();
     const saved = JSON.parse(readFileSync(join(c.dataDir, "homed.json"), "utf8")).embedder;
     assert.deepEqual([saved.url, saved.model, saved.apiKey.startsWith("homed-secret-v1:")], [embeddings.baseUrl, "bge-m3", true]);
+    // Until homed restarts, the page says so on every visit.
+    await page.reload();
+    await page
+      .locator("form[data-form=embedder]")
+      .getByText(/Saved in homed\.json: bge-m3 at http:\/\/127\.0\.0\.1:\d+\/v1, used from the next start — restart homed\. In use now: fallback-hash-v1@512/)
+      .waitFor();
   });
 });

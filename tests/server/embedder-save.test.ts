@@ -79,13 +79,19 @@ describe("console: saving the embedder", () => {
     assert.equal(file.includes(KEY), false, "the key is sealed, never in homed.json in plain text");
     assert.match(homedJson().embedder.apiKey, /^homed-secret-v1:/);
     assert.deepEqual(homedJson().fusion, { weights: { vector: 0.2 } });
+    // Until the restart, every visit is told so.
+    assert.deepEqual((await call("GET", "/api/memory/embedder")).json.restartRequired, true);
 
     // After a restart the saved endpoint is the embedder, with its key, and backfill re-embeds what was stored.
     await restart();
     const stats = await covered();
     assert.deepEqual([stats.modelId, stats.dimension, stats.vectors, stats.embedded, stats.events], ["openai:bge-m3", 768, true, 2, 2]);
     assert.equal(embeddings.requests.at(-1)!.headers.authorization, `Bearer ${KEY}`);
-    assert.deepEqual((await call("GET", "/api/memory/embedder")).json, { saved: { url: embeddings.baseUrl, model: "bge-m3", hasKey: true }, active: "openai:bge-m3" });
+    assert.deepEqual((await call("GET", "/api/memory/embedder")).json, {
+      saved: { url: embeddings.baseUrl, model: "bge-m3", hasKey: true },
+      active: "openai:bge-m3",
+      restartRequired: false,
+    });
     assert.match(daemon!.stderr(), /embedder: openai:bge-m3: OpenAI-compatible .* model bge-m3 \(saved from the console in homed\.json\)/);
     // The commands read the same choice from the folder: their vectors are comparable with the daemon's.
     const embedded = await run([...SOURCE_HOMED, "embed", "-data", data.path, "--json", "hello"], { env });

@@ -162,7 +162,7 @@ describe("homed acp: the official ACP client side against homed", () => {
     const sessionId = await newSession(editor);
     const prompt = editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "SLOW one" }] });
     // Cancel once the daemon has the turn (the model was asked).
-    while (!provider.requests.some((r) => lastUser(r) === "SLOW one")) await new Promise((r) => setTimeout(r, 10));
+    await until(() => provider.requests.some((r) => lastUser(r) === "SLOW one"), "the model to be asked");
     const asked = performance.now();
     await editor.connection.agent.notify("session/cancel", { sessionId });
     assert.equal((await prompt).stopReason, "cancelled");

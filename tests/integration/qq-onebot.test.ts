@@ -84,7 +84,8 @@ class ScriptedOneBot {
     return message_id;
   }
 
-  async nextAction(since: number, timeoutMs = 15_000): Promise<Action> {
+  /** Waits as long as `until` does: the first message's turn waits for the daemon's plugins to start. */
+  async nextAction(since: number, timeoutMs = 60_000): Promise<Action> {
     await until(() => this.actions.length > since, "an action from homed", timeoutMs);
     return this.actions[since]!;
   }

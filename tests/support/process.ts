@@ -92,8 +92,14 @@ export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: 
   });
 }
 
-/** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs`. A
+ * wait, not a speed check (a test that times something passes its own bound): the default is
+ * generous because a fresh daemon's first turn waits for its default plugins (three processes) to
+ * start, and with two CPU hogs at load average ~13 `homed chat`'s first turn took 7-8 s to reach
+ * the model, and once more than the old 10 s.
+ */
+export async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const started = performance.now();
   while (!condition()) {
     if (performance.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);

@@ -49,7 +49,7 @@ describe("the compiled binary, alone in an empty folder", { skip: BINARY_SKIP },
     const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser", "code"];
     writeFileSync(join(dir, "data", "homed.json"), JSON.stringify({ plugins: { enabled: plugins } }));
     const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });
-    await until(() => /plugins: /.test(daemon.stderr()), "the plugins to start", 30_000);
+    await until(() => /plugins: /.test(daemon.stderr()), "the plugins to start");
     assert.match(daemon.stderr(), new RegExp(`plugins: ${plugins.map((p) => `${p} running`).join(", ")}`));
     const health = await fetch(`${daemon.url}/healthz`);
     assert.deepEqual(await health.json(), { ok: true, version: version.stdout.trim().split(" ")[1] });

@@ -36,7 +36,7 @@ describe("plugins in the daemon", () => {
     after(() => provider.close());
     const data = join(mkdtempSync(join(tmpdir(), "homed-plugins-")), "data");
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start");
     const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
     assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [
       ["files", "running"],
@@ -66,7 +66,7 @@ describe("plugins in the daemon", () => {
     );
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: everything running/.test(daemon.stderr()), "the MCP server to run", 30_000);
+    await until(() => /plugins: everything running/.test(daemon.stderr()), "the MCP server to run");
     await daemon.send(await daemon.openSession("p"), "echo something");
     assert.ok(
       provider.requests[0]!.body.tools.some((t: { function: { name: string } }) => t.function.name === "echo"),
@@ -83,7 +83,7 @@ describe("plugins in the daemon", () => {
     const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => daemon.stderr().includes("plugins: shell running"), "the shell plugin to run", 20_000);
+    await until(() => daemon.stderr().includes("plugins: shell running"), "the shell plugin to run");
     await daemon.send(await daemon.openSession("p"), "run it");
     const result = provider.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
     assert.match(result.content, /hello-from-shell/);
@@ -109,10 +109,10 @@ describe("plugins in the daemon", () => {
     const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["terminal"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => daemon.stderr().includes("plugins: terminal running"), "the terminal plugin to run", 20_000);
+    await until(() => daemon.stderr().includes("plugins: terminal running"), "the terminal plugin to run");
     const session = await daemon.openSession("p");
     await daemon.send(session, "start two terminals, watch the first");
-    await until(() => new RegExp(`plugin terminal pushed terminal_output \\(\\d+ chars\\) for session ${session}: waiting for its next turn`).test(daemon.stderr()), "the pushed output", 20_000);
+    await until(() => new RegExp(`plugin terminal pushed terminal_output \\(\\d+ chars\\) for session ${session}: waiting for its next turn`).test(daemon.stderr()), "the pushed output");
     await daemon.send(session, "what happened?");
     const next = JSON.stringify(provider.requests[3]!.body.messages);
     assert.match(next, /opted-42/, "the watched terminal's output is in the next request");

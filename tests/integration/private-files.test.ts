@@ -81,7 +81,7 @@ describe("private files and secrets at rest", () => {
     providers.push(provider);
     const daemon = await startUnderUmask022(data, ["-models", models], { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" });
     try {
-      await until(() => /plugins: .*files running/.test(daemon.stderr()), "the plugins to start", 20_000);
+      await until(() => /plugins: .*files running/.test(daemon.stderr()), "the plugins to start");
       assert.match(await turn(daemon, "note it"), /event: done/);
       assert.equal(readFileSync(join(data, "files", "todo.txt"), "utf8"), "buy milk");
       const added = await fetch(`${daemon.url}/api/providers`, { method: "POST", headers: daemon.headers, body: JSON.stringify({ name: "x", baseUrl: provider.url, model: "m", apiKey: KEY }) });
@@ -138,7 +138,7 @@ describe("private files and secrets at rest", () => {
       assert.deepEqual(notPrivate(data), []);
       assert.ok(!dbBytes(data).includes(KEY), "the plaintext is gone from homed.db and its WAL");
 
-      await until(() => /plugins: files running/.test(daemon.stderr()), "the files plugin to start", 20_000);
+      await until(() => /plugins: files running/.test(daemon.stderr()), "the files plugin to start");
       assert.match(await turn(daemon, "write it"), /event: done/);
       assert.equal(provider.requests[0]!.headers.authorization, `Bearer ${KEY}`, "the sealed key still reaches the provider");
       // The user's own folder, outside the data folder, keeps the user's umask.

@@ -202,7 +202,7 @@ describe("QQ through OneBot 11: homed against a scripted implementation", () => 
     bot.answer = () => ({ status: "ok", retcode: 0, data: { message_id: 1 } });
     const before = bot.connections.length;
     bot.live!.terminate();
-    await until(() => bot.connections.length > before, "homed's reconnection", 10_000);
+    await until(() => bot.connections.length > before, "homed's reconnection");
     const since = bot.actions.length;
     bot.message({ message_type: "private", user_id: 12345, message: "back again" });
     assert.equal(textOf((await bot.nextAction(since)).params.message), "echo: back again");

@@ -41,7 +41,7 @@ describe("tool plugins in the daemon", () => {
     const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar", "browser", "code"] } }));
     const daemon = await startApiDaemon(data, provider.url);
-    await until(() => /plugins: .*rss running.*calendar running.*browser running, code running/.test(daemon.stderr()), "the plugins to start", 20_000);
+    await until(() => /plugins: .*rss running.*calendar running.*browser running, code running/.test(daemon.stderr()), "the plugins to start");
     assert.match(await daemon.send(await daemon.openSession("p"), "follow the kettle feed"), /event: done/);
     const offered = provider.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
     for (const name of [

@@ -89,6 +89,12 @@ export function startDaemon(cmd: string[], options: { cwd?: string; timeoutMs?: 
       clearTimeout(timer);
       reject(new Error(`daemon exited with ${code} before listening; stderr:\n${stderr}`));
     });
+    // A command that cannot be run at all (ENOENT) says so at once: without this the test waited
+    // out the timeout and said "did not start" with an empty stderr (runtime binary deleted mid-run).
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`Cannot start ${cmd[0]}: ${error.message}`));
+    });
   });
 }
 

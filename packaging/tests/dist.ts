@@ -3,10 +3,10 @@
  * whether an optional tool is here (a missing one skips its tests with the reason printed).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir, type TempDir } from "../../tests/support/temp-dir.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DIST = join(ROOT, "dist");
@@ -41,14 +41,14 @@ export function skipUnless(...tools: string[]): string | false {
 export const isRoot = process.getuid?.() === 0;
 
 /** A fresh folder, removed when the test process exits (packages unpack to ~150 MB). */
-const made: string[] = [];
+const made: TempDir[] = [];
 process.on("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  for (const dir of made) dir.remove();
 });
 export function scratch(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `homed-${prefix}-`));
+  const dir = tempDir(`homed-${prefix}-`);
   made.push(dir);
-  return dir;
+  return dir.path;
 }
 
 /** Unpacks a package of either format into a new folder and returns the folder. */

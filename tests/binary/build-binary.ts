@@ -3,11 +3,11 @@
  * hands out copies of it, each alone in a fresh empty folder with no node_modules nearby.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUNTIME } from "../../src/runtime/index.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 /**
  * Why a compiled-binary test cannot run here: the binary is Bun's (`bun build --compile`,
@@ -21,16 +21,16 @@ if (BINARY_SKIP) console.log(`compiled-binary tests skipped: ${BINARY_SKIP}`);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let built: string | undefined;
 /** Each copy is ~145 MB: every folder made here is removed when the test process exits. */
-const made: string[] = [];
+const made: TempDir[] = [];
 process.on("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  for (const dir of made) dir.remove();
 });
 
 function buildOnce(): string {
   if (!built) {
-    const dir = mkdtempSync(join(tmpdir(), "homed-build-"));
+    const dir = tempDir("homed-build-");
     made.push(dir);
-    const out = join(dir, "homed");
+    const out = join(dir.path, "homed");
     execFileSync(process.execPath, [join(root, "scripts", "build.ts"), out], { cwd: root, stdio: "pipe" });
     built = out;
   }
@@ -39,8 +39,9 @@ function buildOnce(): string {
 
 /** A copy of the compiled binary alone in a new empty folder; returns its folder and path. */
 export function isolatedBinary(): { dir: string; bin: string } {
-  const dir = mkdtempSync(join(tmpdir(), "homed-bin-"));
-  made.push(dir);
+  const temp = tempDir("homed-bin-");
+  made.push(temp);
+  const dir = temp.path;
   const bin = join(dir, "homed");
   copyFileSync(buildOnce(), bin);
   execFileSync("chmod", ["755", bin]);

@@ -6,19 +6,19 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY_SKIP, isolatedBinary } from "./build-binary.ts";
 import { TINY_CLIP_DIR } from "../fixtures/make-tiny-clip.ts";
 import { jpegFile, pngFile, webpFile } from "../embed/images.ts";
 import { expectedImage, expectedText } from "../embed/tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const { bin, dir } = BINARY_SKIP ? { bin: "", dir: "" } : isolatedBinary();
 const data = join(dir, "data");
 
 function modelsWith(precision: "fp32" | "fp16"): string {
-  const models = mkdtempSync(join(tmpdir(), "homed-models-"));
+  const models = testDir("homed-models-");
   cpSync(join(TINY_CLIP_DIR, precision), join(models, "chinese-clip-vit-b16-onnx"), { recursive: true });
   return models;
 }
@@ -33,7 +33,7 @@ function embed(args: string[]): { status: number | null; json?: EmbedJson; stdou
 
 const close = (got: number[], want: number[], tolerance: number) => got.length === want.length && got.every((v, i) => Math.abs(v - want[i]!) < tolerance);
 
-const files = mkdtempSync(join(tmpdir(), "homed-images-"));
+const files = testDir("homed-images-");
 const colour: [number, number, number] = [200, 60, 30];
 writeFileSync(
   join(files, "split.png"),
@@ -81,7 +81,7 @@ for (const [precision, tolerance] of [
 
 describe("binary: homed embed falls back plainly", { skip: BINARY_SKIP }, () => {
   test("no model: the fallback, with where the model should go; text output names it", () => {
-    const out = embed(["-models", mkdtempSync(join(tmpdir(), "homed-empty-")), "猫"]);
+    const out = embed(["-models", testDir("homed-empty-"), "猫"]);
     assert.equal(out.status, 0, out.stderr);
     assert.match(out.stdout, /^embedder: fallback \(fallback-hash-v1@512\)$/m);
     assert.match(out.stdout, /no Chinese-CLIP model in .*chinese-clip-vit-b16-onnx/);
@@ -102,7 +102,7 @@ describe("binary: homed embed falls back plainly", { skip: BINARY_SKIP }, () => 
   });
 
   test("an image with the fallback is refused, saying why", () => {
-    const out = embed(["-models", mkdtempSync(join(tmpdir(), "homed-empty-")), "--image", join(files, "split.png")]);
+    const out = embed(["-models", testDir("homed-empty-"), "--image", join(files, "split.png")]);
     assert.equal(out.status, 1);
     assert.match(out.stderr, /Cannot embed an image: fallback-hash-v1@512 has no image encoder/);
   });
@@ -110,7 +110,7 @@ describe("binary: homed embed falls back plainly", { skip: BINARY_SKIP }, () => 
 
 describe("binary: homed embed --backfill", { skip: BINARY_SKIP }, () => {
   test("imported memory is re-embedded with the model, then nothing is left to do", () => {
-    const home = mkdtempSync(join(tmpdir(), "homed-backfill-"));
+    const home = testDir("homed-backfill-");
     const history = join(home, "history.jsonl");
     const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s1", time: "2024-01-01T00:00:00Z", speaker: "A", role: "user", text, id });
     writeFileSync(history, `${line("m1", "我爱北京")}\n${line("m2", "hello world")}\n`);

@@ -6,8 +6,7 @@
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kernel } from "../../src/kernel/index.ts";
 import { createLogger } from "../../src/log/index.ts";
@@ -16,6 +15,7 @@ import { serve, type RunningServer } from "../../src/runtime/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { openStore, SecretBox, type Store } from "../../src/store/index.ts";
 import { chromiumMissing, launchChromium, logIn, screenshot } from "./support.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const TOKEN = "p".repeat(43);
 const MISBEHAVE = join(import.meta.dirname, "../plugins/fixtures/misbehave.ts");
@@ -25,7 +25,8 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
   let host: PluginHost;
   let server: RunningServer;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
-  const dir = mkdtempSync(join(tmpdir(), "homed-plugins-page-"));
+  const scratch = tempDir("homed-plugins-page-");
+  const dir = scratch.path;
   const fixed = join(dir, "fixed");
 
   before(async () => {
@@ -51,6 +52,7 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
     await host?.stopAll();
     await server?.stop(100);
     store?.close();
+    scratch.remove();
   });
 
   test("a crash-looped plugin shows failed with its log tail; Restart brings it back", async () => {

@@ -3,12 +3,12 @@
  * browser), a fresh profile per run, a daemon from source with a scripted provider, and a log of
  * every request the page makes so a test can prove nothing left 127.0.0.1.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { ROOT, run, SOURCE_HOMED, startDaemon, type Daemon } from "../support/process.ts";
 import { startScriptedProvider, type Script, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const chromiumMissing = !existsSync(CHROMIUM);
@@ -35,13 +35,15 @@ export type Console = {
  * browser's language (navigator.languages), which the console follows until one is chosen.
  */
 export async function launchChromium(locale = "en-US"): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "homed-chromium-")), {
+  const profile = tempDir("homed-chromium-");
+  const context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: DESKTOP,
     locale,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+  context.once("close", profile.remove);
   const page = context.pages()[0] ?? (await context.newPage());
   const requests: string[] = [];
   context.on("request", (r) => void requests.push(r.url()));
@@ -51,7 +53,8 @@ export async function launchChromium(locale = "en-US"): Promise<{ context: Brows
 
 export async function openConsole(script: Script, options: { history?: object[]; locale?: string } = {}): Promise<Console> {
   const provider = await startScriptedProvider(script);
-  const dataDir = mkdtempSync(join(tmpdir(), "homed-browser-"));
+  const data = tempDir("homed-browser-");
+  const dataDir = data.path;
   if (options.history) {
     const file = join(dataDir, "history.jsonl");
     writeFileSync(file, options.history.map((m) => JSON.stringify(m)).join("\n"));
@@ -75,6 +78,7 @@ export async function openConsole(script: Script, options: { history?: object[];
       await context.close();
       await daemon.stop();
       await provider.close();
+      data.remove();
     },
   };
 }

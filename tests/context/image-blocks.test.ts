@@ -1,11 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeL1Event } from "../../src/context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../../src/embed/index.ts";
 import { openStore } from "../../src/store/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 /** The fallback for text, plus an image encoder that records what it was given. */
 function withImages(seen: Uint8Array[]): Embedder {
@@ -25,7 +24,7 @@ function withImages(seen: Uint8Array[]): Embedder {
 
 describe("image blocks", () => {
   test("an inline image becomes a block with a vector in the text space; a remote one is not fetched", async () => {
-    const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-img-")), "homed.db")}` });
+    const store = await openStore({ url: `file:${join(testDir("homed-img-"), "homed.db")}` });
     const seen: Uint8Array[] = [];
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
     await writeL1Event(store.client, {
@@ -65,7 +64,7 @@ describe("image recall", () => {
   test("a text query finds an event by its image (same vector space)", async () => {
     const { coldcontextQuery } = await import("../../src/memory/index.ts");
     const { sinkToL2 } = await import("../../src/context/index.ts");
-    const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-img-")), "homed.db")}` });
+    const store = await openStore({ url: `file:${join(testDir("homed-img-"), "homed.db")}` });
     const cat = 3;
     const embedder: Embedder = {
       modelId: "concepts@512",

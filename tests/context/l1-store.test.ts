@@ -1,14 +1,14 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openStore, searchEvents, type Store } from "../../src/store/index.ts";
 import { createContextEngine, inspectSequence, sinkToL2, writeL1Event, type ContextEvent } from "../../src/context/index.ts";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
 import { coldcontextQuery } from "../../src/memory/index.ts";
+import { tempDir, testDir } from "../support/temp-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "homed-l1-"));
+const dir = tempDir("homed-l1-").path;
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const TOPICS = [
@@ -150,7 +150,7 @@ describe("L1 in the store", () => {
 
 describe("search text of live events", () => {
   test("an answer, once sunk, is found by the words of the question before it", async () => {
-    const store = await openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-l1-")), "homed.db")}` });
+    const store = await openStore({ url: `file:${join(testDir("homed-l1-"), "homed.db")}` });
     const embedder = createFallbackEmbedder();
     const say = (id: string, role: "user" | "assistant", content: string) =>
       writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder, event: { id, time: new Date(0).toISOString(), messages: [{ role, content }] } });

@@ -1,16 +1,16 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/session-dump.json", import.meta.url));
 const dump = JSON.parse(readFileSync(FIXTURE, "utf8")) as { id: string; messages: unknown[] }[];
 const messagesOf = (...ids: string[]) => dump.filter((e) => ids.includes(e.id)).flatMap((e) => e.messages);
 
-const dir = mkdtempSync(join(tmpdir(), "homed-ctx-cli-"));
+const dir = tempDir("homed-ctx-cli-").path;
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const render = (...args: string[]) => run([...SOURCE_HOMED, "context", "render", ...args]);

@@ -2,13 +2,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { backfillEmbeddings, countStale, createClipEmbedder, createFallbackEmbedder, readClipFolder, type BackfillProgress, type Embedder } from "../../src/embed/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { pngFile } from "./images.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const fallback = createFallbackEmbedder();
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -19,7 +18,7 @@ const IMAGE = pngFile(32, 32, (x) => [x * 8, 10, 200]);
  * images — stored bytes, an inline data: URL, a remote URL (never fetched), broken bytes.
  */
 async function seeded(): Promise<{ store: Store; url: string }> {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), "homed-backfill-")), "homed.db")}`;
+  const url = `file:${join(testDir("homed-backfill-"), "homed.db")}`;
   const store = await openStore({ url });
   const texts = ["我爱北京", "the cat sat", "周五开会", "", "hello world"];
   for (const [i, text] of texts.entries()) {

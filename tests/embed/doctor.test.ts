@@ -1,15 +1,15 @@
 /** `homed doctor`'s embedder line: which embedder is active and why, failing on a broken model. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatResult, runDoctor, type CheckResult } from "../../src/doctor/index.ts";
 import type { EmbedSettings } from "../../src/embed/index.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 async function embedderLine(embed: EmbedSettings): Promise<CheckResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), "homed-doctor-"));
+  const dataDir = testDir("homed-doctor-");
   const results: CheckResult[] = [];
   await runDoctor({ dataDir, dbUrl: `file:${join(dataDir, "homed.db")}`, embed }, (r) => results.push(r));
   const line = results.find((r) => r.name === "embedder");
@@ -25,7 +25,7 @@ describe("doctor: embedder", () => {
   });
 
   test("no model: a warning (not ok, not a failure): the fallback, where the model would go, how to install one", async () => {
-    const line = await embedderLine({ modelsDir: mkdtempSync(join(tmpdir(), "homed-m-")), threads: 1 });
+    const line = await embedderLine({ modelsDir: testDir("homed-m-"), threads: 1 });
     assert.equal(line.ok, true);
     assert.equal(line.warn, true);
     assert.match(line.detail, /^fallback-hash-v1@512: no Chinese-CLIP model in .* install a model: homed model pull bge-small-zh-v1\.5/);

@@ -1,12 +1,12 @@
 /** Which embedder runs, and the sentence that says why: never a crash, never silence. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hashEmbed, openEmbedder, type HttpEmbedSettings } from "../../src/embed/index.ts";
 import { answer, startScriptedServer } from "./scripted-server.ts";
 import { tinyClipCopy } from "./tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const http = (extra: Partial<HttpEmbedSettings> = {}): HttpEmbedSettings => ({
   baseUrl: "http://127.0.0.1:9/v1",
@@ -18,7 +18,7 @@ const http = (extra: Partial<HttpEmbedSettings> = {}): HttpEmbedSettings => ({
 
 describe("choosing the embedder", () => {
   test("no model folder: the fallback, said plainly, not degraded (a fresh install)", async () => {
-    const modelsDir = mkdtempSync(join(tmpdir(), "homed-models-"));
+    const modelsDir = testDir("homed-models-");
     const active = await openEmbedder({ modelsDir, threads: 1 });
     assert.equal(active.kind, "fallback");
     assert.equal(active.degraded, false);
@@ -71,7 +71,7 @@ describe("choosing the embedder", () => {
   test("the API key comes from the key file (trimmed) or else from the environment setting", async () => {
     const server = await startScriptedServer([answer()]);
     try {
-      const keyFile = join(mkdtempSync(join(tmpdir(), "homed-key-")), "key");
+      const keyFile = join(testDir("homed-key-"), "key");
       writeFileSync(keyFile, "sk-from-file\n");
       const fromFile = await openEmbedder({ modelsDir: "/x", threads: 1, http: http({ baseUrl: server.baseUrl, keyFile, apiKey: "sk-env" }) });
       await fromFile.embedder.embedTexts(["a"]);
@@ -92,7 +92,7 @@ describe("choosing the embedder", () => {
 
   test("an unreadable or empty key file is refused at start-up", async () => {
     await assert.rejects(openEmbedder({ modelsDir: "/x", threads: 1, http: http({ keyFile: "/nonexistent/key" }) }), /Cannot read the embeddings API key from \/nonexistent\/key: ENOENT/);
-    const empty = join(mkdtempSync(join(tmpdir(), "homed-key-")), "key");
+    const empty = join(testDir("homed-key-"), "key");
     writeFileSync(empty, "\n");
     await assert.rejects(openEmbedder({ modelsDir: "/x", threads: 1, http: http({ keyFile: empty }) }), /the file is empty/);
   });

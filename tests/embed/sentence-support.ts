@@ -1,12 +1,12 @@
 /** A tiny sentence encoder folder in a temp dir, laid out like a published ONNX export. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tinyVocab } from "../fixtures/make-tiny-clip.ts";
 import { tinySentenceModel } from "../fixtures/make-tiny-sentence.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 export function tinySentenceFolder(config: Record<string, unknown>, options: { vocab?: "vocab.txt" | "tokenizer.json"; modelsDir?: string; name?: string } = {}): string {
-  const dir = join(options.modelsDir ?? mkdtempSync(join(tmpdir(), "homed-sentence-")), options.name ?? "tiny-sentence");
+  const dir = join(options.modelsDir ?? testDir("homed-sentence-"), options.name ?? "tiny-sentence");
   mkdirSync(join(dir, "onnx"), { recursive: true });
   writeFileSync(join(dir, "onnx", "model.onnx"), tinySentenceModel());
   if (options.vocab === "tokenizer.json") {

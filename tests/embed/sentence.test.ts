@@ -5,13 +5,13 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSentenceEmbedder, openEmbedder, readSentenceFolder } from "../../src/embed/index.ts";
 import { tinyVocab } from "../fixtures/make-tiny-clip.ts";
 import { expectedRow, SENTENCE_HIDDEN } from "../fixtures/make-tiny-sentence.ts";
 import { tinySentenceFolder } from "./sentence-support.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const id = (token: string) => tinyVocab().indexOf(token);
 const unit = (v: number[]) => {
@@ -89,7 +89,7 @@ describe("sentence encoder (BERT-family ONNX)", () => {
   });
 
   test("installed in the models folder, it is the text embedder; a broken one means the fallback, degraded", async () => {
-    const modelsDir = mkdtempSync(join(tmpdir(), "homed-models-"));
+    const modelsDir = testDir("homed-models-");
     tinySentenceFolder({ pooling: "cls" }, { modelsDir });
     const active = await openEmbedder({ modelsDir, threads: 1 });
     assert.equal(active.kind, "sentence");

@@ -3,13 +3,13 @@
  * files), and the vectors those models must give, worked out from the fixture's weight formulas.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { CONTEXT_LENGTH, IMAGE_FEATURES, imageWeight, TINY_CLIP_DIR, TINY_DIM, textWeight } from "../fixtures/make-tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 export function tinyClipCopy(precision: "fp32" | "fp16"): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "homed-clip-")), "chinese-clip-vit-b16-onnx");
+  const dir = join(testDir("homed-clip-"), "chinese-clip-vit-b16-onnx");
   cpSync(join(TINY_CLIP_DIR, precision), dir, { recursive: true });
   return dir;
 }

@@ -10,8 +10,7 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sinkToL2, writeL1Event } from "../../src/context/index.ts";
 import { backfillEmbeddings, countStale, createSentenceEmbedder, imageEmbedder, openEmbedder, readSentenceFolder, runModelCommand, type Embedder } from "../../src/embed/index.ts";
@@ -28,6 +27,7 @@ import { kernelHarness } from "../kernel/support.ts";
 import { pngFile } from "./images.ts";
 import { tinySentenceFolder } from "./sentence-support.ts";
 import { expectedText } from "./tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const CLIP_MODEL = "chinese-clip-vit-b16@512";
 const SENTENCE_MODEL = "tiny-sentence@8";
@@ -44,7 +44,7 @@ const OTHER_PHOTO = pngFile(32, 32, () => [10, 120, 100]);
 const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
 
 function modelsFolder(): string {
-  const modelsDir = mkdtempSync(join(tmpdir(), "homed-two-spaces-"));
+  const modelsDir = testDir("homed-two-spaces-");
   tinySentenceFolder({ pooling: "mean" }, { modelsDir });
   const clipDir = join(modelsDir, "chinese-clip-vit-b16-onnx");
   cpSync(join(TINY_CLIP_DIR, "fp32"), clipDir, { recursive: true });
@@ -62,7 +62,7 @@ after(async () => {
   await sentenceAlone.close();
 });
 
-const openTemp = () => openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-two-spaces-db-")), "homed.db")}` });
+const openTemp = () => openStore({ url: `file:${join(testDir("homed-two-spaces-db-"), "homed.db")}` });
 const vectorOf = (bytes: unknown) => new Float32Array((bytes as ArrayBuffer).slice(0));
 const near = (a: Float32Array, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => Math.abs(v - b[i]!) < 1e-5);
 

@@ -2,18 +2,19 @@
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SOURCE_HOMED, startDaemon, until, type Daemon } from "../support/process.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { tempDir, testDir } from "../support/temp-dir.ts";
 
-async function daemonWith(provider: ScriptedProvider): Promise<{ daemon: Daemon; data: string }> {
-  const data = join(mkdtempSync(join(tmpdir(), "homed-chat-")), "data");
+/** A daemon on a fresh data folder; `remove` deletes the folder (after the daemon stops). */
+async function daemonWith(provider: ScriptedProvider): Promise<{ daemon: Daemon; data: string; remove(): void }> {
+  const scratch = tempDir("homed-chat-");
+  const data = join(scratch.path, "data");
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
     env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
   });
-  return { daemon, data };
+  return { daemon, data, remove: scratch.remove };
 }
 
 function chat(daemon: Daemon, data: string) {
@@ -29,10 +30,11 @@ function chat(daemon: Daemon, data: string) {
 describe("homed chat", () => {
   test("streams answers, shows tool calls and recall, lists sessions, quits", async () => {
     const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "nothing_here", arguments: "{}" }] }, { content: "The answer is 42." }]);
-    const { daemon, data } = await daemonWith(provider);
+    const { daemon, data, remove } = await daemonWith(provider);
     after(async () => {
       await daemon.stop();
       await provider.close();
+      remove();
     });
     const c = chat(daemon, data);
     c.child.stdin.write("what is the answer?\n/sessions\n/quit\n");
@@ -47,10 +49,11 @@ describe("homed chat", () => {
 
   test("Ctrl-C cancels the turn in progress, not the program", async () => {
     const provider = await startScriptedProvider([{ hang: true }, { content: "still here" }]);
-    const { daemon, data } = await daemonWith(provider);
+    const { daemon, data, remove } = await daemonWith(provider);
     after(async () => {
       await daemon.stop();
       await provider.close();
+      remove();
     });
     const c = chat(daemon, data);
     c.child.stdin.write("this will hang\n");
@@ -64,7 +67,7 @@ describe("homed chat", () => {
   });
 
   test("a daemon that is not running gets one clear error", async () => {
-    const data = mkdtempSync(join(tmpdir(), "homed-chat-"));
+    const data = testDir("homed-chat-");
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(data, "admin.token"), "x".repeat(40));
     const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "chat", "-addr", "127.0.0.1:1", "-data", data], { stdio: ["pipe", "pipe", "pipe"] });

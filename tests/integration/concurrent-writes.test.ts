@@ -7,8 +7,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
@@ -17,6 +16,7 @@ import { openStore } from "../../src/store/index.ts";
 import { coolOnce } from "../../src/memory/index.ts";
 import { backfillEmbeddings, createClipEmbedder, readClipFolder } from "../../src/embed/index.ts";
 import { tinyClipCopy } from "../embed/tiny-clip.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const CLIENTS = 10;
 /** 60 turns in all, as in the probe that found the failures (10 clients, 60 turns, 10 partners). */
@@ -43,7 +43,7 @@ function historyFile(dir: string, name: string, conversation: string, count: num
 
 describe("concurrent writers on one data folder", () => {
   test(`${CLIENTS} clients × ${TURNS_PER_CLIENT} turns, a CLI import, a console import, notes, cooling and backfill at once: 0 failures, all stored`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-concurrent-"));
+    const dir = testDir("homed-concurrent-");
     const data = join(dir, "data");
     // Cold history to cool, imported before the daemon starts.
     const seeded = await run([...SOURCE_HOMED, "import", "-data", data, historyFile(dir, "old.jsonl", "old", 120, Date.now() - 30 * DAY)]);

@@ -4,19 +4,18 @@
  */
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { until } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 describe("crash safety", () => {
   test("kill -9 mid-turn loses no acknowledged event and leaves an intact database", async () => {
     const provider = await startScriptedProvider([{ content: "Noted: your locker code is 4417." }, { hang: true }]);
     after(() => provider.close());
-    const data = join(mkdtempSync(join(tmpdir(), "homed-crash-")), "data");
+    const data = join(testDir("homed-crash-"), "data");
     const daemon = await startApiDaemon(data, provider.url);
     const session = await daemon.openSession("crash");
 
@@ -43,7 +42,7 @@ describe("stopping mid-turn", () => {
   test("SIGTERM during a turn cancels it: the client hears why, what was said is kept, exit 0 within 5 s", async () => {
     const provider = await startScriptedProvider([{ hang: true }]);
     after(() => provider.close());
-    const data = join(mkdtempSync(join(tmpdir(), "homed-stop-")), "data");
+    const data = join(testDir("homed-stop-"), "data");
     const daemon = await startApiDaemon(data, provider.url);
     const session = await daemon.openSession("stop");
     const reply = daemon.send(session, "a question the model never answers");

@@ -1,13 +1,13 @@
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
+import { testDir } from "../support/temp-dir.ts";
 
-const tmp = () => mkdtempSync(join(tmpdir(), "homed-daemon-"));
+const tmp = () => testDir("homed-daemon-");
 
 describe("daemon", () => {
   test("serves /healthz and the console, logs to the day's file (a second start appends), and stops cleanly on SIGTERM", async () => {

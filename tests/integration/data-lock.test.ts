@@ -1,14 +1,14 @@
 /** One daemon per data folder (`<data>/homed.lock`), and no stale lock after `kill -9`. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 describe("the data folder lock", () => {
   test("a second daemon on the folder is refused; after kill -9 of the first, a new one starts", async () => {
-    const data = join(mkdtempSync(join(tmpdir(), "homed-lock-")), "data");
+    const data = join(testDir("homed-lock-"), "data");
     const first = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
     try {
       const refused = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]).then(

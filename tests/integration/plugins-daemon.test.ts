@@ -4,12 +4,12 @@
  */
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, until } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 /** Live plugin processes whose settings (passed in their environment) mention `text`. */
 function pluginsMentioning(text: string): number[] {
@@ -34,7 +34,7 @@ describe("plugins in the daemon", () => {
       { content: "Written." },
     ]);
     after(() => provider.close());
-    const data = join(mkdtempSync(join(tmpdir(), "homed-plugins-")), "data");
+    const data = join(testDir("homed-plugins-"), "data");
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start");
     const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
@@ -58,7 +58,7 @@ describe("plugins in the daemon", () => {
   test("a plain MCP server from npm, dropped into <data>/plugins, is callable by the model in a turn", async () => {
     const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "echo", arguments: JSON.stringify({ message: "hello from the model" }) }] }, { content: "done" }]);
     after(() => provider.close());
-    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    const data = testDir("homed-plugins-");
     mkdirSync(join(data, "plugins", "everything"), { recursive: true });
     writeFileSync(
       join(data, "plugins", "everything", "plugin.json"),
@@ -80,7 +80,7 @@ describe("plugins in the daemon", () => {
   test("homed.json enables shell", async () => {
     const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "shell_run", arguments: JSON.stringify({ command: "echo hello-from-shell" }) }] }, { content: "ok" }]);
     after(() => provider.close());
-    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    const data = testDir("homed-plugins-");
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => daemon.stderr().includes("plugins: shell running"), "the shell plugin to run");
@@ -106,7 +106,7 @@ describe("plugins in the daemon", () => {
       return { content: n === 2 ? "watching" : "seen" };
     });
     after(() => provider.close());
-    const data = mkdtempSync(join(tmpdir(), "homed-plugins-"));
+    const data = testDir("homed-plugins-");
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["terminal"] } }));
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => daemon.stderr().includes("plugins: terminal running"), "the terminal plugin to run");

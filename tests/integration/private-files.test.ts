@@ -6,13 +6,13 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { TINY_CLIP_DIR } from "../fixtures/make-tiny-clip.ts";
 import { SOURCE_HOMED, startDaemon, until, type Daemon } from "../support/process.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const KEY = "sk-test-0123456789-PLAINTEXT-MARKER";
 
@@ -63,7 +63,7 @@ describe("private files and secrets at rest", () => {
   });
 
   test("under umask 022 a new data folder is 0700, every file homed makes in it 0600, and an API key never reaches the database's bytes", async () => {
-    const root = mkdtempSync(join(tmpdir(), "homed-private-"));
+    const root = tempDir("homed-private-").path;
     roots.push(root);
     const data = join(root, "data");
     // The models folder is the user's (copied under umask 022); the manifest homed writes in it is homed's.
@@ -102,7 +102,7 @@ describe("private files and secrets at rest", () => {
   });
 
   test("a data folder from an earlier homed: loose modes are tightened with a log line, a plaintext key is sealed and still used", async () => {
-    const root = mkdtempSync(join(tmpdir(), "homed-private-"));
+    const root = tempDir("homed-private-").path;
     roots.push(root);
     const data = join(root, "data");
     const workdir = join(root, "work");

@@ -7,13 +7,13 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findChromium } from "../../plugins/browser/chromium.ts";
 import { until } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Kettle News</title><item><title>The kettle boiled</title><guid>k1</guid></item></channel></rss>`;
 
@@ -38,7 +38,7 @@ describe("tool plugins in the daemon", () => {
       { content: "Done." },
     ]);
     after(() => provider.close());
-    const data = mkdtempSync(join(tmpdir(), "homed-tool-plugins-"));
+    const data = testDir("homed-tool-plugins-");
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: ["rss", "calendar", "browser", "code"] } }));
     const daemon = await startApiDaemon(data, provider.url);
     await until(() => /plugins: .*rss running.*calendar running.*browser running, code running/.test(daemon.stderr()), "the plugins to start");

@@ -1,23 +1,18 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const turn = (id: string, text: string, over: Record<string, string> = {}) =>
   JSON.stringify({ conversation: "conv-1", session: "session_1", time: "2023-05-08T13:56:00Z", speaker: "Caroline", role: "user", text, id, ...over });
 
-function tempFolder(): { dir: string; [Symbol.dispose](): void } {
-  const dir = mkdtempSync(join(tmpdir(), "homed-cli-"));
-  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 describe("homed import and homed recall (child processes)", () => {
   test("recall --explain: the turn that says the words comes first, above the neighbours indexed with it", async () => {
-    using tmp = tempFolder();
-    const history = join(tmp.dir, "history.jsonl");
+    using tmp = tempDir("homed-cli-");
+    const history = join(tmp.path, "history.jsonl");
     const at = (minute: number) => `2024-01-01T10:0${minute}:00Z`;
     writeFileSync(
       history,
@@ -27,7 +22,7 @@ describe("homed import and homed recall (child processes)", () => {
         turn("3", "Thanks, I will look tonight", { time: at(2) }),
       ].join("\n")}\n`,
     );
-    const data = join(tmp.dir, "data");
+    const data = join(tmp.path, "data");
     assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
     const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--explain", "zorbel drawer"]);
     assert.equal(out.code, 0, out.stderr);
@@ -39,8 +34,8 @@ describe("homed import and homed recall (child processes)", () => {
   });
 
   test("import, re-import, then batch recall writes one JSON line per query", async () => {
-    using tmp = tempFolder();
-    const history = join(tmp.dir, "history.jsonl");
+    using tmp = tempDir("homed-cli-");
+    const history = join(tmp.path, "history.jsonl");
     writeFileSync(
       history,
       `${[
@@ -49,14 +44,14 @@ describe("homed import and homed recall (child processes)", () => {
         turn("D1:1", "again", { conversation: "conv-2" }),
       ].join("\n")}\n`,
     );
-    const data = join(tmp.dir, "data");
+    const data = join(tmp.path, "data");
     const first = await run([...SOURCE_HOMED, "import", "-data", data, history]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /3 added, 0 already present/);
     const again = await run([...SOURCE_HOMED, "import", "-data", data, history]);
     assert.match(again.stdout, /0 added, 3 already present/);
 
-    const queries = join(tmp.dir, "queries.jsonl");
+    const queries = join(tmp.path, "queries.jsonl");
     writeFileSync(queries, [JSON.stringify({ id: "q1", query: "support group", conversation: "conv-1" }), JSON.stringify({ id: 2, query: "painting" })].join("\n"));
     const out = await run([...SOURCE_HOMED, "recall", "-data", data, "--queries", queries, "-k", "1"]);
     assert.equal(out.code, 0, out.stderr);
@@ -81,10 +76,10 @@ describe("homed import and homed recall (child processes)", () => {
   });
 
   test("an invalid line aborts the whole import with its number; --skip-invalid skips and reports", async () => {
-    using tmp = tempFolder();
-    const history = join(tmp.dir, "history.jsonl");
+    using tmp = tempDir("homed-cli-");
+    const history = join(tmp.path, "history.jsonl");
     writeFileSync(history, [turn("D1:1", "one"), turn("D1:2", "two"), '{"conversation":"conv-1"}', turn("D1:4", "four")].join("\n"));
-    const data = join(tmp.dir, "data");
+    const data = join(tmp.path, "data");
     const failed = await run([...SOURCE_HOMED, "import", "-data", data, history]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /Cannot import .*history\.jsonl: line 3: .*nothing was imported/);
@@ -97,10 +92,10 @@ describe("homed import and homed recall (child processes)", () => {
   });
 
   test("import --scope: user-wide by default, private to a partner or project when asked, a bad scope refused", async () => {
-    using tmp = tempFolder();
-    const data = join(tmp.dir, "data");
+    using tmp = tempDir("homed-cli-");
+    const data = join(tmp.path, "data");
     const file = (name: string, conversation: string) => {
-      const path = join(tmp.dir, name);
+      const path = join(tmp.path, name);
       writeFileSync(path, `${turn("1", `a line of ${conversation}`, { conversation })}\n`);
       return path;
     };
@@ -133,11 +128,11 @@ describe("homed import and homed recall (child processes)", () => {
   });
 
   test("usage errors: no file, a bad -k", async () => {
-    using tmp = tempFolder();
-    const noFile = await run([...SOURCE_HOMED, "import", "-data", tmp.dir]);
+    using tmp = tempDir("homed-cli-");
+    const noFile = await run([...SOURCE_HOMED, "import", "-data", tmp.path]);
     assert.equal(noFile.code, 2);
     assert.match(noFile.stderr, /usage: homed import/);
-    const badK = await run([...SOURCE_HOMED, "recall", "-data", tmp.dir, "-k", "0", "x"]);
+    const badK = await run([...SOURCE_HOMED, "recall", "-data", tmp.path, "-k", "0", "x"]);
     assert.equal(badK.code, 2);
     assert.match(badK.stderr, /invalid -k/);
   });

@@ -5,17 +5,17 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_LINE_CHARS } from "../../src/memory/import-format.ts";
 import { parseHistory } from "../../src/memory/index.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });
 
 function fileWithLongLine(chars: number): string {
-  const file = join(mkdtempSync(join(tmpdir(), "homed-long-line-")), "history.jsonl");
+  const file = join(testDir("homed-long-line-"), "history.jsonl");
   writeFileSync(file, `${[line("1", "before the paste"), line("2", "x".repeat(chars)), line("3", "after the paste")].join("\n")}\n`);
   return file;
 }
@@ -23,7 +23,7 @@ function fileWithLongLine(chars: number): string {
 describe("history lines of any length", () => {
   test("homed import of a 50 MB line: the line's number and the limit, nothing imported", async () => {
     const file = fileWithLongLine(50 * 1024 * 1024);
-    const data = join(mkdtempSync(join(tmpdir(), "homed-long-line-")), "data");
+    const data = join(testDir("homed-long-line-"), "data");
     const result = await run([...SOURCE_HOMED, "import", "-data", data, file]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /line 2: 52,428,9\d\d characters, over the 8,388,608 a line may hold \(split the message\) \(nothing was imported/);
@@ -37,7 +37,7 @@ describe("history lines of any length", () => {
 
   test("a line at the limit is imported; the console's upload names a longer one", async () => {
     const atLimit = fileWithLongLine(MAX_LINE_CHARS - 200);
-    const data = join(mkdtempSync(join(tmpdir(), "homed-long-line-")), "data");
+    const data = join(testDir("homed-long-line-"), "data");
     const result = await run([...SOURCE_HOMED, "import", "-data", data, atLimit]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /3 added/);

@@ -6,14 +6,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore, SegmentBuilder, analyseDocument } from "../../src/store/index.ts";
 import { hostname } from "node:os";
 import { evalCommand, run, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 import { WORKER_FROM } from "../../src/memory/index.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const WORDS = ["tea", "garden", "train", "parking", "车", "停在", "地下", "二层", "会议", "guitar", "laptop", "西湖", "dinner", "report"];
 
@@ -26,11 +26,6 @@ function historyLines(count: number, over: (i: number) => Record<string, unknown
     const time = new Date(Date.UTC(2024, 0, 1) + Math.floor(turn / 10) * 86_400_000 + (turn % 10) * 60_000).toISOString();
     return JSON.stringify({ conversation: `c${conversation}`, session: `s${Math.floor(turn / 10)}`, time, speaker: "Ann", role: "user", text, id: `m${i}`, ...over(i) });
   });
-}
-
-function tempFolder(): { dir: string; [Symbol.dispose](): void } {
-  const dir = mkdtempSync(join(tmpdir(), "homed-import-"));
-  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function counts(data: string, tables: readonly string[]): Promise<Record<string, number>> {
@@ -65,12 +60,12 @@ async function importMeasured(data: string, file: string): Promise<{ code: numbe
 
 describe("homed import of a large file (child processes)", () => {
   test("an id repeated late in a big file aborts it with the line number, leaving nothing visible or staged", async () => {
-    using tmp = tempFolder();
-    const file = join(tmp.dir, "history.jsonl");
+    using tmp = tempDir("homed-import-");
+    const file = join(tmp.path, "history.jsonl");
     // The duplicate is only found while importing (the first pass checks each line alone), after
     // several chunks have been staged.
     writeFileSync(file, `${historyLines(3_000, (i) => (i === 2_899 ? { id: "m19" } : {})).join("\n")}\n`);
-    const data = join(tmp.dir, "data");
+    const data = join(tmp.path, "data");
     const failed = await run([...SOURCE_HOMED, "import", "-data", data, file]);
     assert.equal(failed.code, 1, failed.stderr);
     assert.match(failed.stderr, /line 2900: "id": m19 appears twice in conversation c19 \(nothing was imported/);
@@ -78,10 +73,10 @@ describe("homed import of a large file (child processes)", () => {
   });
 
   test("kill -9 in the middle leaves nothing visible; the next start removes what it staged", async () => {
-    using tmp = tempFolder();
-    const big = join(tmp.dir, "big.jsonl");
+    using tmp = tempDir("homed-import-");
+    const big = join(tmp.path, "big.jsonl");
     writeFileSync(big, `${historyLines(20_000).join("\n")}\n`);
-    const data = join(tmp.dir, "data");
+    const data = join(tmp.path, "data");
     const child = spawn(SOURCE_HOMED[0]!, [...SOURCE_HOMED.slice(1), "import", "-data", data, big], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
@@ -110,7 +105,7 @@ describe("homed import of a large file (child processes)", () => {
     assert.deepEqual([killed.events, killed.blocks], [0, 0], "nothing visible");
     assert.ok(killed.import_events! >= 1_000, `staged rows were left behind: ${JSON.stringify(killed)}`);
 
-    const small = join(tmp.dir, "small.jsonl");
+    const small = join(tmp.path, "small.jsonl");
     writeFileSync(small, historyLines(3).join("\n"));
     const next = await run([...SOURCE_HOMED, "import", "-data", data, small]);
     assert.equal(next.code, 0, next.stderr);
@@ -120,15 +115,15 @@ describe("homed import of a large file (child processes)", () => {
   });
 
   test("peak memory does not grow with the file; the WAL is truncated; re-importing adds nothing", async () => {
-    using tmp = tempFolder();
+    using tmp = tempDir("homed-import-");
     const peaks: number[] = [];
     // Both sizes analyse in the import's worker thread (WORKER_FROM and up): its fixed cost, a
     // second JavaScript heap with its own jieba, is not growth (measured at 8k messages, worker vs
     // none: +11 MiB under Bun, +77 MiB under Deno).
     for (const size of [WORKER_FROM, 4 * WORKER_FROM]) {
-      const file = join(tmp.dir, `h${size}.jsonl`);
+      const file = join(tmp.path, `h${size}.jsonl`);
       writeFileSync(file, `${historyLines(size).join("\n")}\n`);
-      const data = join(tmp.dir, `data${size}`);
+      const data = join(tmp.path, `data${size}`);
       const done = await importMeasured(data, file);
       assert.equal(done.code, 0, done.stderr);
       assert.match(done.stdout, new RegExp(`${size} added, 0 already present`));
@@ -148,9 +143,9 @@ describe("homed import of a large file (child processes)", () => {
   });
 
   test("the daemon's start removes what a killed import staged", async () => {
-    using tmp = tempFolder();
-    const data = join(tmp.dir, "data");
-    const file = join(tmp.dir, "history.jsonl");
+    using tmp = tempDir("homed-import-");
+    const data = join(tmp.path, "data");
+    const file = join(tmp.path, "history.jsonl");
     writeFileSync(file, historyLines(3).join("\n"));
     assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, file])).code, 0);
     // What a killed import leaves: its run (its process gone), a staged event and its staged search segment.

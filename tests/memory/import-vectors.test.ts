@@ -5,19 +5,14 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../../src/store/index.ts";
 import { answer, startScriptedServer } from "../embed/scripted-server.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const turn = (id: string, text: string) => JSON.stringify({ conversation: "conv-1", session: "s1", time: "2023-05-08T13:56:00Z", speaker: "Caroline", role: "user", text, id });
-
-function tempFolder(): { dir: string; [Symbol.dispose](): void } {
-  const dir = mkdtempSync(join(tmpdir(), "homed-vectors-"));
-  return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** A two-message history file in `dir`, and the data folder to import it into. */
 function twoTurnHistory(dir: string): { history: string; data: string } {
@@ -39,31 +34,31 @@ async function vectorsIn(data: string): Promise<{ events: number; withVector: nu
 
 describe("vectors of imported history", () => {
   test("the fallback embedder writes none, and recall asked for vectors says it needs a model", async () => {
-    using tmp = tempFolder();
-    const { history, data } = twoTurnHistory(tmp.dir);
-    const imported = await run([...SOURCE_HOMED, "import", "-data", data, "-models", join(tmp.dir, "no-models"), history]);
+    using tmp = tempDir("homed-vectors-");
+    const { history, data } = twoTurnHistory(tmp.path);
+    const imported = await run([...SOURCE_HOMED, "import", "-data", data, "-models", join(tmp.path, "no-models"), history]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /2 added, .*no vectors until an embedding model is configured/);
     assert.deepEqual(await vectorsIn(data), { events: 2, withVector: 0, models: [] });
 
-    const vectorOnly = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.dir, "no-models"), "--channels", "vector", "support group"]);
+    const vectorOnly = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.path, "no-models"), "--channels", "vector", "support group"]);
     assert.equal(vectorOnly.code, 0, vectorOnly.stderr);
     assert.match(vectorOnly.stderr, /the vector channel needs an embedding model .* so recall ran without it/);
     assert.match(vectorOnly.stdout, /no memories found/);
     // The other channels asked for still answer; without -channels, no note (vectors were not asked for).
-    const mixed = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.dir, "no-models"), "--channels", "words,vector", "--explain", "support group"]);
+    const mixed = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.path, "no-models"), "--channels", "words,vector", "--explain", "support group"]);
     assert.match(mixed.stderr, /needs an embedding model/);
     assert.match(mixed.stdout, /support group yesterday[\s\S]*words #1 .* vector off/);
-    const plain = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.dir, "no-models"), "support group"]);
+    const plain = await run([...SOURCE_HOMED, "recall", "-data", data, "-models", join(tmp.path, "no-models"), "support group"]);
     assert.equal(plain.stderr, "");
     assert.match(plain.stdout, /support group yesterday/);
   });
 
   test("history imported without vectors gets a model's by backfill, and the vector channel then finds it", async () => {
-    using tmp = tempFolder();
+    using tmp = tempDir("homed-vectors-");
     const server = await startScriptedServer([answer()]);
     try {
-      const { history, data } = twoTurnHistory(tmp.dir);
+      const { history, data } = twoTurnHistory(tmp.path);
       assert.equal((await run([...SOURCE_HOMED, "import", "-data", data, history])).code, 0);
       assert.equal((await vectorsIn(data)).withVector, 0);
       const model = ["-embed-url", server.baseUrl, "-embed-model", "test-model"];
@@ -78,10 +73,10 @@ describe("vectors of imported history", () => {
   });
 
   test("a real embedding model's vectors are written with its model id, and the vector channel finds them", async () => {
-    using tmp = tempFolder();
+    using tmp = tempDir("homed-vectors-");
     const server = await startScriptedServer([answer()]);
     try {
-      const { history, data } = twoTurnHistory(tmp.dir);
+      const { history, data } = twoTurnHistory(tmp.path);
       const model = ["-embed-url", server.baseUrl, "-embed-model", "test-model"];
       const imported = await run([...SOURCE_HOMED, "import", "-data", data, ...model, history]);
       assert.equal(imported.code, 0, imported.stderr);

@@ -7,12 +7,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
 import { createContextEngine } from "../../src/context/index.ts";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 import { count, message, openTempStore } from "./fixture.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const OPENAI = `sk-${"Zq8Rt2Vx".repeat(6)}`;
 const CARD = "4111 1111 1111 1111";
@@ -121,7 +121,7 @@ describe("secrets are masked before memory is written", () => {
   });
 
   test("homed import (a child process) logs the masking on stderr with the line and event id, and stores no secret", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-secrets-"));
+    const dir = testDir("homed-secrets-");
     try {
       const history = join(dir, "history.jsonl");
       const line = (id: string, text: string) => JSON.stringify({ conversation: "c", session: "s", time: "2024-05-08T13:56:00Z", speaker: "Ann", role: "user", text, id });

@@ -5,19 +5,20 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_PLUGINS, builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, startupDependencies, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
 import { run, scriptCommand, SOURCE_HOMED } from "../support/process.ts";
 import { gone } from "./support.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const body = (result: CallToolResult) => JSON.parse((result.content[0] as unknown as { text: string }).text);
 const text = (result: CallToolResult) => (result.content[0] as unknown as { text: string }).text;
 
 describe("built-in plugins", () => {
-  const dir = mkdtempSync(join(tmpdir(), "homed-builtins-"));
+  const dir = tempDir("homed-builtins-").path;
   const root = join(dir, "root");
   const outside = join(dir, "outside");
   let host: PluginHost;

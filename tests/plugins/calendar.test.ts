@@ -5,17 +5,17 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import ICAL from "ical.js";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
 import { FIXTURES } from "./support.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("calendar plugin", () => {
-  const dir = mkdtempSync(join(tmpdir(), "homed-calendar-"));
+  const dir = tempDir("homed-calendar-").path;
   let host: PluginHost;
   const events: { type: string; uid: string; summary: string; start: string; minutesBefore: number }[] = [];
   before(async () => {

@@ -7,14 +7,14 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinSpec } from "../../plugins/index.ts";
 import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { createPluginHost, type PluginHost } from "../../src/plugins/index.ts";
 import { RUNTIME } from "../../src/runtime/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const SANDBOXED = usableBwrap() !== undefined;
 
@@ -33,7 +33,7 @@ function processesRunning(text: string): number[] {
 }
 
 describe("code plugin", () => {
-  const base = mkdtempSync(join(tmpdir(), "homed-code-"));
+  const base = tempDir("homed-code-").path;
   const runs = join(base, "runs");
   let host: PluginHost;
   let listener: Server;

@@ -1,12 +1,12 @@
 /** `homed doctor`'s lines for the optional plugins' machine dependencies: run when present, absent is said, not failed. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapCheck, chromiumCheck } from "../../src/doctor/plugin-deps.ts";
 import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { findChromium } from "../../plugins/browser/chromium.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 describe("doctor: plugin dependencies", () => {
   test("chromium present: its own --version answer and path", { skip: findChromium() ? false : "no Chromium here" }, async () => {
@@ -18,7 +18,7 @@ describe("doctor: plugin dependencies", () => {
   });
 
   test("a chromium that does not run fails the line", async () => {
-    const fake = join(mkdtempSync(join(tmpdir(), "homed-fake-chromium-")), "chromium");
+    const fake = join(testDir("homed-fake-chromium-"), "chromium");
     writeFileSync(fake, "#!/bin/sh\nexit 3\n");
     chmodSync(fake, 0o755);
     await assert.rejects(chromiumCheck([fake]).run(), /Command failed/);
@@ -33,7 +33,7 @@ describe("doctor: plugin dependencies", () => {
   });
 
   test("a bubblewrap that cannot make its namespaces is said: snippets run unsandboxed", async () => {
-    const fake = join(mkdtempSync(join(tmpdir(), "homed-fake-bwrap-")), "bwrap");
+    const fake = join(testDir("homed-fake-bwrap-"), "bwrap");
     writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n");
     chmodSync(fake, 0o755);
     assert.match(await bwrapCheck([fake]).run(), /cannot create its namespaces here \(user namespaces off\?\): code runs snippets without a sandbox/);

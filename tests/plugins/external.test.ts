@@ -1,15 +1,15 @@
 /** External plugins from <data>/plugins/<folder>/plugin.json: loaded, validated, ordered, run. */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPluginHost, loadExternalPlugins, StartupOrderError, type PluginHost } from "../../src/plugins/index.ts";
 import { FIXTURES } from "./support.ts";
 import { scriptSpec } from "../support/process.ts";
+import { tempDir, testDir } from "../support/temp-dir.ts";
 
 describe("external plugins", () => {
-  const data = mkdtempSync(join(tmpdir(), "homed-external-"));
+  const data = tempDir("homed-external-").path;
   const hosts: PluginHost[] = [];
   after(async () => {
     await Promise.all(hosts.map((h) => h.stopAll()));
@@ -49,7 +49,7 @@ describe("external plugins", () => {
   });
 
   test("a requirement nobody provides fails at load, before anything starts", () => {
-    const lonely = mkdtempSync(join(tmpdir(), "homed-external-"));
+    const lonely = testDir("homed-external-");
     mkdirSync(join(lonely, "plugins", "alone"), { recursive: true });
     writeFileSync(join(lonely, "plugins", "alone", "plugin.json"), JSON.stringify({ command: "true", requires: ["gpu"] }));
     assert.throws(() => createPluginHost(loadExternalPlugins(lonely).specs), StartupOrderError);

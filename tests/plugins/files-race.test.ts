@@ -9,14 +9,14 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
 import { filesPlugin } from "../../plugins/files/index.ts";
 import type { PluginShared, TextBytes, ToolDefinition } from "../../plugins/sdk/index.ts";
 import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 import { FIXTURES } from "./support.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /**
  * The files plugin never pushes; built here without a segment its reads come back inline. (An
@@ -30,7 +30,7 @@ const ATTEMPTS = 20_000;
 const context = { signal: new AbortController().signal, shared: {} as PluginShared };
 
 describe("files plugin: a folder swapped for a symlink mid-call never leads outside", () => {
-  const dir = mkdtempSync(join(tmpdir(), "homed-files-race-"));
+  const dir = tempDir("homed-files-race-").path;
   const root = join(dir, "root");
   const outside = join(dir, "outside");
   let swapper: ChildProcess;

@@ -7,16 +7,16 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginStatus } from "../../src/plugins/index.ts";
 import { floodDataFolder, FLOOD_MODES, probeHealthz } from "../support/flood-daemon.ts";
 import { startHeldLoop } from "../support/held-loop.ts";
 import { SOURCE_HOMED, startDaemon, type Daemon } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("five misbehaving plugins flooding a real daemon", () => {
-  const data = mkdtempSync(join(tmpdir(), "homed-flood-"));
+  const data = tempDir("homed-flood-").path;
   let daemon: Daemon;
   let headers: Record<string, string>;
   const plugins = async () => ((await (await fetch(`${daemon.url}/api/plugins`, { headers })).json()) as { plugins: PluginStatus[] }).plugins;

@@ -4,18 +4,18 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LogRing, PluginChild, PluginSpecSchema } from "../../src/plugins/index.ts";
 import { ROOT } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const NODE_BIN = "node";
 const server = (name: string) => join(ROOT, "node_modules/@modelcontextprotocol", name, "dist/index.js");
 
 describe("real MCP servers as plugins", () => {
   const children: PluginChild[] = [];
-  const dir = mkdtempSync(join(tmpdir(), "homed-mcp-"));
+  const dir = tempDir("homed-mcp-").path;
   after(async () => {
     await Promise.all(children.map((c) => c.stop(500)));
     rmSync(dir, { recursive: true, force: true });

@@ -6,11 +6,11 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { spawnPty } from "../../src/runtime/index.ts";
 import { until } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 /** Blocks this thread (no timers, no I/O callbacks) until `done` holds or `ms` pass: the stall. */
 function stallUntil(done: () => boolean, ms: number): void {
@@ -22,7 +22,7 @@ const timersTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("pty", () => {
   test("output and exit that come before the first listener reach it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-pty-"));
+    const dir = testDir("homed-pty-");
     const marker = join(dir, "printed");
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color" };
     const pty = await spawnPty("/bin/sh", ["-c", `echo early-line; touch ${marker}`], { cwd: dir, env, cols: 80, rows: 24 });

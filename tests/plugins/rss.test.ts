@@ -7,12 +7,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const rssItem = (n: number, day: number) =>
   `<item><title>Otter news ${n}</title><link>http://example.test/otters/${n}</link><guid>otter-${n}</guid><pubDate>${new Date(Date.UTC(2026, 10, day, 9)).toUTCString()}</pubDate><description>&lt;p&gt;Otters &lt;b&gt;hold&lt;/b&gt; hands, part ${n}.&lt;/p&gt;</description></item>`;
@@ -27,7 +26,7 @@ const JSON_FEED = JSON.stringify({
 });
 
 describe("rss plugin", () => {
-  const dir = mkdtempSync(join(tmpdir(), "homed-rss-"));
+  const dir = tempDir("homed-rss-").path;
   let server: Server;
   let base = "";
   let host: PluginHost;

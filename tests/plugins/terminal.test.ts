@@ -6,18 +6,18 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost, LogRing, PluginChild, type PluginHost } from "../../src/plugins/index.ts";
 import { SOURCE_HOMED } from "../support/process.ts";
 import { gone, isRunning } from "./support.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 type Answer = Record<string, unknown> & { isError: boolean };
 
 describe("terminal plugin", () => {
-  const dir = mkdtempSync(join(tmpdir(), "homed-terminal-"));
+  const dir = tempDir("homed-terminal-").path;
   let host: PluginHost;
   const events: { terminal: string; reason: string; output: string; exitCode?: number | null }[] = [];
   const eventWaiters: (() => void)[] = [];

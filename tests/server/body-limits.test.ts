@@ -4,14 +4,14 @@
  */
 import { after, afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "../../src/log/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { BODY_LIMITS, bodyLimitFor, DEFAULT_BODY_LIMIT } from "../../src/server/body-limits.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const TOKEN = "t".repeat(40);
 const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
@@ -101,10 +101,14 @@ describe("body limits", () => {
 
 describe("body limits on a real daemon", () => {
   let daemon: ApiDaemon;
-  after(() => daemon?.stop());
+  const scratch = tempDir("homed-limits-");
+  after(async () => {
+    await daemon?.stop();
+    scratch.remove();
+  });
 
   test("six concurrent 64 MB login bodies: each 413, and the daemon's memory does not follow", async () => {
-    daemon = await startApiDaemon(join(mkdtempSync(join(tmpdir(), "homed-limits-")), "data"));
+    daemon = await startApiDaemon(join(scratch.path, "data"));
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.child.pid}/status`, "utf8"))![1]) / 1024;
     const before = rss();
     const sent = Array.from({ length: 6 }, async () => {

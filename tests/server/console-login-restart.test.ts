@@ -4,14 +4,14 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("console login across daemon restarts", () => {
-  const data = mkdtempSync(join(tmpdir(), "homed-login-restart-"));
+  const data = tempDir("homed-login-restart-").path;
   let daemon: ApiDaemon | undefined;
   after(async () => {
     await daemon?.stop();

@@ -1,14 +1,13 @@
 /** Console sessions (in a real libSQL file), on an injected clock. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConsoleSessions, revokeAllConsoleSessions, SESSION_RENEW_MS, SESSION_TTL_MS } from "../../src/server/console-session.ts";
 import { openStore } from "../../src/store/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const KEY = "a".repeat(43);
-const freshStore = () => openStore({ url: `file:${join(mkdtempSync(join(tmpdir(), "homed-console-sessions-")), "homed.db")}` });
+const freshStore = () => openStore({ url: `file:${join(testDir("homed-console-sessions-"), "homed.db")}` });
 
 describe("console sessions", () => {
   test("a session lives while used, expires after the idle lifetime, and ends on logout", async () => {

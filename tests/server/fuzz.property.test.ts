@@ -8,21 +8,22 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 let provider: ScriptedProvider;
 let daemon: ApiDaemon;
 let session: string;
 let tools: string[];
 
+const scratch = tempDir("homed-fuzz-");
+
 before(async () => {
   provider = await startScriptedProvider(() => ({ content: "ok" }));
-  daemon = await startApiDaemon(join(mkdtempSync(join(tmpdir(), "homed-fuzz-")), "data"), provider.url);
+  daemon = await startApiDaemon(join(scratch.path, "data"), provider.url);
   session = await daemon.openSession("fuzz");
   const listed = (await (await fetch(`${daemon.url}/api/memory/tools`, { headers: daemon.headers })).json()) as { tools: { name: string }[] };
   tools = listed.tools.map((t) => t.name);
@@ -30,6 +31,7 @@ before(async () => {
 after(async () => {
   await daemon?.stop();
   await provider?.close();
+  scratch.remove();
 });
 
 /** Strings a careless boundary breaks on. */

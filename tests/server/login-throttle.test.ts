@@ -5,11 +5,11 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { FAILURE_MEMORY_MS, FIRST_DELAY_MS, FREE_FAILURES, LoginThrottle, MAX_DELAY_MS, MAX_WAITING_PER_SOURCE } from "../../src/server/login-throttle.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("login throttle", () => {
   test("a source's failures wait longer and longer up to the cap; another source and a quiet minute start at full speed", async () => {
@@ -63,7 +63,7 @@ function postFrom(localAddress: string, url: string, body: unknown): Promise<{ s
 }
 
 describe("login throttle in the real daemon", () => {
-  const data = mkdtempSync(join(tmpdir(), "homed-login-throttle-"));
+  const data = tempDir("homed-login-throttle-").path;
   let daemon: ApiDaemon | undefined;
   after(async () => {
     await daemon?.stop();

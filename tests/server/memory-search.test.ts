@@ -5,19 +5,19 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFact, type NewFact } from "../../src/memory/index.ts";
 import { openStore } from "../../src/store/index.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const DAY = 86_400_000;
 
 type Record = { id: string; kind: string; layer: string; text: string; time: number; score?: number; channels?: string[]; provenance: { evidence?: string } };
 
 describe("console memory search", () => {
-  const data = mkdtempSync(join(tmpdir(), "homed-memory-search-"));
+  const data = tempDir("homed-memory-search-").path;
   let daemon: ApiDaemon;
   const ids: { [name: string]: string } = {};
 

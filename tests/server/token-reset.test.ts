@@ -1,14 +1,14 @@
 /** `homed token reset -data DIR`: a lost token is replaced, privately, and printed once. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 describe("homed token reset", () => {
   test("writes a new 0600 token, prints it on stdout, and the old one is gone", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-token-"));
+    const dir = testDir("homed-token-");
     writeFileSync(join(dir, "admin.token"), `${"o".repeat(43)}\n`, { mode: 0o644 });
     const done = await run([...SOURCE_HOMED, "token", "reset", "-data", dir]);
     assert.equal(done.code, 0, done.stderr);
@@ -27,7 +27,7 @@ describe("homed token reset", () => {
   });
 
   test("an empty folder holds no homed data: it says so and changes nothing", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-token-"));
+    const dir = testDir("homed-token-");
     const done = await run([...SOURCE_HOMED, "token", "reset", "-data", dir]);
     assert.equal(done.code, 2);
     assert.match(done.stderr, /Cannot reset the admin token: there is no homed data in .*; nothing was changed/);
@@ -36,7 +36,7 @@ describe("homed token reset", () => {
   });
 
   test("anything but `reset` is a usage error", async () => {
-    const done = await run([...SOURCE_HOMED, "token", "show", "-data", mkdtempSync(join(tmpdir(), "homed-token-"))]);
+    const done = await run([...SOURCE_HOMED, "token", "show", "-data", testDir("homed-token-")]);
     assert.equal(done.code, 2);
     assert.match(done.stderr, /usage is homed token reset -data DIR/);
   });

@@ -1,14 +1,12 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createLogger } from "../../src/log/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const TOKEN = "t".repeat(40);
 const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
@@ -86,7 +84,7 @@ describe("memory tools", () => {
   });
 
   test("from the CLI: homed memory note / recall / forget", async () => {
-    const data = mkdtempSync(join(tmpdir(), "homed-memcli-"));
+    const data = testDir("homed-memcli-");
     const noted = await run([...SOURCE_HOMED, "memory", "note", "the wifi password is on the fridge", "-data", data]);
     assert.equal(noted.code, 0, noted.stderr);
     const id = JSON.parse(noted.stdout).id as string;
@@ -100,7 +98,7 @@ describe("memory tools", () => {
   });
 
   test("homed mcp works with the official MCP client", async () => {
-    const data = mkdtempSync(join(tmpdir(), "homed-mcp-"));
+    const data = testDir("homed-mcp-");
     const client = new McpClient({ name: "test-ide", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: SOURCE_HOMED[0]!, args: [...SOURCE_HOMED.slice(1), "mcp", "-data", data], stderr: "ignore" }));
     try {

@@ -1,13 +1,12 @@
 /** Cold events on a real libSQL file, and a scripted distilling model. */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChatClient } from "../../src/llm/index.ts";
 import { askWithChat, importHistory, type Ask, type ColdMessage } from "../../src/memory/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 export async function storeWith(messages: ColdMessage[], importedAt = 0): Promise<{ store: Store; url: string }> {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), "homed-stable-")), "homed.db")}`;
+  const url = `file:${join(testDir("homed-stable-"), "homed.db")}`;
   const store = await openStore({ url });
   await importHistory(store.client, messages, { now: importedAt });
   return { store, url };

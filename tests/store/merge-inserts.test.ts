@@ -1,10 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { mergeInserts } from "../../src/store/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 describe("mergeInserts", () => {
   test("rows of one INSERT become one multi-row statement, in the order each INSERT first appears", () => {
@@ -23,7 +23,7 @@ describe("mergeInserts", () => {
   });
 
   test("more than 256 rows are split, and the merged statements write exactly the rows given", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "homed-merge-"));
+    const dir = testDir("homed-merge-");
     const client = createClient({ url: `file:${join(dir, "x.db")}` });
     try {
       await client.execute("CREATE TABLE a (x INTEGER PRIMARY KEY, y TEXT)");

@@ -1,19 +1,22 @@
-import { describe, test, beforeEach } from "node:test";
+import { afterEach, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { MIGRATIONS, migrate, migrationStatus, openStore, SchemaMismatchError } from "../../src/store/index.ts";
 import { renderMigrationIndex } from "../../scripts/gen-migrations.ts";
 import { ROOT } from "../support/process.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 let dir: string;
 let url: string;
+let temp: TempDir;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "homed-store-"));
+  temp = tempDir("homed-store-");
+  dir = temp.path;
   url = `file:${join(dir, "homed.db")}`;
 });
+afterEach(() => temp.remove());
 
 describe("migrations", () => {
   test("a fresh database gets every migration, and a second run applies none", async () => {

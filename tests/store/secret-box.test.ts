@@ -1,13 +1,13 @@
 /** Secrets at rest: the box, its key file, sealing stored plaintext, and a key that does not match (real libSQL files). */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProviderStore } from "../../src/kernel/providers.ts";
 import { openSecretBox, openStore, sealStoredSecrets, SecretBox, SecretKeyFileError, SecretUnreadable, SECRETS_KEY_FILE } from "../../src/store/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
-const scratch = () => mkdtempSync(join(tmpdir(), "homed-secrets-"));
+const scratch = () => testDir("homed-secrets-");
 
 describe("secret box", () => {
   test("a sealed value opens with its key and row name only, and never shows the plaintext", () => {

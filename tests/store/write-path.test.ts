@@ -6,18 +6,18 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { openStore } from "../../src/store/index.ts";
 import { isReadOnly } from "../../src/store/serial-writes.ts";
 import { ROOT, scriptCommand } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function scratchStore(options: { busyTimeoutMs?: number; onWait?: (message: string) => void } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "homed-write-path-"));
+  const dir = testDir("homed-write-path-");
   const url = `file:${join(dir, "homed.db")}`;
   const store = await openStore({ url, ...options });
   await store.client.execute("CREATE TABLE t (flow INTEGER, step INTEGER)");

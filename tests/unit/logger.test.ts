@@ -4,14 +4,14 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "../../src/log/index.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const quiet = () => {};
 const at = (iso: string) => () => new Date(iso);
-const fresh = () => mkdtempSync(join(tmpdir(), "homed-logger-"));
+const fresh = () => testDir("homed-logger-");
 const files = (dir: string) => readdirSync(dir).sort();
 
 describe("log files", () => {

@@ -104,7 +104,7 @@ type ExistingFact = { id: string; object: string; revision: number; snapshot: Re
 
 async function findSameFact(tx: Transaction, fact: NewFact, subjectId: string): Promise<ExistingFact | undefined> {
   const rows = await factsOfSubject(tx, { scope: fact.scope, privateTo: fact.privateTo ?? null, subjectBlockId: subjectId, predicate: normalizeNode(fact.predicate) });
-  const candidates = rows.map((r) => ({ id: r.id, object: r.object_text, revision: Number(r.revision), snapshot: r }));
+  const candidates = rows.map((r) => ({ id: r.id, object: r.object_text, revision: r.revision, snapshot: r }));
   if (fact.kind === "correction") return candidates[0];
   return candidates.find((c) => nearDuplicateObjects(c.object, fact.object));
 }

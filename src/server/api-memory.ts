@@ -192,14 +192,14 @@ async function stats(client: Client, embedder: Embedder, recallEmbedder: Embedde
     L2: { events: 0, tokens: 0, chars: 0 },
     L3: { events: 0, tokens: 0, chars: 0 },
   };
-  for (const r of await layerTotals(client)) totals[r.layer] = { events: Number(r.events), tokens: Number(r.tokens), chars: Number(r.chars) };
+  for (const r of await layerTotals(client)) totals[r.layer] = { events: r.events, tokens: r.tokens, chars: r.chars };
   return {
     layers: totals,
     triples: await tripleCount(client),
     embedder: await embedderStats(client, embedder, recallEmbedder),
     storageBytes: await databaseBytes(client),
     // When each memory was written, by the layer it is in now: the growth chart's data.
-    growth: (await writtenPerDay(client)).map((r) => ({ layer: r.layer, day: r.day, n: Number(r.n) })),
+    growth: (await writtenPerDay(client)).map((r) => ({ layer: r.layer, day: r.day, n: r.n })),
   };
 }
 

@@ -122,9 +122,9 @@ export function layerTotals(client: Client): Promise<{ layer: "L1" | "L2" | "L3"
   return queryDb(client)
     .select({
       layer: events.layer,
-      events: sql<number>`COUNT(*)`,
-      tokens: sql<number>`COALESCE(SUM(${events.tokens}), 0)`,
-      chars: sql<number>`COALESCE(SUM(length(${events.text})), 0)`,
+      events: sql<number>`COUNT(*)`.mapWith(Number),
+      tokens: sql<number>`COALESCE(SUM(${events.tokens}), 0)`.mapWith(Number),
+      chars: sql<number>`COALESCE(SUM(length(${events.text})), 0)`.mapWith(Number),
     })
     .from(events)
     .groupBy(events.layer);
@@ -133,7 +133,11 @@ export function layerTotals(client: Client): Promise<{ layer: "L1" | "L2" | "L3"
 /** How many memories were written each day, by the layer each is in now (oldest day first). */
 export function writtenPerDay(client: Client): Promise<{ layer: "L1" | "L2" | "L3"; day: string; n: number }[]> {
   const day = sql<string>`date(${events.createdAt} / 1000, 'unixepoch')`;
-  return queryDb(client).select({ layer: events.layer, day, n: sql<number>`COUNT(*)` }).from(events).groupBy(events.layer, day).orderBy(day);
+  return queryDb(client)
+    .select({ layer: events.layer, day, n: sql<number>`COUNT(*)`.mapWith(Number) })
+    .from(events)
+    .groupBy(events.layer, day)
+    .orderBy(day);
 }
 
 /**

@@ -61,8 +61,8 @@ export async function eventTextById(client: Executor, id: string): Promise<strin
   return row?.text;
 }
 
-/** A fact's row with the texts of its subject and object. */
-export type FactRecordRow = Omit<typeof triples.$inferSelect, "embedding"> & { subjectText: string | null; objectText: string | null };
+/** A fact's row with the texts of its subject and object (a node block's content, as text). */
+export type FactRecordRow = Omit<typeof triples.$inferSelect, "embedding"> & { subjectText: string; objectText: string };
 
 export async function factRecordRow(client: Executor, id: string): Promise<FactRecordRow | undefined> {
   const subject = alias(blocks, "s");
@@ -75,7 +75,7 @@ export async function factRecordRow(client: Executor, id: string): Promise<FactR
     .innerJoin(subject, eq(subject.id, triples.subjectBlockId))
     .innerJoin(object, eq(object.id, triples.objectBlockId))
     .where(eq(triples.id, id));
-  return row;
+  return row && { ...row, subjectText: String(row.subjectText), objectText: String(row.objectText) };
 }
 
 /** A fact's old snapshots, newest revision first. */

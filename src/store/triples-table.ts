@@ -81,18 +81,19 @@ export async function tripleCount(client: Client): Promise<number> {
   return Number(row!.n);
 }
 
+/** A fact's whole row with its object's text (the row is kept as a revision's snapshot). */
+export type SameSubjectFact = Record<string, unknown> & { id: string; revision: number; object_text: string };
+
 /**
  * The facts of one scope, privacy and subject whose predicate is `predicate` (lowercase), newest
  * first, each as its raw row (column names as stored: a revision keeps this row as its snapshot)
  * with its object's text as `object_text`.
  */
-export function factsOfSubject(
-  tx: Executor,
-  f: { scope: string; privateTo: string | null; subjectBlockId: string; predicate: string },
-): Promise<(Record<string, unknown> & { id: string; revision: number; object_text: string })[]> {
-  return queryDb(tx).all(sql`SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
+export async function factsOfSubject(tx: Executor, f: { scope: string; privateTo: string | null; subjectBlockId: string; predicate: string }): Promise<SameSubjectFact[]> {
+  const rows = await queryDb(tx).all<SameSubjectFact>(sql`SELECT t.*, o.content AS object_text FROM triples t JOIN blocks o ON o.id = t.object_block_id
     WHERE t.scope = ${f.scope} AND t.private_to IS ${f.privateTo} AND t.subject_block_id = ${f.subjectBlockId} AND lower(t.predicate) = ${f.predicate}
     ORDER BY t.updated_at DESC`);
+  return rows.map((r) => ({ ...r, revision: Number(r.revision) }));
 }
 
 export type NewTripleRow = typeof triples.$inferInsert;

@@ -3,7 +3,8 @@
  * file in src/cli/commands/ whose `run` imports the implementation only when the command runs
  * (a plugin process must not pay for loading the daemon: see main.ts).
  */
-import type { CommandIo, FlagSpec, ParsedArgs, Settings } from "../config/index.ts";
+import { UsageError, type CommandIo, type FlagSpec, type ParsedArgs, type Settings } from "../config/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 export type CommandInput = {
   args: ParsedArgs;
@@ -32,4 +33,16 @@ export const defineCommand = (command: Command): Command => command;
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const value = args.flags.get(name);
   return typeof value === "string" ? value : undefined;
+}
+
+/** Exactly `count` positional arguments after the command, or a usage error naming the usage. */
+export function expectArguments(rest: readonly string[], count: number, usage: string): void {
+  if (rest.length !== count) throw new UsageError(`${rest.length < count ? "missing" : "too many"} arguments: usage: ${usage}`);
+}
+
+/** A bad input file or line: reported as one "Cannot X: reason" line, without a stack. */
+export class InputError extends HomedError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("input", message, options);
+  }
 }

@@ -6,14 +6,12 @@ export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts"
 export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";
 export { restoreColdTurns, type RestoreOutcome } from "./restore-turns.ts";
-export { parseHistory, type ParsedHistory, type InvalidLine } from "./import-format.ts";
+export { parseHistory, historyLines, parseHistoryLine, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
 export { startImportAnalysis, AnalysisHere, AnalysisInWorker, WORKER_FROM, type ImportAnalysis, type AnalysisInput } from "./import-analysis.ts";
 export { cleanAbandonedImports } from "../store/index.ts";
 export type { RecallScope, Viewer, PrivateScope } from "./scope.ts";
 export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
-export { runImportCommand } from "./import-command.ts";
-export { runRecallCommand } from "./recall-command.ts";
 export { openDataStore, openDataEmbedder, type CommandIo } from "./command-io.ts";
 export {
   writeFact,

@@ -1,4 +1,4 @@
-/** `homed import FILE`: conversation history into cold context (the command lives in src/memory/). */
+/** `homed import FILE`: conversation history into cold context (the body: src/cli/import.ts). */
 import { defineCommand } from "../command.ts";
 
 export const importCommand = defineCommand({
@@ -15,5 +15,5 @@ export const importCommand = defineCommand({
     },
   ],
   takesArguments: true,
-  run: async ({ args, rest, settings }, io) => (await import("../../memory/index.ts")).runImportCommand(rest, args, settings(), io),
+  run: async ({ args, rest, settings }, io) => (await import("../import.ts")).runImportCommand(rest, args, settings(), io),
 });

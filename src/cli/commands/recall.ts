@@ -1,4 +1,4 @@
-/** `homed recall "query"`: search cold context (the command lives in src/memory/). */
+/** `homed recall "query"`: search cold context (the body: src/cli/recall.ts). */
 import { defineCommand } from "../command.ts";
 
 export const recallCommand = defineCommand({
@@ -25,5 +25,5 @@ export const recallCommand = defineCommand({
     { name: "queries", value: "FILE", default: "", help: '`homed recall`: batch mode, one {"id","query","conversation"?} per line in, one JSON line per query out' },
   ],
   takesArguments: true,
-  run: async ({ args, rest, settings }, io) => (await import("../../memory/index.ts")).runRecallCommand(rest, args, settings(), io),
+  run: async ({ args, rest, settings }, io) => (await import("../recall.ts")).runRecallCommand(rest, args, settings(), io),
 });

@@ -7,10 +7,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { configSection, readConfigFile, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
 import { vectorEmbedder, type ActiveEmbedder } from "../embed/index.ts";
-import { CHANNELS, type Channel } from "./channels.ts";
-import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
-import { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
-import { configureFusion, FusionConfigSchema } from "./fusion.ts";
+import { CHANNELS, coldcontextQuery, configureFusion, FusionConfigSchema, openDataEmbedder, openDataStore, type Candidate, type Channel, type CommandIo, type QueryOptions } from "../memory/index.ts";
+import { expectArguments, InputError, stringFlag } from "./command.ts";
 
 const USAGE = 'homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query" | --queries FILE.jsonl';
 
@@ -34,17 +32,17 @@ const NO_VECTORS_NOTE = "note: the vector channel needs an embedding model (Chin
  * IDF weighting the hash lacks, so fusing both counts the same evidence twice and pushes answers
  * down (LoCoMo dev R@5 .620 → .535).
  */
-function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): { options: QueryOptions; vectorsMissing: boolean } {
-  const k = Number(flagValue(flags, "k") ?? "10");
+function parseOptions(args: ParsedArgs, active: ActiveEmbedder): { options: QueryOptions; vectorsMissing: boolean } {
+  const k = Number(stringFlag(args, "k") ?? "10");
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError("invalid -k: expected a whole number from 1 to 1000");
-  const asked = flagValue(flags, "channels")
+  const asked = stringFlag(args, "channels")
     ?.split(",")
     .map((c) => c.trim());
   for (const c of asked ?? []) {
     if (!(CHANNELS as readonly string[]).includes(c)) throw new UsageError(`invalid -channels: "${c}" is not one of ${CHANNELS.join(", ")}`);
   }
   const time = (name: string) => {
-    const raw = flagValue(flags, name);
+    const raw = stringFlag(args, name);
     if (raw === undefined) return undefined;
     const ms = Date.parse(raw);
     if (Number.isNaN(ms)) throw new UsageError(`invalid -${name}: expected an ISO 8601 date or time, e.g. 2024-05-01`);
@@ -52,7 +50,7 @@ function parseOptions(flags: ParsedArgs["flags"], active: ActiveEmbedder): { opt
   };
   const embedder = vectorEmbedder(active);
   const channels = ((asked ?? CHANNELS) as Channel[]).filter((c) => c !== "vector" || embedder);
-  const options = { k, channels, conversation: flagValue(flags, "conversation"), since: time("since"), until: time("until"), embedder };
+  const options = { k, channels, conversation: stringFlag(args, "conversation"), since: time("since"), until: time("until"), embedder };
   return { options, vectorsMissing: !embedder && (asked ?? []).includes("vector") };
 }
 
@@ -104,7 +102,7 @@ function readQueries(file: string) {
 }
 
 export async function runRecallCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
-  const batchFile = flagValue(args.flags, "queries");
+  const batchFile = stringFlag(args, "queries");
   expectArguments(rest, batchFile === undefined ? 1 : 0, USAGE);
   const explain = args.flags.has("explain");
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
@@ -112,7 +110,7 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   configureFusion(configSection(readConfigFile(settings.dataDir), "fusion", FusionConfigSchema));
   const active = await openDataEmbedder(settings);
   const { embedder } = active;
-  const { options, vectorsMissing } = parseOptions(args.flags, active);
+  const { options, vectorsMissing } = parseOptions(args, active);
   if (vectorsMissing) io.stderr(NO_VECTORS_NOTE);
   const store = await openDataStore(settings);
   try {

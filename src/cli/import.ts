@@ -11,16 +11,25 @@ import { closeSync, openSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
 import { vectorEmbedder } from "../embed/index.ts";
-import { expectArguments, flagValue, InputError, openDataEmbedder, openDataStore, type CommandIo } from "./command-io.ts";
-import { importHistory, type ImportMessage } from "./import.ts";
-import { historyLines, parseHistoryLine, type InvalidLine } from "./import-format.ts";
-import { cleanAbandonedImports } from "../store/index.ts";
-import { MemoryScopeSchema, privateToOf } from "./scope.ts";
+import {
+  cleanAbandonedImports,
+  historyLines,
+  importHistory,
+  MemoryScopeSchema,
+  openDataEmbedder,
+  openDataStore,
+  parseHistoryLine,
+  privateToOf,
+  type CommandIo,
+  type ImportMessage,
+  type InvalidLine,
+} from "../memory/index.ts";
+import { expectArguments, InputError, stringFlag } from "./command.ts";
 
 export async function runImportCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
   expectArguments(rest, 1, "homed import [-data DIR] [--skip-invalid] [--scope user|partner:NAME|project:NAME] FILE");
   const file = rest[0]!;
-  const scope = MemoryScopeSchema.safeParse(flagValue(args.flags, "scope") ?? "user");
+  const scope = MemoryScopeSchema.safeParse(stringFlag(args, "scope") ?? "user");
   if (!scope.success) throw new InputError(`Cannot import ${file}: ${scope.error.issues[0]!.message} (nothing was imported)`);
   const privateTo = privateToOf(scope.data);
   const started = performance.now();

@@ -42,7 +42,7 @@ describe("console from the compiled binary", { skip: BINARY_SKIP ?? (chromiumMis
         [],
       );
     } finally {
-      await browser.context.close();
+      await browser.close();
       await daemon.stop();
     }
   });

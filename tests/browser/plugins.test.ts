@@ -48,7 +48,7 @@ describe("plugins page in Chromium", { skip: chromiumMissing ? "no /usr/bin/chro
     browser = await launchChromium();
   });
   after(async () => {
-    await browser?.context.close();
+    await browser?.close();
     await host?.stopAll();
     await server?.stop(100);
     store?.close();

@@ -34,7 +34,7 @@ export type Console = {
  * Debian's Chromium with a fresh profile; every URL it requests is recorded. `locale` is the
  * browser's language (navigator.languages), which the console follows until one is chosen.
  */
-export async function launchChromium(locale = "en-US"): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
+export async function launchChromium(locale = "en-US"): Promise<{ context: BrowserContext; page: Page; requests: string[]; close(): Promise<void> }> {
   const profile = tempDir("homed-chromium-");
   const context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM,
@@ -43,12 +43,16 @@ export async function launchChromium(locale = "en-US"): Promise<{ context: Brows
     locale,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-  context.once("close", profile.remove);
   const page = context.pages()[0] ?? (await context.newPage());
   const requests: string[] = [];
   context.on("request", (r) => void requests.push(r.url()));
   mkdirSync(ARTIFACTS, { recursive: true });
-  return { context, page, requests };
+  // The profile goes once Chromium has exited: it writes there until then.
+  const close = async () => {
+    await context.close();
+    profile.remove();
+  };
+  return { context, page, requests, close };
 }
 
 export async function openConsole(script: Script, options: { history?: object[]; locale?: string } = {}): Promise<Console> {
@@ -65,7 +69,8 @@ export async function openConsole(script: Script, options: { history?: object[];
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });
   const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
-  const { context, page, requests } = await launchChromium(options.locale);
+  const browser = await launchChromium(options.locale);
+  const { context, page, requests } = browser;
   return {
     daemon,
     provider,
@@ -75,7 +80,7 @@ export async function openConsole(script: Script, options: { history?: object[];
     token,
     requests,
     async close() {
-      await context.close();
+      await browser.close();
       await daemon.stop();
       await provider.close();
       data.remove();

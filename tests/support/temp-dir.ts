@@ -20,7 +20,8 @@ export type TempDir = { path: string; remove(): void; [Symbol.dispose](): void }
 
 export function tempDir(prefix = "homed-test-"): TempDir {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  const remove = () => rmSync(path, { recursive: true, force: true });
+  // Retried: a child that is still exiting may add a file while the folder is being emptied (ENOTEMPTY).
+  const remove = () => rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
   return { path, remove, [Symbol.dispose]: remove };
 }
 

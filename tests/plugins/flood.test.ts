@@ -21,8 +21,12 @@ describe("five misbehaving plugins flooding a real daemon", () => {
   let headers: Record<string, string>;
   const plugins = async () => ((await (await fetch(`${daemon.url}/api/plugins`, { headers })).json()) as { plugins: PluginStatus[] }).plugins;
 
+  /** When the plugins could start dropping: reports are bounded by the seconds since. */
+  let started = 0;
+
   before(async () => {
     floodDataFolder(data, FLOOD_MODES);
+    started = performance.now();
     daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
     headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}` };
     // Every plugin handshakes and starts its flood before anything is measured.
@@ -64,7 +68,10 @@ describe("five misbehaving plugins flooding a real daemon", () => {
     assert.match(log, /WARN {2}plugin flood-garbage: dropped \d+ reports of unreadable frames \(\d+ in all\): over the limit of 20 a second/);
     assert.match(log, /WARN {2}plugin flood-stderr: dropped \d+ stderr lines \(\d+ in all\): over the limit of 200 lines a second/);
     // At most one report a second per plugin and reason: the reports are not a flood themselves.
+    // (Counted against the seconds the flood has lasted: on a loaded machine this file's steps
+    // took over ten, and a fixed "10" failed with 11 honest reports.)
+    const seconds = (performance.now() - started) / 1000;
     const reports = log.split("\n").filter((l) => l.includes("plugin flood-notify: dropped")).length;
-    assert.ok(reports <= 10, `${reports} drop reports for one plugin`);
+    assert.ok(reports <= Math.ceil(seconds) + 1, `${reports} drop reports for one plugin in ${seconds.toFixed(1)} s`);
   });
 });

@@ -105,8 +105,11 @@ export async function coldEventStatements(message: ColdMessage, seq: number, vec
         now,
       ],
     },
-    { sql: sql.text, args: [...rowid, `${id}.0`, id, message.text, now] },
   ];
+  // A staged event's text block is not staged: the import's last step makes it from the event
+  // row (src/store/import-staging.ts), which saved writing and deleting a copy of every text
+  // (100k messages: 10.3-10.4 -> 9.9-10.0 s).
+  if (stagedAs === undefined) statements.push({ sql: sql.text, args: [`${id}.0`, id, message.text, now] });
   for (const [i, image] of (message.images ?? []).entries()) statements.push({ sql: sql.image, args: [...rowid, `${id}.${i + 1}`, id, image, now] });
   return statements;
 }

@@ -3,8 +3,8 @@
  * appears all at once or not at all.
  *
  * A run reserves a range of event rowids no live event reaches. Each chunk of messages is
- * written, in its own short transaction, as rows of `import_events`/`import_blocks` keyed by the
- * rowid each event will have; every BULK_SEGMENT_DOCS messages (src/memory/import.ts) their search segment is
+ * written, in its own short transaction, as rows of `import_events` (and `import_blocks`, for
+ * images; a text block is made from its event at the end) keyed by the rowid each event will have; every BULK_SEGMENT_DOCS messages (src/memory/import.ts) their search segment is
  * written 'staged' under the run, which no search reads. The last step copies the staged events
  * and blocks into `events`/`blocks` and makes the run's segments live, in one transaction (the
  * search analysis, most of an import's cost, is already done by then); then the staging rows
@@ -56,8 +56,9 @@ const EVENT_COLUMNS = "id, session_id, conversation, scope, private_to, layer, s
 const BLOCK_COLUMNS = "id, event_id, kind, holder, content, created_at";
 
 /**
- * The one step that makes a run's messages visible: its staged events and blocks become rows of
- * `events`/`blocks` under their reserved rowids, where their search rows already point. Vectors
+ * The one step that makes a run's messages visible: its staged events become rows of `events`
+ * under their reserved rowids, where their search rows already point; each gets its text block,
+ * and the staged image blocks become rows of `blocks`. Vectors
  * are left out here (a vector index insert is the slowest write there is) and attached after, in
  * short transactions, by `attachVectors`.
  */
@@ -66,6 +67,9 @@ export async function makeVisible(client: Client, run: ImportRun, lastRowid: num
   await client.batch(
     [
       { sql: `INSERT INTO events (rowid, ${EVENT_COLUMNS}) SELECT event_rowid, ${EVENT_COLUMNS} FROM import_events WHERE event_rowid BETWEEN ? AND ?`, args: range },
+      // Each event's text block, made here from the event row (it is not staged), before the
+      // staged image blocks: an event's blocks keep their order.
+      { sql: `INSERT INTO blocks (${BLOCK_COLUMNS}) SELECT id || '.0', id, 'text', 'L2', text, created_at FROM import_events WHERE event_rowid BETWEEN ? AND ?`, args: range },
       { sql: `INSERT INTO blocks (${BLOCK_COLUMNS}) SELECT ${BLOCK_COLUMNS} FROM import_blocks WHERE event_rowid BETWEEN ? AND ?`, args: range },
       publishStagedSegments(run.id),
       { sql: "UPDATE import_runs SET state = 'visible' WHERE id = ?", args: [run.id] },

@@ -297,7 +297,6 @@ async function importRun(
     await dropRun(client, run, { searchRows: true });
     throw error;
   }
-  analysis.close(); // (again in importHistory: harmless) its thread's memory back before the cleanup
   if (options.embedder) await attachVectors(client, run, importer.lastRowid, CHUNK);
   await dropRun(client, run, { searchRows: false });
   // The import's segments join the merge levels now, not at the next chat turn.

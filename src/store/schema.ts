@@ -314,7 +314,7 @@ export const importEvents = sqliteTable(
   (t) => [index("import_events_session_seq").on(t.sessionId, t.seq)],
 );
 
-/** Staged blocks of imports, found by their event's future rowid. */
+/** Staged image blocks of imports, found by their event's future rowid (a text block is made from its event when the import becomes visible). */
 export const importBlocks = sqliteTable(
   "import_blocks",
   {

@@ -4,7 +4,7 @@
  * `/mcp`. Frames are newline-delimited JSON with the plugin protocol's size cap.
  */
 import type { Settings } from "../config/index.ts";
-import { openDataEmbedder, openDataStore } from "../memory/index.ts";
+import { openDataEmbedder, openDataStore, OWNER } from "../memory/index.ts";
 import { StreamTransport, type Message } from "../plugins/index.ts";
 import { respondMcp } from "../server/index.ts";
 
@@ -13,7 +13,8 @@ export async function runMcpServer(settings: Settings): Promise<number> {
   const store = await openDataStore(settings, (text) => process.stderr.write(text));
   try {
     const active = await openDataEmbedder(settings);
-    const context = { client: store.client, embedder: active.kind === "fallback" ? undefined : active.embedder };
+    // The local user's own tool, reading the data folder directly: it sees everything, as the console does.
+    const context = { client: store.client, embedder: active.kind === "fallback" ? undefined : active.embedder, access: OWNER };
     const transport = new StreamTransport(process.stdin, process.stdout);
     const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
     transport.onerror = (error) => log(error.message);

@@ -4,7 +4,7 @@
  * open, forget: id; note: text); a JSON object gives all arguments. Prints the result as JSON.
  */
 import { UsageError, type Settings } from "../config/index.ts";
-import { MEMORY_TOOLS, openDataEmbedder, openDataStore, runMemoryTool } from "../memory/index.ts";
+import { MEMORY_TOOLS, openDataEmbedder, openDataStore, OWNER, runMemoryTool } from "../memory/index.ts";
 
 /** The tools that change memory: they say when a daemon serves the folder (see openDataStore). */
 const WRITES = new Set(["memory_note", "memory_forget"]);
@@ -36,7 +36,7 @@ export async function runMemoryCommand(rest: readonly string[], settings: Settin
   try {
     const active = await openDataEmbedder(settings);
     const embedder = active.kind === "fallback" ? undefined : active.embedder;
-    out(`${JSON.stringify(await runMemoryTool(tool.name, args, { client: store.client, embedder, log: (line) => err(`${line}\n`) }), null, 2)}\n`);
+    out(`${JSON.stringify(await runMemoryTool(tool.name, args, { client: store.client, embedder, access: OWNER, log: (line) => err(`${line}\n`) }), null, 2)}\n`);
     return 0;
   } finally {
     store.close();

@@ -9,7 +9,7 @@ import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
 import { httpChatModel, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
-import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
+import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, partnerAccess, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
 import { z } from "zod";
 import { memoryParticipant } from "./memory-participant.ts";
 import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.ts";
@@ -158,7 +158,8 @@ export class Kernel {
               client: this.options.client,
               embedder,
               conversation: context.partner,
-              partner: context.partner,
+              // A tool call acts with its turn's partner, never more (DESIGN §3).
+              access: partnerAccess(context.partner),
               injection: this.injection,
               ...(context.restore ? { restore: context.restore } : {}),
               log: (line) => this.options.log.info(line),

@@ -1,7 +1,7 @@
 /** Sessions: the channel's own one per (channel, partner), created on first contact, and new ones started beside it. */
 import type { Client } from "@libsql/client";
 import { sinkToL2 } from "../context/index.ts";
-import { forgetRecord } from "../memory/index.ts";
+import { forgetRecord, OWNER } from "../memory/index.ts";
 import { deleteSession, listSessions, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
 
 /** What deleting a conversation did with what was said in it: sank to cold history (kept, recallable) or forgotten. */
@@ -47,7 +47,7 @@ export class Sessions {
     if (!(await sessionById(this.client, id))) return undefined;
     const timeline = await sessionTimeline(this.client, id);
     const live = timeline.filter((e) => e.layer === "L1").map((e) => e.id);
-    if (forget) for (const e of timeline) await forgetRecord(this.client, e.id);
+    if (forget) for (const e of timeline) await forgetRecord(this.client, e.id, OWNER);
     else await sinkToL2(this.client, live);
     await deleteSession(this.client, id);
     return forget ? { sunk: 0, forgotten: timeline.length } : { sunk: live.length, forgotten: 0 };

@@ -20,6 +20,7 @@ import {
   type FactRecordRow,
 } from "../store/index.ts";
 import { sha256 } from "./stable-facts.ts";
+import { privateScopesOf, type Access } from "./access.ts";
 
 /** No record, or several, answer to an id or suffix (codes in src/errors/table.ts: 404, 409). */
 export class RecordError extends HomedError {
@@ -33,13 +34,17 @@ export class RecordError extends HomedError {
 
 export type RecordRef = { kind: "fact" | "event"; id: string };
 
-/** Resolves a full id or an id suffix (at least 6 characters) to one record. */
-export async function resolveRecord(client: Executor, idOrSuffix: string): Promise<RecordRef> {
-  const [exact] = await recordsWithId(client, idOrSuffix);
+/**
+ * Resolves a full id or an id suffix (at least 6 characters) to one record the caller may see
+ * (access.ts). One it may not see is "not found", word for word as an id that never existed.
+ */
+export async function resolveRecord(client: Executor, idOrSuffix: string, access: Access): Promise<RecordRef> {
+  const scopes = privateScopesOf(access);
+  const [exact] = await recordsWithId(client, idOrSuffix, scopes);
   if (exact) return exact;
   if (idOrSuffix.length < 6) throw new RecordError("not_found", `No memory with id ${idOrSuffix} (give the full id or at least 6 characters of its end)`);
   // Injected lines show the last 8 alphanumerics of an id; ids may hold '-' or '_' before them.
-  const rows = await recordsEndingIn(client, idOrSuffix, 5);
+  const rows = await recordsEndingIn(client, idOrSuffix, 5, scopes);
   if (rows.length === 0) throw new RecordError("not_found", `No memory with id ending in ${idOrSuffix}`);
   if (rows.length > 1) throw new RecordError("ambiguous", `Several memories end in ${idOrSuffix}: ${rows.map((r) => r.id).join(", ")}`);
   return rows[0]!;
@@ -90,8 +95,9 @@ async function checkEvidence(client: Executor, row: FactRecordRow): Promise<Evid
   return source.startsWith(row.excerpt) ? "verified" : "source_changed";
 }
 
-export async function openRecord(client: Executor, idOrSuffix: string): Promise<FactRecord | EventRecord> {
-  const ref = await resolveRecord(client, idOrSuffix);
+/** A record the caller may see, whole (a fact's evidence checked for real). */
+export async function openRecord(client: Executor, idOrSuffix: string, access: Access): Promise<FactRecord | EventRecord> {
+  const ref = await resolveRecord(client, idOrSuffix, access);
   if (ref.kind === "event") {
     const r = (await eventRecordRow(client, ref.id))!;
     return {
@@ -131,11 +137,11 @@ export async function openRecord(client: Executor, idOrSuffix: string): Promise<
   };
 }
 
-/** Deletes a record for good: a fact with its history, or an event with its blocks. */
-export async function forgetRecord(client: Client, idOrSuffix: string): Promise<RecordRef> {
+/** Deletes a record the caller may see for good: a fact with its history, or an event with its blocks. */
+export async function forgetRecord(client: Client, idOrSuffix: string, access: Access): Promise<RecordRef> {
   const tx: Transaction = await client.transaction("write");
   try {
-    const ref = await resolveRecord(tx, idOrSuffix);
+    const ref = await resolveRecord(tx, idOrSuffix, access);
     // First: a fact's search rows are found through its own row. An event's postings stay in
     // its search segment until the next merge of it, never found again (searches look each
     // result up in events).

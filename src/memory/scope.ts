@@ -23,9 +23,18 @@ export const MemoryScopeSchema = z.string().regex(/^(user|(partner|project):\S.{
 /** The `private_to` value of a scope named so: null for `user`. */
 export const privateToOf = (scope: string): PrivateScope | null => (scope === "user" ? null : (scope as PrivateScope));
 
+/**
+ * The partners a partner sits inside, itself included: `app2/alice` → `app2`, `app2/alice`. A
+ * narrowed partner (access.ts) sees what is private to the partner it narrows, never the reverse.
+ */
+export function enclosingPartners(partner: string): string[] {
+  const parts = partner.split("/");
+  return parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
 /** The `private_to` values a viewer may see besides the user's (null) ones. */
 export const visibleScopes = (viewer: Viewer): PrivateScope[] => [
-  ...(viewer.partner === undefined ? [] : [`partner:${viewer.partner}` as const]),
+  ...(viewer.partner === undefined ? [] : enclosingPartners(viewer.partner).map((p) => `partner:${p}` as const)),
   ...(viewer.project === undefined ? [] : [`project:${viewer.project}` as const]),
 ];
 

@@ -28,6 +28,7 @@ import {
   randomFactId,
   storagePath,
   vectorCoverageByLayer,
+  type HealthViewer,
 } from "../store/index.ts";
 import { cosine } from "../embed/index.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
@@ -40,7 +41,8 @@ import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
-import { MemoryScopeSchema, privateToOf, visibleScopes, type PrivateScope, type Viewer } from "./scope.ts";
+import { MemoryScopeSchema, privateToOf, type PrivateScope, type Viewer } from "./scope.ts";
+import { maySeeMemory, partnerOf, privateScopesOf, type Access } from "./access.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -48,10 +50,12 @@ export type MemoryToolContext = {
   /** The caller's conversation, when it has one: lists and explicit filters stay within it. */
   conversation?: string;
   /**
-   * A chat's partner: recall searches all of the user's memory, this conversation's first, and
-   * never what is private to another partner (DESIGN §3 Scopes).
+   * Who is calling (access.ts), decided by the caller's credential and never by an argument: the
+   * owner (admin token, console, local CLI) or a partner (an app key's, a chat turn's). A
+   * partner's recall searches all of the user's memory, its conversation's first; it never sees,
+   * opens, lists, forgets or writes what is private to another partner (DESIGN §3).
    */
-  partner?: string;
+  access: Access;
   /**
    * In a chat turn: moves cold events of the chat's session (whole turns) back into its context,
    * making room under the turn's budget (`restore: true`). Absent elsewhere: there is no chat
@@ -117,11 +121,12 @@ const recall = tool({
     const limit = args.limit ?? args.k ?? 8;
     const layers = new Set(args.layers ?? ["L2", "L3"]);
     const asked = recallQuery(query);
-    const viewer = viewerOf(args.scope, ctx.partner);
+    const partner = partnerOf(ctx.access);
+    const viewer = viewerOf(args.scope, ctx.access);
     // An explicit conversation filters; in a chat, everything the chat's partner may see.
-    const chat = conversation === undefined && ctx.partner !== undefined;
+    const chat = conversation === undefined && partner !== undefined;
     const scope = chat
-      ? { viewer, prefer: { conversation: ctx.conversation ?? ctx.partner!, boost: DEFAULT_INJECTION.conversationBoost } }
+      ? { viewer, prefer: { conversation: ctx.conversation ?? partner, boost: DEFAULT_INJECTION.conversationBoost } }
       : { conversation: conversation ?? ctx.conversation, ...(viewer ? { viewer } : {}) };
     const time = { ...(args.since !== undefined ? { since: args.since } : {}), ...(args.until !== undefined ? { until: args.until } : {}) };
     const [cold, stable] = await Promise.all([
@@ -147,19 +152,20 @@ const recall = tool({
 });
 
 /**
- * Who a recall sees. In a chat, the chat's partner (and a project named by `scope`); a scope naming
- * another partner is refused there (DESIGN §3: private memory never leaves its scope). Outside a
- * chat (CLI, HTTP, MCP: the user's own tools), `scope` names whose private memory to include.
+ * Who a recall sees. A partner (a chat, an app key): itself (and a project named by `scope`); a
+ * scope naming a partner it may not see is refused (DESIGN §3: private memory never leaves its
+ * scope). The owner (CLI, console, admin token): `scope` names whose private memory to include.
  */
-function viewerOf(scope: string | undefined, partner: string | undefined): Viewer | undefined {
+function viewerOf(scope: string | undefined, access: Access): Viewer | undefined {
   const privateTo = scope === undefined ? null : privateToOf(scope);
+  const partner = partnerOf(access);
   if (partner === undefined) {
     if (scope === undefined) return undefined;
     if (privateTo === null) return {};
     return privateTo.startsWith("partner:") ? { partner: privateTo.slice(8) } : { project: privateTo.slice(8) };
   }
-  if (privateTo?.startsWith("partner:") && privateTo !== `partner:${partner}`) {
-    throw new MemoryToolError("invalid_arguments", `scope ${privateTo}: this chat is with ${partner}, and another partner's private memory is never searched from it`);
+  if (privateTo?.startsWith("partner:") && !maySeeMemory(access, privateTo)) {
+    throw new MemoryToolError("invalid_arguments", `scope ${privateTo}: this caller is ${partner}, and another partner's private memory is never searched from it`);
   }
   return privateTo?.startsWith("project:") ? { partner, project: privateTo.slice(8) } : { partner };
 }
@@ -178,7 +184,7 @@ const open = tool({
     restore: z.boolean().default(false),
   }),
   async run({ id, maxChars, history, restore }, ctx) {
-    const record = await openRecord(ctx.client, id);
+    const record = await openRecord(ctx.client, id, ctx.access);
     let truncated = false;
     const fit = (text: string) => {
       truncated ||= text.length > maxChars;
@@ -228,6 +234,10 @@ const note = tool({
     // A private note is found by its partner's chats (their conversation key is the partner's
     // name) and, for a project, under the project's own key.
     const privateTo = MemoryScopeSchema.safeParse(args.scope).success ? privateToOf(args.scope) : null;
+    // A partner writes the user's memory or its own private memory, never another partner's.
+    if (privateTo?.startsWith("partner:") && !maySeeMemory(ctx.access, privateTo)) {
+      throw new MemoryToolError("invalid_arguments", `scope ${privateTo}: this caller is ${partnerOf(ctx.access)}, and may not write another partner's private memory`);
+    }
     const scope = privateTo?.startsWith("partner:") ? privateTo.slice("partner:".length) : args.scope;
     // Tags go into the text as #words: no schema of their own, found by recall's words channel.
     const tagged = (text: string) => (args.tags?.length ? `${text} ${args.tags.map((t) => `#${t}`).join(" ")}` : text);
@@ -306,7 +316,7 @@ const list = tool({
   }),
   async run({ layer, conversation, limit, offset }, ctx) {
     // In a chat, never another partner's or project's private memory, even by explicit conversation.
-    const page = { conversation: conversation ?? ctx.conversation, privateScopes: ctx.partner === undefined ? undefined : visibleScopes({ partner: ctx.partner }), limit, offset };
+    const page = { conversation: conversation ?? ctx.conversation, privateScopes: privateScopesOf(ctx.access), limit, offset };
     if (layer === "L2") {
       const rows = await coldEventPage(ctx.client, page);
       return {
@@ -335,14 +345,15 @@ const forget = tool({
   name: "memory_forget",
   description: "Delete one memory for good, by id or 8-character id.",
   input: z.object({ id: z.string().min(6).max(200) }),
-  run: async ({ id }, ctx) => ({ forgotten: await forgetRecord(ctx.client, id) }),
+  run: async ({ id }, ctx) => ({ forgotten: await forgetRecord(ctx.client, id, ctx.access) }),
 });
 
 const injections = tool({
   name: "memory_injections",
   description: "The recall audit: what memory was injected into recent turns (query, ids, per-layer counts, size).",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20), session: z.string().max(200).optional() }),
-  run: async ({ limit, session }, ctx) => ({ injections: await listInjections(ctx.client, { limit, sessionId: session }) }),
+  // A partner sees the injections of its own sessions only: the others' hold their questions and ids.
+  run: async ({ limit, session }, ctx) => ({ injections: await listInjections(ctx.client, { limit, sessionId: session, access: ctx.access }) }),
 });
 
 const stats = tool({
@@ -377,6 +388,12 @@ const stats = tool({
 
 type Check = { check: string; ok: boolean; detail: string };
 
+/** What the doctor's probes may pick from: a partner's doctor checks only memory it may see. */
+function healthViewerOf(access: Access): HealthViewer {
+  const partner = partnerOf(access);
+  return partner === undefined ? undefined : { partner, privateScopes: privateScopesOf(access)! };
+}
+
 const doctor = tool({
   name: "memory_doctor",
   description:
@@ -384,18 +401,20 @@ const doctor = tool({
   input: z.object({ deep: z.boolean().default(false) }),
   async run({ deep }, ctx) {
     const checks: Check[] = [];
-    const factId = await randomFactId(ctx.client);
+    const viewer = healthViewerOf(ctx.access);
+    const factId = await randomFactId(ctx.client, viewer);
     if (factId === undefined) checks.push({ check: "fact evidence", ok: true, detail: "not checked: no facts yet" });
     else {
-      const record = await openRecord(ctx.client, factId);
+      const record = await openRecord(ctx.client, factId, ctx.access);
       const ok = record.kind === "fact" && (record.check === "verified" || record.check === "no_excerpt");
       checks.push({ check: "fact evidence", ok, detail: `${record.id}: ${record.kind === "fact" ? record.check : "?"}` });
     }
-    const event = await randomColdEvent(ctx.client);
+    const event = await randomColdEvent(ctx.client, viewer);
     if (!event) checks.push({ check: "recall probe", ok: true, detail: "not checked: cold context is empty" });
     else {
       const { id, conversation, text } = event;
-      const found = await coldcontextQuery(ctx.client, text.slice(0, 300), { k: DEFAULT_INJECTION.k, conversation, embedder: ctx.embedder });
+      const partner = partnerOf(ctx.access);
+      const found = await coldcontextQuery(ctx.client, text.slice(0, 300), { k: DEFAULT_INJECTION.k, conversation, embedder: ctx.embedder, ...(partner !== undefined ? { viewer: { partner } } : {}) });
       const rank = found.findIndex((c) => c.id === id);
       checks.push({ check: "recall probe", ok: rank !== -1, detail: rank === -1 ? `${id} not found by its own text` : `${id} found at rank ${rank + 1}` });
     }
@@ -413,7 +432,7 @@ const doctor = tool({
  */
 async function vectorCheck(ctx: MemoryToolContext): Promise<Check> {
   if (!ctx.embedder) return { check: "vectors", ok: true, detail: "not checked: no embedding model in use (vector recall off)" };
-  const stored = await eventWithVector(ctx.client, ctx.embedder.modelId);
+  const stored = await eventWithVector(ctx.client, ctx.embedder.modelId, healthViewerOf(ctx.access));
   if (!stored) return { check: "vectors", ok: true, detail: `not checked: no memory has a ${ctx.embedder.modelId} vector yet` };
   const [again] = await ctx.embedder.embedTexts([stored.text], { purpose: "write" });
   const similarity = again ? cosine(again, stored.vector) : 0;
@@ -421,7 +440,7 @@ async function vectorCheck(ctx: MemoryToolContext): Promise<Check> {
 }
 
 async function duplicateCheck(ctx: MemoryToolContext): Promise<Check> {
-  const twice = await duplicateFacts(ctx.client);
+  const twice = await duplicateFacts(ctx.client, healthViewerOf(ctx.access));
   return twice.length === 0
     ? { check: "duplicates", ok: true, detail: "no fact is stored twice" }
     : {
@@ -436,7 +455,7 @@ async function duplicateCheck(ctx: MemoryToolContext): Promise<Check> {
 
 /** The ids recent injections named still open (a forgotten memory's id is reported: the audit outlives it). */
 async function auditCheck(ctx: MemoryToolContext): Promise<Check> {
-  const audited = await auditedIds(ctx.client, 200);
+  const audited = await auditedIds(ctx.client, 200, healthViewerOf(ctx.access));
   if (audited.records === 0) return { check: "audit ids", ok: true, detail: "not checked: nothing injected yet" };
   const missing = audited.missing;
   return {

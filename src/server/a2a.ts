@@ -25,6 +25,7 @@ import { a2aCard, A2A_PATH, v03CardJson, v1CardJson, type A2AConfig } from "./a2
 import { HomedAgentExecutor } from "./a2a-executor.ts";
 import { BoundedTaskStore } from "./a2a-task-store.ts";
 import type { AuthEnv } from "./auth.ts";
+import { keyPartner } from "./request-access.ts";
 
 export { A2AConfigSchema, A2A_PATH, type A2AConfig } from "./a2a-card.ts";
 
@@ -78,7 +79,7 @@ export function a2aRoutes(kernel: Kernel, config: A2AConfig, log: Pick<Logger, "
     const key = c.get("appKey");
     const requestedVersion = c.req.header(A2A_VERSION_HEADER) || undefined;
     const legacy = (requestedVersion ?? LEGACY_VERSION) === LEGACY_VERSION;
-    const context = new ServerCallContext({ user: userOf(key ? (key.partner ?? key.name) : "default"), requestedVersion });
+    const context = new ServerCallContext({ user: userOf(key ? keyPartner(key) : "default"), requestedVersion });
     try {
       validateVersion(context.requestedVersion, await handler.getAgentCard(), "JSONRPC");
     } catch (error) {

@@ -8,7 +8,7 @@ import type { Client } from "@libsql/client";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
-import { coldcontextQuery, listInjections, type AuditRecord } from "../memory/index.ts";
+import { coldcontextQuery, listInjections, OWNER, type AuditRecord } from "../memory/index.ts";
 import { recentAuditQueries } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -29,7 +29,7 @@ export function auditRoutes(client: Client, embedder: Embedder | undefined): Hon
   app.get("/", async (c) => {
     const parsed = AuditQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw new HomedError("invalid_request", `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
-    return c.json<AuditAnswer>({ entries: await listInjections(client, { limit: AUDIT_SHOWN, sessionId: parsed.data.session }) });
+    return c.json<AuditAnswer>({ entries: await listInjections(client, { limit: AUDIT_SHOWN, sessionId: parsed.data.session, access: OWNER }) });
   });
 
   app.post("/replay", async (c) => {

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Kernel } from "../kernel/index.ts";
 import { HomedError } from "../errors/index.ts";
-import { MEMORY_TOOLS, runMemoryTool } from "../memory/index.ts";
+import { MEMORY_TOOLS, OWNER, runMemoryTool } from "../memory/index.ts";
 
 export function memoryToolRoutes(kernel: Kernel): Hono {
   const app = new Hono();
@@ -23,7 +23,7 @@ export function memoryToolRoutes(kernel: Kernel): Hono {
     }
     // A MemoryToolError (unknown_tool, invalid_arguments) or RecordError (not_found, ambiguous)
     // is answered by the app's error handler from its code.
-    return c.json(await runMemoryTool(c.req.param("name"), args, { client: kernel.client, embedder: kernel.recallEmbedder }));
+    return c.json(await runMemoryTool(c.req.param("name"), args, { client: kernel.client, embedder: kernel.recallEmbedder, access: OWNER }));
   });
   return app;
 }

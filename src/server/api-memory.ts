@@ -9,7 +9,7 @@ import { z } from "zod";
 import { imageEmbedder, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
-import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
+import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, OWNER, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
 import {
   databaseBytes,
   imageCoverage,
@@ -226,7 +226,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
    * RecordError (`not_found`, `ambiguous`) goes through to the error table as it is.
    */
   const exactRecord = async (id: string) => {
-    const record = await openRecord(client, id);
+    const record = await openRecord(client, id, OWNER);
     if (record.id !== id) throw new HomedError("not_found", `No memory with id ${id}`);
     return record;
   };
@@ -235,7 +235,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
 
   app.delete("/records/:id", async (c) => {
     const before = await exactRecord(c.req.param("id"));
-    await forgetRecord(client, before.id);
+    await forgetRecord(client, before.id, OWNER);
     const where =
       before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
     log.info(`audit: console deleted memory ${before.id} (${where})`);

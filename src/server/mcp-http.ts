@@ -6,7 +6,8 @@
  * app key's calls see its partner's memory as a chat of that partner would.
  */
 import { Hono, type Context } from "hono";
-import type { MemoryToolContext } from "../memory/index.ts";
+import { partnerOf, type MemoryToolContext } from "../memory/index.ts";
+import { accessOf } from "./request-access.ts";
 import type { Kernel } from "../kernel/index.ts";
 import { ErrorCode } from "../plugins/index.ts";
 import type { AuthEnv } from "./auth.ts";
@@ -24,9 +25,9 @@ export function mcpRoutes(kernel: Kernel): Hono<AuthEnv> {
     } catch {
       return c.json({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "The request body is not valid JSON" } }, 400);
     }
-    const key = c.get("appKey");
-    const partner = key ? (key.partner ?? key.name) : undefined;
-    const context: MemoryToolContext = { client: kernel.client, embedder: kernel.recallEmbedder, ...(partner ? { partner, conversation: partner } : {}) };
+    const access = accessOf(c);
+    const partner = partnerOf(access);
+    const context: MemoryToolContext = { client: kernel.client, embedder: kernel.recallEmbedder, access, ...(partner ? { conversation: partner } : {}) };
     if (Array.isArray(body)) {
       const answers = (await Promise.all(body.map((m) => respondMcp(m, context)))).filter((a) => a !== undefined);
       return answers.length ? c.json(answers) : c.body(null, 202);

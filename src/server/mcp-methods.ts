@@ -89,7 +89,7 @@ async function answer(message: Message, context: MemoryToolContext): Promise<unk
     case "resources/read": {
       const { uri } = params(ReadSchema, message);
       if (!uri.startsWith(RESOURCE_PREFIX)) throw new RpcFailure(-32002, `No resource ${uri}: homed's are ${RESOURCE_PREFIX}<id>`);
-      const record = await openRecord(context.client, decodeURIComponent(uri.slice(RESOURCE_PREFIX.length))).catch((error: Error) => {
+      const record = await openRecord(context.client, decodeURIComponent(uri.slice(RESOURCE_PREFIX.length)), context.access).catch((error: Error) => {
         throw new RpcFailure(-32002, `No resource ${uri}: ${error.message}`);
       });
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };

@@ -3,8 +3,8 @@
  * gets an agent with memory. The client's messages are the conversation the model sees (plus
  * homed's memory); the newest user message is the turn's input, and only the turn (input, tool
  * rounds, answer) is stored, so re-sent history is never stored twice. The session is the partner
- * (`partnerOf`) on channel "openai"; an `X-Homed-Session` header names one whose stored history
- * the model sees instead. The client's function tools are offered
+ * on channel "openai", of the partner the credential gives (openai-session.ts); an
+ * `X-Homed-Session` header names one of that partner's whose stored history the model sees instead. The client's function tools are offered
  * to the model; a round calling one pauses the turn and answers with those `tool_calls`, and the
  * request whose messages end with their results resumes it (homed's own calls stay inside). `model`
  * chooses the provider (openai-models.ts); what else is honoured is in openai-request.ts. Errors
@@ -16,12 +16,12 @@ import { streamSSE } from "hono/streaming";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnResult } from "../kernel/index.ts";
-import type { AppKey } from "./app-keys.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
 import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
+import { requestSession } from "./openai-session.ts";
 
 export { HOMED_MODEL_ID } from "./openai-models.ts";
 
@@ -39,12 +39,6 @@ function finishReason(result: TurnResult): "tool_calls" | "content_filter" | "le
 /** The client's calls a paused turn waits for, as OpenAI's `tool_calls` (homed's own never leave homed). */
 const toolCallsOf = (result: TurnResult) =>
   result.paused ? { tool_calls: result.paused.pending.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } })) } : {};
-
-/**
- * Whose turn this is: the request's `user`, else the app key's partner, else the key's name, so
- * two apps never share one conversation. The admin token's requests without `user` are "default".
- */
-const partnerOf = (user: string | undefined, key: AppKey | undefined): string => user?.trim() || key?.partner || key?.name || "default";
 
 export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -66,11 +60,9 @@ export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
     const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
     const images = toolResults ? [] : inputImages(body);
     if (!toolResults && !input && !images.length) throw new HomedError("invalid_request", "messages: the request has no user message with text or an image", { param: "messages" });
-    const headerSession = c.req.header("x-homed-session");
-    const session = headerSession ? await kernel.sessions.get(headerSession) : await kernel.sessions.open("openai", partnerOf(body.user, c.get("appKey")));
-    if (!session) throw new HomedError("session_not_found", `No session with id ${headerSession}`);
+    const { session, named } = await requestSession(kernel, c, body.user);
     // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
-    const conversation = headerSession ? {} : clientConversation(body);
+    const conversation = named ? {} : clientConversation(body);
     const turn = { session, input, images, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults, ...conversation };
 
     const id = `chatcmpl-${randomUUID()}`;

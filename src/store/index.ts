@@ -29,7 +29,7 @@ export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds,
 export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, keepRevision, type NewTripleRow } from "./triples-table.ts";
 export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
-export { memoryTotals, randomFactId, randomColdEvent, blocksHeldElsewhere } from "./memory-health.ts";
+export { memoryTotals, randomFactId, randomColdEvent, blocksHeldElsewhere, type HealthViewer } from "./memory-health.ts";
 export { coldEventPage, factPage } from "./memory-listing.ts";
 export { markSourceGone } from "./fact-evidence.ts";
 export { standingColdEvents, type StandingColdEvent } from "./standing-cold.ts";

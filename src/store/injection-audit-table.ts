@@ -1,7 +1,8 @@
 /** The `injection_audit` table: what memory each turn was given (memory/injection.ts), newest kept. */
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { injectionAudit, sessions } from "./schema.ts";
+import { sessionIdsWithin } from "./sessions-table.ts";
 
 /** One memory an injection brought to a turn. */
 export type AuditedMemory = { id: string; layer: string; band: string; evidence: string };
@@ -30,12 +31,20 @@ export async function insertInjectionAudit(client: Executor, record: Omit<Inject
   ]);
 }
 
-/** The newest `limit` records, of one session when `sessionId` is given. */
-export async function injectionAuditRecords(client: Executor, options: { limit: number; sessionId?: string }): Promise<InjectionAuditRecord[]> {
+/**
+ * The newest `limit` records, of one session when `sessionId` is given, and only of the sessions
+ * of `partner` (and the partners inside it) when that is given.
+ */
+export async function injectionAuditRecords(client: Executor, options: { limit: number; sessionId?: string; partner?: string }): Promise<InjectionAuditRecord[]> {
   const rows = await queryDb(client)
     .select()
     .from(injectionAudit)
-    .where(options.sessionId ? eq(injectionAudit.sessionId, options.sessionId) : undefined)
+    .where(
+      and(
+        options.sessionId ? eq(injectionAudit.sessionId, options.sessionId) : undefined,
+        options.partner !== undefined ? sql`${injectionAudit.sessionId} IN (${sessionIdsWithin(options.partner)})` : undefined,
+      ),
+    )
     .orderBy(desc(injectionAudit.id))
     .limit(options.limit);
   return rows.map((r) => ({ ...r, ids: JSON.parse(r.ids) as AuditedMemory[], counts: JSON.parse(r.counts) as InjectionAuditRecord["counts"] }));

@@ -7,6 +7,15 @@ import type { Client } from "@libsql/client";
 import { and, desc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb } from "./query-db.ts";
 import { blocks, events, injectionAudit, jobLeases, triples } from "./schema.ts";
+import { visibleTo } from "./cold-scope.ts";
+import { sessionIdsWithin } from "./sessions-table.ts";
+
+/**
+ * Who the probes below may pick from (memory/access.ts): undefined for the owner (everything), else
+ * a partner's visible private scopes and its partner name, so a partner's `memory_doctor` never
+ * names an id or reads a text it may not see.
+ */
+export type HealthViewer = { privateScopes: readonly string[]; partner: string } | undefined;
 
 export type VectorCoverageByLayer = {
   /** Per layer (events) or "L3" (facts): how many, and how many carry a vector of each model. */
@@ -41,30 +50,36 @@ export async function vectorCoverageByLayer(client: Client): Promise<VectorCover
 }
 
 /** One event with a vector of `model`, for a probe that embeds its text again. */
-export async function eventWithVector(client: Client, model: string): Promise<{ id: string; text: string; vector: Float32Array } | undefined> {
+export async function eventWithVector(client: Client, model: string, viewer?: HealthViewer): Promise<{ id: string; text: string; vector: Float32Array } | undefined> {
   const [row] = await queryDb(client)
     .select({ id: events.id, text: events.text, embedding: events.embedding })
     .from(events)
-    .where(and(eq(events.embedModel, model), isNotNull(events.embedding)))
+    .where(and(eq(events.embedModel, model), isNotNull(events.embedding), viewer && visibleTo(events.privateTo, viewer.privateScopes)))
     .orderBy(sql`random()`)
     .limit(1);
   return row?.embedding ? { id: row.id, text: row.text, vector: row.embedding } : undefined;
 }
 
 /** Facts stored more than once: same subject, predicate and object (node blocks are shared by text). */
-export async function duplicateFacts(client: Client): Promise<{ ids: string[] }[]> {
+export async function duplicateFacts(client: Client, viewer?: HealthViewer): Promise<{ ids: string[] }[]> {
   const rows = await queryDb(client)
     .select({ ids: sql<string>`group_concat(${triples.id}, ' ')` })
     .from(triples)
+    .where(viewer && visibleTo(triples.privateTo, viewer.privateScopes))
     .groupBy(triples.subjectBlockId, sql`lower(${triples.predicate})`, triples.objectBlockId)
     .having(sql`COUNT(*) > 1`);
   return rows.map((r) => ({ ids: r.ids.split(" ") }));
 }
 
 /** The ids named by the newest `limit` injection audits, and which of them no longer exist. */
-export async function auditedIds(client: Client, limit: number): Promise<{ records: number; ids: number; missing: string[] }> {
+export async function auditedIds(client: Client, limit: number, viewer?: HealthViewer): Promise<{ records: number; ids: number; missing: string[] }> {
   const db = queryDb(client);
-  const rows = await db.select({ ids: injectionAudit.ids }).from(injectionAudit).orderBy(desc(injectionAudit.id)).limit(limit);
+  const rows = await db
+    .select({ ids: injectionAudit.ids })
+    .from(injectionAudit)
+    .where(viewer && sql`${injectionAudit.sessionId} IN (${sessionIdsWithin(viewer.partner)})`)
+    .orderBy(desc(injectionAudit.id))
+    .limit(limit);
   const named = new Set<string>();
   for (const row of rows) for (const entry of JSON.parse(row.ids) as { id: string }[]) named.add(entry.id);
   const ids = [...named];
@@ -117,14 +132,24 @@ export async function memoryTotals(client: Client): Promise<{ events: Record<str
 }
 
 /** A fact picked at random, for a probe. */
-export async function randomFactId(client: Client): Promise<string | undefined> {
-  const [row] = await queryDb(client).select({ id: triples.id }).from(triples).orderBy(sql`random()`).limit(1);
+export async function randomFactId(client: Client, viewer?: HealthViewer): Promise<string | undefined> {
+  const [row] = await queryDb(client)
+    .select({ id: triples.id })
+    .from(triples)
+    .where(viewer && visibleTo(triples.privateTo, viewer.privateScopes))
+    .orderBy(sql`random()`)
+    .limit(1);
   return row?.id;
 }
 
 /** A cold event picked at random, for a recall probe by its own text. */
-export async function randomColdEvent(client: Client): Promise<{ id: string; conversation: string; text: string } | undefined> {
-  const [row] = await queryDb(client).select({ id: events.id, conversation: events.conversation, text: events.text }).from(events).where(eq(events.layer, "L2")).orderBy(sql`random()`).limit(1);
+export async function randomColdEvent(client: Client, viewer?: HealthViewer): Promise<{ id: string; conversation: string; text: string } | undefined> {
+  const [row] = await queryDb(client)
+    .select({ id: events.id, conversation: events.conversation, text: events.text })
+    .from(events)
+    .where(and(eq(events.layer, "L2"), viewer && visibleTo(events.privateTo, viewer.privateScopes)))
+    .orderBy(sql`random()`)
+    .limit(1);
   return row;
 }
 

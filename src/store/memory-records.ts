@@ -6,6 +6,7 @@ import { desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
 import { blockData, blocks, events, tripleRevisions, triples } from "./schema.ts";
+import { visibleTo } from "./cold-scope.ts";
 
 export type RecordKind = "fact" | "event";
 
@@ -14,15 +15,27 @@ export type RecordKind = "fact" | "event";
  * the builder cost ~150 µs a call against ~40 µs for the whole raw query (measured, 5000 calls).
  */
 
-/** The records whose id is `id` (at most one of each kind, in practice one). */
-export function recordsWithId(client: Executor, id: string): Promise<{ kind: RecordKind; id: string }[]> {
-  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE id = ${id} UNION ALL SELECT 'event', id FROM events WHERE id = ${id}`);
+/**
+ * Who may see a record, as its own WHERE condition (cold-scope.ts `visibleTo`): undefined for no
+ * test (the owner's tools), else the private scopes the caller may see besides the user's.
+ */
+const visible = (privateScopes: readonly string[] | undefined) => (privateScopes === undefined ? sql`` : sql` AND ${visibleTo(sql`private_to`, privateScopes)}`);
+
+/** The records whose id is `id` (at most one of each kind, in practice one) that the caller may see. */
+export function recordsWithId(client: Executor, id: string, privateScopes?: readonly string[]): Promise<{ kind: RecordKind; id: string }[]> {
+  const seen = visible(privateScopes);
+  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE id = ${id}${seen} UNION ALL SELECT 'event', id FROM events WHERE id = ${id}${seen}`);
 }
 
-/** Up to `limit` records whose id, without its '-' and '_' (as injected lines shorten ids), ends in `suffix`. */
-export function recordsEndingIn(client: Executor, suffix: string, limit: number): Promise<{ kind: RecordKind; id: string }[]> {
-  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix}
-    UNION ALL SELECT 'event', id FROM events WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix} LIMIT ${limit}`);
+/**
+ * Up to `limit` records the caller may see whose id, without its '-' and '_' (as injected lines
+ * shorten ids), ends in `suffix`. Visibility is in the query, not a pass afterwards: records the
+ * caller may not see neither fill the limit nor make a suffix ambiguous.
+ */
+export function recordsEndingIn(client: Executor, suffix: string, limit: number, privateScopes?: readonly string[]): Promise<{ kind: RecordKind; id: string }[]> {
+  const seen = visible(privateScopes);
+  return queryDb(client).all(sql`SELECT 'fact' AS kind, id FROM triples WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix}${seen}
+    UNION ALL SELECT 'event', id FROM events WHERE replace(replace(id, '-', ''), '_', '') LIKE '%' || ${suffix}${seen} LIMIT ${limit}`);
 }
 
 export type EventRecordRow = {

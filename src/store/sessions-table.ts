@@ -1,10 +1,19 @@
 /** The `sessions` table: the channel's own conversation with each partner (thread 0), and any started since (1, 2, …). */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, max } from "drizzle-orm";
+import { and, desc, eq, max, sql, type SQL } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { pausedTurns, sessions } from "./schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The ids of the sessions of `partner` and of the partners inside it (`partner/…`, memory/access.ts),
+ * as a subquery. The range is `partner/` ≤ p < `partner0` ('0' follows '/'): exactly the names
+ * that start with `partner/`, and an index range rather than a LIKE that '%' or '_' would confuse.
+ */
+export function sessionIdsWithin(partner: string): SQL {
+  return sql`SELECT id FROM sessions WHERE partner = ${partner} OR (partner >= ${`${partner}/`} AND partner < ${`${partner}0`})`;
+}
 
 export async function sessionExists(client: Executor, id: string): Promise<boolean> {
   const found = await queryDb(client).select({ id: sessions.id }).from(sessions).where(eq(sessions.id, id)).limit(1);

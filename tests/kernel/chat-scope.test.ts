@@ -5,7 +5,7 @@
  */
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { importHistory, runMemoryTool, type PrivateScope } from "../../src/memory/index.ts";
+import { importHistory, OWNER, partnerAccess, runMemoryTool, type PrivateScope } from "../../src/memory/index.ts";
 import { kernelHarness, type Harness } from "./support.ts";
 
 let h: Harness | undefined;
@@ -55,7 +55,7 @@ describe("chat recall scopes", () => {
       line("conv-mia", "2", "bring the surprise cake for the party", "project:birthday"),
     ]);
     // A hand-written private fact, important enough for the active window of every turn.
-    await runMemoryTool("memory_note", { text: "Mia's door code is 4412", scope: "partner:Mia", importance: 0.95 }, { client: h.store.client });
+    await runMemoryTool("memory_note", { text: "Mia's door code is 4412", scope: "partner:Mia", importance: 0.95 }, { client: h.store.client, access: OWNER });
     const bob = await ask(h, "Bob", "when is the surprise party? what is the door code?");
     assert.doesNotMatch(bob, /Friday|4412|cake/);
     const mia = await ask(h, "Mia", "when is the surprise party? what is the door code?");
@@ -63,17 +63,17 @@ describe("chat recall scopes", () => {
     assert.match(mia, /4412/);
     assert.doesNotMatch(mia, /cake/, "a project's memory stays in the project");
     // The model's own recall tool in Bob's chat keeps the same rule.
-    const tool = await runMemoryTool("memory_recall", { query: "surprise party door code" }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
+    const tool = await runMemoryTool("memory_recall", { query: "surprise party door code" }, { client: h.store.client, conversation: "Bob", access: partnerAccess("Bob") });
     assert.doesNotMatch(JSON.stringify(tool), /Friday|4412|cake/);
     // Nor does listing, even when Bob's chat names Mia's conversation.
     for (const [layer, conversation] of [
       ["L2", "conv-mia"],
       ["L3", "Mia"],
     ] as const) {
-      const listed = await runMemoryTool("memory_list", { layer, conversation }, { client: h.store.client, conversation: "Bob", partner: "Bob" });
+      const listed = await runMemoryTool("memory_list", { layer, conversation }, { client: h.store.client, conversation: "Bob", access: partnerAccess("Bob") });
       assert.doesNotMatch(JSON.stringify(listed), /Friday|4412|cake/, layer);
     }
-    const mias = await runMemoryTool("memory_list", { layer: "L2", conversation: "conv-mia" }, { client: h.store.client, conversation: "Mia", partner: "Mia" });
+    const mias = await runMemoryTool("memory_list", { layer: "L2", conversation: "conv-mia" }, { client: h.store.client, conversation: "Mia", access: partnerAccess("Mia") });
     assert.match(JSON.stringify(mias), /"privateTo":"partner:Mia"/);
   });
 
@@ -85,7 +85,7 @@ describe("chat recall scopes", () => {
       ["Ann", "Elm"],
       ["Bob", "Oak"],
     ]) {
-      await runMemoryTool("memory_note", { subject: "the dentist", predicate: "practises on", object: `${where} street`, scope, importance: 0.1 }, { client: h.store.client });
+      await runMemoryTool("memory_note", { subject: "the dentist", predicate: "practises on", object: `${where} street`, scope, importance: 0.1 }, { client: h.store.client, access: OWNER });
     }
     for (const [partner, own, other, ownFact, otherFact] of [
       ["Bob", "ninth", "fourth", "Oak", "Elm"],

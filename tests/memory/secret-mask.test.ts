@@ -5,7 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
+import { OWNER, coolOnce, importHistory, parseHistory, runMemoryTool } from "../../src/memory/index.ts";
 import { createContextEngine } from "../../src/context/index.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,11 +66,11 @@ describe("secrets are masked before memory is written", () => {
   test("memory_note stores no secret, says what it masked and logs it with the fact's id", async () => {
     await using store = await openTempStore();
     const logged: string[] = [];
-    const noted = (await runMemoryTool("memory_note", { subject: "Ann", predicate: "uses api key", object: OPENAI }, { client: store.client, log: (l) => logged.push(l) })) as {
+    const noted = (await runMemoryTool("memory_note", { subject: "Ann", predicate: "uses api key", object: OPENAI }, { client: store.client, access: OWNER, log: (l) => logged.push(l) })) as {
       id: string;
       masked: unknown;
     };
-    const plain = (await runMemoryTool("memory_note", { text: `the vault password: ${PASSWORD}` }, { client: store.client, log: (l) => logged.push(l) })) as { id: string };
+    const plain = (await runMemoryTool("memory_note", { text: `the vault password: ${PASSWORD}` }, { client: store.client, access: OWNER, log: (l) => logged.push(l) })) as { id: string };
     assert.deepEqual(noted.masked, [{ kind: "openai-key", count: 1 }]);
     await assertNoSecrets(store);
     assert.deepEqual(logged, [`memory_note ${noted.id}: secrets masked (1 openai-key)`, `memory_note ${plain.id}: secrets masked (1 password-value)`]);

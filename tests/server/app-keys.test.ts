@@ -144,7 +144,7 @@ describe("app keys", () => {
     }
   });
 
-  test("two apps without `user` never see each other's turns; `user` still names the partner", async () => {
+  test("two apps without `user` never see each other's turns; `user` narrows the key's partner, never replaces it", async () => {
     const make = async (name: string) => ((await (await admin("/api/keys", { method: "POST", body: JSON.stringify({ name }) })).json()) as { key: string }).key;
     const one = await make("app-one");
     const two = await make("app-two");
@@ -167,8 +167,8 @@ describe("app keys", () => {
       .map((s) => s.partner)
       .sort();
     assert.deepEqual(
-      partners.filter((p) => ["app-one", "app-two", "carol", "default"].includes(p)),
-      ["app-one", "app-two", "carol"],
+      partners.filter((p) => ["app-one", "app-two", "carol", "app-two/carol", "default"].includes(p)),
+      ["app-one", "app-two", "app-two/carol"],
     );
   });
 });

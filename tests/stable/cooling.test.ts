@@ -1,6 +1,6 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { coolOnce, openRecord, type FactRecord } from "../../src/memory/index.ts";
+import { OWNER, coolOnce, openRecord, type FactRecord } from "../../src/memory/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
 import { askProvider, DAY, distilledText, message, storeWith } from "./support.ts";
@@ -35,7 +35,7 @@ describe("cooling (L2 → L3)", () => {
       ["L3"],
     );
     const factId = String((await one("SELECT id FROM triples"))[0]!.id);
-    const fact = (await openRecord(store.client, factId)) as FactRecord;
+    const fact = (await openRecord(store.client, factId, OWNER)) as FactRecord;
     assert.equal(fact.subject, "Mia");
     assert.equal(fact.object, "jasmine tea");
     assert.equal(fact.scope, "user");

@@ -5,7 +5,7 @@
  */
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { buildInjection, coolOnce, DEFAULT_INJECTION, openRecord, runMemoryTool, type FactRecord } from "../../src/memory/index.ts";
+import { OWNER, buildInjection, coolOnce, DEFAULT_INJECTION, openRecord, runMemoryTool, type FactRecord } from "../../src/memory/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { DAY, message, storeWith } from "./support.ts";
 
@@ -35,8 +35,8 @@ describe("evidence marks", () => {
 
     const key = (await store.client.execute("SELECT id, source_event_id FROM triples WHERE predicate = 'is'")).rows[0]!;
     assert.match((await lineOf("where is the spare key?", /flowerpot/))!, /verbatim source/);
-    await runMemoryTool("memory_forget", { id: String(key.source_event_id) }, { client: store.client });
-    const fact = (await openRecord(store.client, String(key.id))) as FactRecord;
+    await runMemoryTool("memory_forget", { id: String(key.source_event_id) }, { client: store.client, access: OWNER });
+    const fact = (await openRecord(store.client, String(key.id), OWNER)) as FactRecord;
     assert.equal(fact.evidence, "pointer");
     assert.equal(fact.check, "source_unavailable");
     assert.ok(fact.provenance.excerpt && fact.provenance.hash, "the pointer stays: excerpt and hash");

@@ -1,6 +1,6 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { forgetRecord, nearDuplicateObjects, trigramOverlap, openRecord, REVISIONS_KEPT, RecordError, writeFact, type FactRecord, type NewFact } from "../../src/memory/index.ts";
+import { OWNER, forgetRecord, nearDuplicateObjects, trigramOverlap, openRecord, REVISIONS_KEPT, RecordError, writeFact, type FactRecord, type NewFact } from "../../src/memory/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { message, storeWith } from "./support.ts";
 
@@ -67,7 +67,7 @@ describe("L3 facts", () => {
     const second = await write(fact({ object: "jasmine green tea" }));
     assert.equal(second.id, first.id);
     assert.deepEqual([second.action, second.revision], ["updated", 2]);
-    const record = (await openRecord(store.client, first.id)) as FactRecord;
+    const record = (await openRecord(store.client, first.id, OWNER)) as FactRecord;
     assert.equal(record.object, "jasmine green tea");
     assert.deepEqual(
       record.history.map((h) => h.revision),
@@ -92,14 +92,14 @@ describe("L3 facts", () => {
     const home = await write(fact({ predicate: "lives in", object: "Beijing", kind: "entity" }));
     const moved = await write(fact({ predicate: "lives in", object: "Shanghai", kind: "correction" }));
     assert.equal(moved.id, home.id);
-    assert.equal(((await openRecord(store.client, home.id)) as FactRecord).object, "Shanghai");
+    assert.equal(((await openRecord(store.client, home.id, OWNER)) as FactRecord).object, "Shanghai");
   });
 
   test(`only the newest ${REVISIONS_KEPT} snapshots are kept`, async () => {
     ({ store } = await storeWith([]));
     let id = "";
     for (let i = 0; i < REVISIONS_KEPT + 5; i++) id = (await write(fact({ predicate: "lives in", object: `city ${i}`, kind: "correction" }))).id;
-    const record = (await openRecord(store.client, id)) as FactRecord;
+    const record = (await openRecord(store.client, id, OWNER)) as FactRecord;
     assert.equal(record.revision, REVISIONS_KEPT + 5);
     assert.equal(record.history.length, REVISIONS_KEPT);
     assert.equal(record.history[0]!.revision, REVISIONS_KEPT + 4);
@@ -119,12 +119,12 @@ describe("L3 facts", () => {
     const event = (await store.client.execute("SELECT id, session_id, seq, text FROM events")).rows[0]!;
     const source = { session: String(event.session_id), turn: Number(event.seq), eventId: String(event.id), text: String(event.text) };
     const written = await write(fact({ predicate: "passport expires", object: "March 2027", evidence: "verbatim", source }));
-    assert.equal(((await openRecord(store.client, written.id)) as FactRecord).check, "verified");
+    assert.equal(((await openRecord(store.client, written.id, OWNER)) as FactRecord).check, "verified");
     await store.client.execute({ sql: "UPDATE triples SET excerpt = 'My passport expires in 2030.' WHERE id = ?", args: [written.id] });
-    assert.equal(((await openRecord(store.client, written.id)) as FactRecord).check, "excerpt_altered");
+    assert.equal(((await openRecord(store.client, written.id, OWNER)) as FactRecord).check, "excerpt_altered");
     await store.client.execute({ sql: "UPDATE triples SET excerpt = ?1 WHERE id = ?2", args: [source.text, written.id] });
-    await forgetRecord(store.client, source.eventId);
-    assert.equal(((await openRecord(store.client, written.id)) as FactRecord).check, "source_unavailable");
+    await forgetRecord(store.client, source.eventId, OWNER);
+    assert.equal(((await openRecord(store.client, written.id, OWNER)) as FactRecord).check, "source_unavailable");
   });
 
   test("forget by the 8-character suffix shown in injected lines; unknown ids are clear errors", async () => {
@@ -133,9 +133,9 @@ describe("L3 facts", () => {
     const suffix = id.replace(/[^a-zA-Z0-9]/g, "").slice(-8);
     const searchRows = async () => Number((await store!.client.execute({ sql: "SELECT count(*) AS n FROM fact_words WHERE doc_id = ?", args: [id] })).rows[0]!.n);
     assert.equal(await searchRows(), 1);
-    assert.deepEqual(await forgetRecord(store.client, suffix), { kind: "fact", id });
+    assert.deepEqual(await forgetRecord(store.client, suffix, OWNER), { kind: "fact", id });
     assert.equal((await store.client.execute("SELECT count(*) AS n FROM triples")).rows[0]!.n, 0);
     assert.equal(await searchRows(), 0);
-    await assert.rejects(openRecord(store.client, suffix), (e: Error) => e instanceof RecordError && e.code === "not_found");
+    await assert.rejects(openRecord(store.client, suffix, OWNER), (e: Error) => e instanceof RecordError && e.code === "not_found");
   });
 });

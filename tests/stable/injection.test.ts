@@ -1,6 +1,6 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { auditInjection, buildInjection, DEFAULT_INJECTION, InjectionConfigSchema, listInjections, recordCitations, shortId, writeFact, type NewFact } from "../../src/memory/index.ts";
+import { OWNER, auditInjection, buildInjection, DEFAULT_INJECTION, InjectionConfigSchema, listInjections, recordCitations, shortId, writeFact, type NewFact } from "../../src/memory/index.ts";
 import type { Embedder } from "../../src/embed/index.ts";
 import { VECTOR_DIM, type Store } from "../../src/store/index.ts";
 import { message, storeWith } from "./support.ts";
@@ -156,7 +156,7 @@ describe("recall injection", () => {
   test("every injection is audited; only the newest are kept", async () => {
     ({ store } = await storeWith([message(0, "The car is parked on level 3, spot 42.")]));
     for (let i = 0; i < 5; i++) await auditInjection(store.client, "s1", await inject(`where is the car parked ${i}`), 3);
-    const audit = await listInjections(store.client, { limit: 10 });
+    const audit = await listInjections(store.client, { limit: 10, access: OWNER });
     assert.equal(audit.length, 3);
     assert.equal(audit[0]!.query, "where is the car parked 4");
     assert.deepEqual(audit[0]!.counts, { L2: 1, L3: 0 });

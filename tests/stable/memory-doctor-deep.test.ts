@@ -6,7 +6,7 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
-import { DEFAULT_INJECTION, runMemoryTool, type MemoryToolContext } from "../../src/memory/index.ts";
+import { OWNER, DEFAULT_INJECTION, runMemoryTool, type MemoryToolContext } from "../../src/memory/index.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 
 let h: Harness | undefined;
@@ -22,7 +22,7 @@ const named = (checks: Check[], name: string) => checks.find((c) => c.check === 
 describe("memory doctor, deep", () => {
   test("each deep check fails on its fault", async () => {
     h = await kernelHarness(() => ({ content: "ok" }));
-    const ctx: MemoryToolContext = { client: h.store.client, embedder: createFallbackEmbedder() };
+    const ctx: MemoryToolContext = { client: h.store.client, embedder: createFallbackEmbedder(), access: OWNER };
     // A chat turn: L1 events with the fallback model's vectors, and an injection audit naming a fact.
     const noted = (await runMemoryTool("memory_note", { subject: "the spare key", predicate: "hangs", object: "behind the fuse box" }, ctx)) as { id: string };
     const session = await h.kernel.sessions.open("test", "Ann");

@@ -5,6 +5,7 @@
 import type { Content } from "../context/index.ts";
 import type { ToolSpec } from "../llm/index.ts";
 import { countTokens } from "../text/index.ts";
+import { HomedError } from "../errors/index.ts";
 
 /** Who is calling: tools that work within a scope (memory) read it from here. */
 export type ToolCallContext = {
@@ -89,7 +90,9 @@ export class ToolRegistry {
       const result = await tool.run(args, signal, context);
       return typeof result === "string" ? { text: result, images: [] } : result;
     } catch (error) {
-      return failed("tool_failed", (error as Error).message);
+      // A typed failure keeps its code (a memory the caller may not see: "not_found"), so the model
+      // can tell "no such thing" from a broken tool.
+      return failed(error instanceof HomedError ? error.code : "tool_failed", (error as Error).message);
     }
   }
 }

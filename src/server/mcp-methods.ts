@@ -4,7 +4,8 @@
  * HTTP at `/mcp` (mcp-http.ts) and over stdio by `homed mcp` (src/cli/mcp.ts), so both offer the same.
  */
 import { z } from "zod";
-import { MEMORY_TOOLS, MemoryToolError, openRecord, runMemoryTool, type MemoryToolContext } from "../memory/index.ts";
+import { HomedError } from "../errors/index.ts";
+import { MEMORY_TOOLS, openRecord, runMemoryTool, type MemoryToolContext } from "../memory/index.ts";
 import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, META, MODERN_PROTOCOL_VERSION } from "../plugins/index.ts";
 import { VERSION } from "../version.ts";
 
@@ -46,7 +47,7 @@ async function callTool(name: string, args: unknown, context: MemoryToolContext)
     const output = await runMemoryTool(name, args, context);
     return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
   } catch (error) {
-    const body = { error: error instanceof MemoryToolError ? error.code : "tool_failed", message: (error as Error).message };
+    const body = { error: error instanceof HomedError ? error.code : "tool_failed", message: (error as Error).message };
     return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
   }
 }

@@ -5,14 +5,15 @@
  *
  * - the **owner** (the admin token, the console, the local CLI): everything;
  * - a **partner** (an app key's partner, a channel's sender, a turn's session): the user's shared
- *   memory (`private_to` null) and what is private to that partner — or to a partner it sits
- *   inside (`app2/alice` is inside `app2`: an app key's `user` narrows its partner this way, never
- *   widens it) — and only the sessions of that partner and the ones inside it.
+ *   memory (`private_to` null), and what is private to that partner or to a partner it sits inside
+ *   (`app2/alice` is inside `app2`: an app key's `user` narrows its partner this way, never widens
+ *   it); sessions the same way: its own and those of the partners it sits inside. Never upward
+ *   into another partner, never sideways.
  *
  * What a partner may not see answers as if it did not exist (404, "not found"), so an id is never
  * confirmed to someone who may not open it.
  */
-import { visibleScopes, type PrivateScope } from "./scope.ts";
+import { enclosingPartners, visibleScopes, type PrivateScope } from "./scope.ts";
 
 export type Access = { readonly kind: "owner" } | { readonly kind: "partner"; readonly partner: string };
 
@@ -33,9 +34,6 @@ export function narrowedPartner(partner: string, label: string | undefined): str
   return trimmed ? `${partner}/${trimmed}` : partner;
 }
 
-/** Whether `inner` is `outer` or a partner inside it (`outer/…`). */
-export const isWithin = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
-
 /**
  * The `private_to` values an access may see besides the user's (null) ones; undefined: no test at
  * all (the owner). The store puts this list in every query's WHERE clause.
@@ -49,5 +47,8 @@ export function maySeeMemory(access: Access, privateTo: string | null): boolean 
   return scopes === undefined || (scopes as string[]).includes(privateTo);
 }
 
+/** The partners whose sessions an access may see (itself and those it sits inside); undefined: every session (the owner). */
+export const sessionPartnersOf = (access: Access): string[] | undefined => (access.kind === "owner" ? undefined : enclosingPartners(access.partner));
+
 /** Whether a session (of `partner`) is visible to this access. */
-export const maySeeSession = (access: Access, session: { partner: string }): boolean => access.kind === "owner" || isWithin(session.partner, access.partner);
+export const maySeeSession = (access: Access, session: { partner: string }): boolean => sessionPartnersOf(access)?.includes(session.partner) ?? true;

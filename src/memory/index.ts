@@ -11,7 +11,7 @@ export { importHistory, type ImportResult, type ImportProgress, type ImportMessa
 export { startImportAnalysis, AnalysisHere, AnalysisInWorker, WORKER_FROM, type ImportAnalysis, type AnalysisInput } from "./import-analysis.ts";
 export { cleanAbandonedImports } from "../store/index.ts";
 export type { RecallScope, Viewer, PrivateScope } from "./scope.ts";
-export { OWNER, partnerAccess, partnerOf, narrowedPartner, isWithin, maySeeMemory, maySeeSession, privateScopesOf, type Access } from "./access.ts";
+export { OWNER, partnerAccess, partnerOf, narrowedPartner, maySeeMemory, maySeeSession, sessionPartnersOf, privateScopesOf, type Access } from "./access.ts";
 export { MemoryScopeSchema, privateToOf, visibleScopes } from "./scope.ts";
 export { openDataStore, openDataEmbedder, type CommandIo } from "./command-io.ts";
 export {

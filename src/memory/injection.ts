@@ -11,7 +11,7 @@ import { CHANNELS, type Channel } from "./channels.ts";
 import { coldcontextQuery, type Candidate } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
 import { visibleScopes, type Viewer } from "./scope.ts";
-import { partnerOf, type Access } from "./access.ts";
+import { sessionPartnersOf, type Access } from "./access.ts";
 import { coldUses, countCitation, injectionAuditRecords, insertInjectionAudit, recentColdEvents, standingColdEvents, type InjectionAuditRecord } from "../store/index.ts";
 import { searchWords } from "../text/index.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
@@ -227,7 +227,7 @@ export type AuditRecord = InjectionAuditRecord;
 /** The newest audit records the caller may see: a partner, those of its own sessions only (access.ts). */
 export function listInjections(client: Client, options: { limit: number; sessionId?: string; access: Access }): Promise<AuditRecord[]> {
   const { access, ...rest } = options;
-  return injectionAuditRecords(client, { ...rest, partner: partnerOf(access) });
+  return injectionAuditRecords(client, { ...rest, partners: sessionPartnersOf(access) });
 }
 
 /**

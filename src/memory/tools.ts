@@ -42,7 +42,7 @@ import { HomedError } from "../errors/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import { stableQuery } from "./stable-query.ts";
 import { MemoryScopeSchema, privateToOf, type PrivateScope, type Viewer } from "./scope.ts";
-import { maySeeMemory, partnerOf, privateScopesOf, type Access } from "./access.ts";
+import { maySeeMemory, partnerOf, privateScopesOf, sessionPartnersOf, type Access } from "./access.ts";
 
 export type MemoryToolContext = {
   client: Client;
@@ -390,8 +390,9 @@ type Check = { check: string; ok: boolean; detail: string };
 
 /** What the doctor's probes may pick from: a partner's doctor checks only memory it may see. */
 function healthViewerOf(access: Access): HealthViewer {
-  const partner = partnerOf(access);
-  return partner === undefined ? undefined : { partner, privateScopes: privateScopesOf(access)! };
+  const privateScopes = privateScopesOf(access);
+  const sessionPartners = sessionPartnersOf(access);
+  return privateScopes && sessionPartners && { privateScopes, sessionPartners };
 }
 
 const doctor = tool({

@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
 import { injectionAudit, sessions } from "./schema.ts";
-import { sessionIdsWithin } from "./sessions-table.ts";
+import { sessionIdsOf } from "./sessions-table.ts";
 
 /** One memory an injection brought to a turn. */
 export type AuditedMemory = { id: string; layer: string; band: string; evidence: string };
@@ -33,16 +33,16 @@ export async function insertInjectionAudit(client: Executor, record: Omit<Inject
 
 /**
  * The newest `limit` records, of one session when `sessionId` is given, and only of the sessions
- * of `partner` (and the partners inside it) when that is given.
+ * of these `partners` when they are given.
  */
-export async function injectionAuditRecords(client: Executor, options: { limit: number; sessionId?: string; partner?: string }): Promise<InjectionAuditRecord[]> {
+export async function injectionAuditRecords(client: Executor, options: { limit: number; sessionId?: string; partners?: readonly string[] }): Promise<InjectionAuditRecord[]> {
   const rows = await queryDb(client)
     .select()
     .from(injectionAudit)
     .where(
       and(
         options.sessionId ? eq(injectionAudit.sessionId, options.sessionId) : undefined,
-        options.partner !== undefined ? sql`${injectionAudit.sessionId} IN (${sessionIdsWithin(options.partner)})` : undefined,
+        options.partners !== undefined ? sql`${injectionAudit.sessionId} IN (${sessionIdsOf(options.partners)})` : undefined,
       ),
     )
     .orderBy(desc(injectionAudit.id))

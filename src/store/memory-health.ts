@@ -8,14 +8,14 @@ import { and, desc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import { queryDb } from "./query-db.ts";
 import { blocks, events, injectionAudit, jobLeases, triples } from "./schema.ts";
 import { visibleTo } from "./cold-scope.ts";
-import { sessionIdsWithin } from "./sessions-table.ts";
+import { sessionIdsOf } from "./sessions-table.ts";
 
 /**
  * Who the probes below may pick from (memory/access.ts): undefined for the owner (everything), else
- * a partner's visible private scopes and its partner name, so a partner's `memory_doctor` never
+ * the private scopes and the sessions' partners a partner may see, so a partner's `memory_doctor` never
  * names an id or reads a text it may not see.
  */
-export type HealthViewer = { privateScopes: readonly string[]; partner: string } | undefined;
+export type HealthViewer = { privateScopes: readonly string[]; sessionPartners: readonly string[] } | undefined;
 
 export type VectorCoverageByLayer = {
   /** Per layer (events) or "L3" (facts): how many, and how many carry a vector of each model. */
@@ -77,7 +77,7 @@ export async function auditedIds(client: Client, limit: number, viewer?: HealthV
   const rows = await db
     .select({ ids: injectionAudit.ids })
     .from(injectionAudit)
-    .where(viewer && sql`${injectionAudit.sessionId} IN (${sessionIdsWithin(viewer.partner)})`)
+    .where(viewer && sql`${injectionAudit.sessionId} IN (${sessionIdsOf(viewer.sessionPartners)})`)
     .orderBy(desc(injectionAudit.id))
     .limit(limit);
   const named = new Set<string>();

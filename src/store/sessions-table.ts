@@ -6,13 +6,9 @@ import { pausedTurns, sessions } from "./schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-/**
- * The ids of the sessions of `partner` and of the partners inside it (`partner/…`, memory/access.ts),
- * as a subquery. The range is `partner/` ≤ p < `partner0` ('0' follows '/'): exactly the names
- * that start with `partner/`, and an index range rather than a LIKE that '%' or '_' would confuse.
- */
-export function sessionIdsWithin(partner: string): SQL {
-  return sql`SELECT id FROM sessions WHERE partner = ${partner} OR (partner >= ${`${partner}/`} AND partner < ${`${partner}0`})`;
+/** The ids of the sessions of these partners, as a subquery (memory/access.ts decides which). */
+export function sessionIdsOf(partners: readonly string[]): SQL {
+  return sql`SELECT id FROM sessions WHERE partner IN ${[...partners]}`;
 }
 
 export async function sessionExists(client: Executor, id: string): Promise<boolean> {

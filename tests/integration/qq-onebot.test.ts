@@ -102,7 +102,14 @@ const userText = (r: ReceivedRequest) => {
   const content = lastUser(r)?.content;
   return typeof content === "string" ? content : (content ?? []).map((p: any) => p.text ?? "").join("");
 };
-const script = (r: ReceivedRequest): Step => (userText(r).includes("DRAW") ? { content: "here: ![cat](http://127.0.0.1:9/cat.png) enjoy" } : { content: `echo: ${userText(r)}` });
+/** "TOOL <name> <json>" anywhere in the input: the model calls that tool, then says what it answered. */
+function script(r: ReceivedRequest, n: number): Step {
+  const last = r.body.messages.at(-1);
+  if (last?.role === "tool") return { content: `tool said: ${last.content}` };
+  const asked = /TOOL (\S+) (\{.*\})/s.exec(userText(r));
+  if (asked) return { toolCalls: [{ id: `call_${n}`, name: asked[1]!, arguments: asked[2]! }] };
+  return userText(r).includes("DRAW") ? { content: "here: ![cat](http://127.0.0.1:9/cat.png) enjoy" } : { content: `echo: ${userText(r)}` };
+}
 const textOf = (message: any[]) =>
   message
     .filter((s) => s.type === "text")
@@ -171,6 +178,27 @@ describe("QQ through OneBot 11: homed against a scripted implementation", () => 
     assert.equal(textOf((await bot.nextAction(named)).params.message), "echo: Eve: Homed, say hi");
     const scenes = (await (await fetch(`${daemon.url}/api/scenes`, { headers: daemon.headers })).json()) as any;
     assert.match(JSON.stringify(scenes), /chan:qq\/peer:group_777/);
+  });
+
+  test("a group member cannot have the agent open or forget a memory private to alice: the turn acts as the group", async () => {
+    const tool = async (name: string, args: object) => {
+      const response = await fetch(`${daemon.url}/api/memory/tools/${name}`, { method: "POST", headers: daemon.headers, body: JSON.stringify(args) });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const noted = await tool("memory_note", { text: "alice private: the safe opens with 8812", scope: "partner:alice" });
+    assert.equal(noted.status, 200);
+    for (const name of ["memory_open", "memory_forget"]) {
+      const since = bot.actions.length;
+      bot.message({ message_type: "group", group_id: 777, user_id: 222, nickname: "Bob", message: `[CQ:at,qq=${SELF}] TOOL ${name} {"id":"${noted.body.id}"}` });
+      const said = textOf((await bot.nextAction(since)).params.message);
+      assert.match(said, /tool said: .*"not_found"/, said);
+      assert.doesNotMatch(said, /8812/);
+    }
+    assert.equal((await tool("memory_open", { id: noted.body.id })).status, 200, "the memory is still there");
+    // The control: alice herself, in her private chat, opens it.
+    const since = bot.actions.length;
+    bot.message({ message_type: "private", user_id: 12345, message: `TOOL memory_open {"id":"${noted.body.id}"}` });
+    assert.match(textOf((await bot.nextAction(since)).params.message), /8812/);
   });
 
   test("images in become image parts of the turn; a markdown image in the answer goes out as an image segment", async () => {

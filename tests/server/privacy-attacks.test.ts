@@ -148,6 +148,19 @@ describe("privacy: one partner never reaches another's private memory or session
       false,
       "no turn ran",
     );
+    // Its own partner's session on another channel (an editor's over ACP) is not its to open either;
+    // its own /v1 session is (the control for the header).
+    const editor = (await (await admin("/api/sessions", { method: "POST", body: JSON.stringify({ channel: "acp", partner: "app2" }) })).json()) as { id: string };
+    assert.equal((await tries(editor.id)).status, 404);
+    const sessions = (await (await admin("/api/sessions")).json()) as { sessions: { id: string; channel: string; partner: string }[] };
+    const own = sessions.sessions.find((s) => s.channel === "openai" && s.partner === "app2/alice")!;
+    assert.equal((await tries(own.id)).status, 404, "a session of a partner inside app2 needs that partner's user to open it: a partner sees its own and upward, never downward");
+    const mine = await fetch(`${daemon.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keys.app2}`, "content-type": "application/json", "x-homed-session": own.id },
+      body: JSON.stringify({ model: "homed", messages: [{ role: "user", content: "continue my own session" }], user: "alice" }),
+    });
+    assert.equal(mine.status, 200, await mine.clone().text());
     // The admin token may still continue any session (the owner sees everything).
     const owner = await fetch(`${daemon.url}/v1/chat/completions`, {
       method: "POST",

@@ -83,8 +83,8 @@ describe("README snippets for OpenAI and MCP clients", () => {
     assert.match(ran.stdout, /^the shed key is under the blue pot \{[\s\S]*prompt_tokens: 10,[\s\S]*total_tokens: 15/);
     const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { partner: string }[] };
     assert.ok(
-      sessions.sessions.some((s) => s.partner === "alice"),
-      "the snippet's user is the partner",
+      sessions.sessions.some((s) => s.partner === "sdk-app/alice"),
+      "the snippet's user narrows the key's partner (never replaces it)",
     );
   });
 

@@ -2,7 +2,7 @@
 import type { Client } from "@libsql/client";
 import { sinkToL2 } from "../context/index.ts";
 import { forgetRecord, OWNER } from "../memory/index.ts";
-import { deleteSession, listSessions, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
+import { deleteSession, listSessions, openContextSession, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
 
 /** What deleting a conversation did with what was said in it: sank to cold history (kept, recallable) or forgotten. */
 export type Deleted = { sunk: number; forgotten: number };
@@ -20,6 +20,11 @@ export class Sessions {
   /** A new conversation with this partner on this channel (the console's New chat); memory treats it as the partner's, like the others. */
   start(channel: string, partner: string, title?: string): Promise<Session> {
     return startSession(this.client, channel, partner, title);
+  }
+
+  /** The conversation this partner names `contextKey` on this channel (an A2A contextId), started on first use; the key is the partner's own. */
+  openContext(channel: string, partner: string, contextKey: string): Promise<Session> {
+    return openContextSession(this.client, channel, partner, contextKey);
   }
 
   get(id: string): Promise<Session | undefined> {

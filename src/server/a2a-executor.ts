@@ -1,7 +1,12 @@
 /**
- * What runs an A2A task: one kernel turn in the session of (channel "a2a", the calling key's
- * partner), so another agent talking to homed is remembered like any other partner, and shares
- * memory with that partner's other channels when the key names the same partner. The task goes
+ * What runs an A2A task: one kernel turn in the conversation its `contextId` names, among the
+ * calling key's partner's conversations on channel "a2a" (the admin token's partner is "default").
+ * A new contextId is a new conversation, the same one continues it, and a task sent without one
+ * gets a fresh id from the SDK (DefaultRequestHandler: `message.contextId || task.contextId ||
+ * randomUUID()`), so an orchestrator's independent tasks never see each other's messages. The
+ * contextId is looked up with the partner: another key's partner sending the same id gets a
+ * conversation of its own, never this one. Memory (L2/L3) is the partner's across its contexts and
+ * channels, as for any other partner. The task goes
  * submitted → working → completed with the answer as its status message (and, while streaming,
  * each piece of the answer as an artifact update as the model writes it); a turn that fails ends
  * the task `failed` with the reason; `tasks/cancel` stops the turn (what was said is kept).
@@ -15,6 +20,9 @@ import { publicError } from "./errors.ts";
 
 /** The session channel of A2A turns. */
 export const A2A_CHANNEL = "a2a";
+
+/** Longest contextId kept as a conversation's key: the SDK's are UUIDs; a longer one is refused, not cut (two would meet). */
+export const MAX_CONTEXT_ID_LENGTH = 256;
 
 const textPart = (text: string): Part => ({ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" });
 
@@ -79,6 +87,7 @@ export class HomedAgentExecutor implements AgentExecutor {
       );
     }
     if ("refused" in read) return status(TaskState.TASK_STATE_REJECTED, read.refused);
+    if (contextId.length > MAX_CONTEXT_ID_LENGTH) return status(TaskState.TASK_STATE_REJECTED, `The contextId is longer than ${MAX_CONTEXT_ID_LENGTH} characters`);
     const input = read.text;
     status(TaskState.TASK_STATE_WORKING);
     const controller = new AbortController();
@@ -86,7 +95,7 @@ export class HomedAgentExecutor implements AgentExecutor {
     const artifactId = randomUUID();
     let pieces = 0;
     try {
-      const session = await this.kernel.sessions.open(A2A_CHANNEL, partner);
+      const session = await this.kernel.sessions.openContext(A2A_CHANNEL, partner, contextId);
       const result = await this.kernel.turn({
         session,
         input,

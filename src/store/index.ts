@@ -35,7 +35,7 @@ export { markSourceGone } from "./fact-evidence.ts";
 export { standingColdEvents, type StandingColdEvent } from "./standing-cold.ts";
 export { coldTurnOf, type ColdTurnEvent } from "./cold-turns.ts";
 export { databaseBytes } from "./database-size.ts";
-export { sessionExists, openSession, startSession, deleteSession, sessionById, listSessions, renameSession, touchSession, type SessionRow } from "./sessions-table.ts";
+export { sessionExists, openSession, openContextSession, startSession, deleteSession, sessionById, listSessions, renameSession, touchSession, type SessionRow } from "./sessions-table.ts";
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";
 export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-table.ts";
 export type { Executor } from "./query-db.ts";

@@ -23,10 +23,15 @@ export const sessions = sqliteTable(
     partner: text("partner").notNull(),
     thread: integer("thread").notNull().default(0),
     title: text("title"),
+    /**
+     * The caller's own name for this conversation, when its protocol has one (an A2A
+     * `contextId`): the same key of the same partner on the same channel continues it.
+     */
+    contextKey: text("context_key"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("sessions_channel_partner_thread").on(t.channel, t.partner, t.thread)],
+  (t) => [uniqueIndex("sessions_channel_partner_thread").on(t.channel, t.partner, t.thread), uniqueIndex("sessions_channel_partner_context").on(t.channel, t.partner, t.contextKey)],
 );
 
 /**

@@ -35,18 +35,45 @@ export async function openSession(client: Executor, channel: string, partner: st
  * started at once would take the same number: the loser takes the next (the unique index decides).
  */
 export async function startSession(client: Executor, channel: string, partner: string, title?: string, now = Date.now()): Promise<SessionRow> {
-  const db = queryDb(client);
   for (;;) {
-    const [last] = await db
-      .select({ thread: max(sessions.thread) })
+    const row = await insertNextThread(client, { channel, partner, title: title ?? null, createdAt: now, updatedAt: now });
+    if (row) return row;
+  }
+}
+
+/** Inserts the partner's next thread on the channel; undefined when a concurrent insert took its number (or its context key). */
+async function insertNextThread(client: Executor, values: Omit<typeof sessions.$inferInsert, "id" | "thread">): Promise<SessionRow | undefined> {
+  const db = queryDb(client);
+  const [last] = await db
+    .select({ thread: max(sessions.thread) })
+    .from(sessions)
+    .where(and(eq(sessions.channel, values.channel), eq(sessions.partner, values.partner)));
+  const thread = last?.thread === null || last?.thread === undefined ? 0 : last.thread + 1;
+  const [row] = await db
+    .insert(sessions)
+    .values({ ...values, id: randomUUID(), thread })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/**
+ * The session the caller names by its own key on this channel (an A2A `contextId`), started as
+ * the partner's next thread the first time. The key is looked up with the partner: the same key
+ * sent by another partner is another conversation. Two first uses at once: the unique index
+ * keeps one row, and the loser reads it back.
+ */
+export async function openContextSession(client: Executor, channel: string, partner: string, contextKey: string, now = Date.now()): Promise<SessionRow> {
+  const db = queryDb(client);
+  const find = async () =>
+    (await db
+      .select()
       .from(sessions)
-      .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner)));
-    const thread = last?.thread === null || last?.thread === undefined ? 0 : last.thread + 1;
-    const [row] = await db
-      .insert(sessions)
-      .values({ id: randomUUID(), channel, partner, thread, title: title ?? null, createdAt: now, updatedAt: now })
-      .onConflictDoNothing({ target: [sessions.channel, sessions.partner, sessions.thread] })
-      .returning();
+      .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner), eq(sessions.contextKey, contextKey))))[0];
+  for (;;) {
+    const found = await find();
+    if (found) return found;
+    const row = await insertNextThread(client, { channel, partner, contextKey, createdAt: now, updatedAt: now });
     if (row) return row;
   }
 }

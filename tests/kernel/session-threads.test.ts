@@ -26,6 +26,20 @@ const sent = (harness: Harness, n: number): string[] =>
   harness.provider.requests[n]!.body.messages.map((m: { content?: unknown }) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 
 describe("several conversations with one partner on one channel", () => {
+  test("a conversation named by the caller's key (an A2A contextId): first use starts it, even twice at once; the key is per partner", async () => {
+    h = await kernelHarness(() => ({ content: "ok" }));
+    const [a, b] = await Promise.all([h.kernel.sessions.openContext("a2a", "alice", "ctx-1"), h.kernel.sessions.openContext("a2a", "alice", "ctx-1")]);
+    assert.equal(a.id, b.id);
+    assert.equal((await h.kernel.sessions.openContext("a2a", "alice", "ctx-1")).id, a.id);
+    const other = await h.kernel.sessions.openContext("a2a", "alice", "ctx-2");
+    assert.notEqual(other.id, a.id);
+    assert.equal(other.thread, a.thread + 1);
+    const bobs = await h.kernel.sessions.openContext("a2a", "bob", "ctx-1");
+    assert.notEqual(bobs.id, a.id);
+    assert.equal(bobs.partner, "bob");
+    assert.equal((await h.kernel.sessions.list()).filter((s) => s.contextKey === "ctx-1").length, 2);
+  });
+
   test("open gives the channel's own conversation each time; new starts another beside it, numbered", async () => {
     h = await kernelHarness(() => ({ content: "ok" }));
     const app = createApp({ version: "0.0.0-test", store: h.store, log: createLogger({ level: "error", stderr: () => {} }), kernel: h.kernel, adminToken: TOKEN });

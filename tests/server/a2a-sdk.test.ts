@@ -29,12 +29,12 @@ const SLOW_DELAY_MS = 1500;
 /** "SLOW…" answers late (a turn to cancel); everything else: "echo: <input>" in small pieces. */
 const script = (r: ReceivedRequest): Step => (lastUser(r).startsWith("SLOW") ? { content: "too late", delayMs: SLOW_DELAY_MS } : { content: `echo: ${lastUser(r)}`, delayMs: 5 });
 
-const userMessage = (text: string, parts?: Message["parts"]) => ({
+const userMessage = (text: string, parts?: Message["parts"], contextId = "") => ({
   message: {
     messageId: crypto.randomUUID(),
     role: Role.ROLE_USER,
     parts: parts ?? [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
-    contextId: "",
+    contextId,
     taskId: "",
     metadata: undefined,
     extensions: [],
@@ -108,12 +108,40 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     assert.ok(sessions.sessions.some((s) => s.channel === "a2a" && s.partner === "alice"));
   });
 
-  test("the kernel keeps the conversation: alice's next task sees her earlier one (one session per partner), bob's does not", async () => {
-    const asked = () => provider.requests.filter((r) => lastUser(r) === "what is my locker code?").at(-1)!;
-    await (await v1Client(keys.alice!)).sendMessage(userMessage("what is my locker code?"));
-    assert.match(shown(asked()), /my locker code is 4711/);
-    await (await v1Client(keys.bob!)).sendMessage(userMessage("what is my locker code?"));
-    assert.doesNotMatch(shown(asked()), /4711/);
+  test("contextId: the same one continues a conversation, a new one (or none: the SDK makes one) starts another; the id is the key's partner's own", async () => {
+    const asked = (question: string) => provider.requests.filter((r) => lastUser(r) === question).at(-1)!;
+    const alice = await v1Client(keys.alice!);
+    const first = crypto.randomUUID();
+    const told = (await alice.sendMessage(userMessage("my bike lock code is 2718", undefined, first))) as Task;
+    assert.equal(told.contextId, first);
+    // The same contextId: the model is shown what was said in it.
+    const again = (await alice.sendMessage(userMessage("what is my bike lock code? (same context)", undefined, first))) as Task;
+    assert.equal(again.contextId, first);
+    assert.match(shown(asked("what is my bike lock code? (same context)")), /my bike lock code is 2718/);
+    // Another contextId of the same key: an independent conversation, none of the first's messages.
+    await alice.sendMessage(userMessage("what is my bike lock code? (other context)", undefined, crypto.randomUUID()));
+    assert.doesNotMatch(shown(asked("what is my bike lock code? (other context)")), /2718/);
+    // No contextId: the SDK gives the task a fresh one, so it is independent too.
+    const fresh = (await alice.sendMessage(userMessage("what is my bike lock code? (no context)"))) as Task;
+    assert.ok(fresh.contextId && fresh.contextId !== first);
+    assert.doesNotMatch(shown(asked("what is my bike lock code? (no context)")), /2718/);
+    // bob's key sending alice's contextId gets a conversation of its own (bob's), never hers.
+    await (await v1Client(keys.bob!)).sendMessage(userMessage("what is my bike lock code? (bob, alice's context)", undefined, first));
+    assert.doesNotMatch(shown(asked("what is my bike lock code? (bob, alice's context)")), /2718/);
+    const sessions = (await (await fetch(`${daemon.url}/api/sessions`, { headers: daemon.headers })).json()) as { sessions: { channel: string; partner: string; contextKey: string | null }[] };
+    assert.deepEqual(
+      sessions.sessions
+        .filter((s) => s.contextKey === first)
+        .map((s) => s.partner)
+        .sort(),
+      ["alice", "bob"],
+    );
+  });
+
+  test("a contextId longer than 256 characters is refused (rejected task), not cut", async () => {
+    const task = (await (await v1Client(keys.alice!)).sendMessage(userMessage("hello", undefined, "c".repeat(257)))) as Task;
+    assert.equal(task.status?.state, TaskState.TASK_STATE_REJECTED);
+    assert.match(answerText(task), /contextId is longer than 256/);
   });
 
   test("SendStreamingMessage (v1.0): task, working, the answer in pieces as the model writes it, then completed", async () => {

@@ -21,6 +21,7 @@ import m18 from "./0018_search_segments.sql" with { type: "text" };
 import m19 from "./0019_standing_cold_index.sql" with { type: "text" };
 import m20 from "./0020_session_threads.sql" with { type: "text" };
 import m21 from "./0021_event_stopped.sql" with { type: "text" };
+import m22 from "./0022_session_context_key.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 19, tag: "0019_standing_cold_index", sql: m19 },
   { idx: 20, tag: "0020_session_threads", sql: m20 },
   { idx: 21, tag: "0021_event_stopped", sql: m21 },
+  { idx: 22, tag: "0022_session_context_key", sql: m22 },
 ];

@@ -9,6 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_INTAKE_LIMITS, DropTally, LimitedTransport, type IntakeLimits } from "./intake.ts";
 import type { LogRing } from "./log-ring.ts";
 import { McpClient } from "./mcp-client.ts";
+import type { PluginConnection } from "./connection.ts";
 import { childEnvironment, type PluginSpec } from "./spec.ts";
 import { Peer, StreamTransport } from "../protocol/index.ts";
 import { countLines, pace, TokenBucket } from "./token-bucket.ts";
@@ -28,7 +29,8 @@ export type ChildOptions = {
 /** What the intake limits dropped so far. */
 export type Dropped = { messages: number; frameErrors: number; logLines: number };
 
-export class PluginChild {
+export class PluginChild implements PluginConnection {
+  readonly local = true;
   readonly peer: Peer;
   readonly client: McpClient;
   readonly exited: Promise<Exit>;
@@ -73,6 +75,7 @@ export class PluginChild {
   }
 
   static spawn(spec: PluginSpec, options: ChildOptions): PluginChild {
+    if (!spec.command) throw new Error(`plugin ${spec.name} names no command`);
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: childEnvironment(spec, options.parentEnv ?? process.env),

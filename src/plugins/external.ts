@@ -1,12 +1,13 @@
 /**
  * External plugins: `<data>/plugins/<name>/plugin.json` files, each naming a command, its
- * arguments and the environment it may see. A file that cannot be used is reported and
+ * arguments and the environment it may see — or the `url` (and `headers`) of a remote MCP server
+ * over Streamable HTTP. A file that cannot be used is reported and
  * skipped — one broken plugin folder must not keep the kernel from starting.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { PluginSpecSchema, type PluginSpec } from "./spec.ts";
+import { PluginSpecSchema, pluginTargetProblem, type PluginSpec } from "./spec.ts";
 
 const PluginFileSchema = PluginSpecSchema.omit({ name: true, cwd: true }).extend({
   /** Defaults to the folder's name. */
@@ -34,6 +35,11 @@ export function loadExternalPlugins(dataDir: string): LoadedPlugins {
     const parsed = PluginFileSchema.safeParse(raw);
     if (!parsed.success) {
       problems.push(`Cannot load plugin ${file}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
+      continue;
+    }
+    const target = pluginTargetProblem(parsed.data);
+    if (target) {
+      problems.push(`Cannot load plugin ${file}: ${target}`);
       continue;
     }
     const name = parsed.data.name ?? folder;

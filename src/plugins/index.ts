@@ -51,8 +51,10 @@ export {
   type Session,
 } from "./mcp-client.ts";
 export { LogRing } from "./log-ring.ts";
-export { PluginSpecSchema, childEnvironment, type PluginSpec, type PluginSpecInput } from "./spec.ts";
-export { PluginChild, type Exit, type Dropped } from "./child.ts";
+export { PluginSpecSchema, childEnvironment, pluginTargetProblem, type PluginSpec, type PluginSpecInput } from "./spec.ts";
+export { PluginChild, type Exit, type Dropped, type ChildOptions } from "./child.ts";
+export { openPlugin, type PluginConnection } from "./connection.ts";
+export { StreamableHttpTransport } from "./http-transport.ts";
 export { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from "./intake.ts";
 export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";

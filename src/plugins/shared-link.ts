@@ -4,7 +4,7 @@
  * and unlinked when the plugin exits — or, after a kernel crash, by the next kernel's sweep.
  */
 import { createSegment, listSegments, unlinkSegment, type SharedSegment } from "../runtime/index.ts";
-import type { PluginChild } from "./child.ts";
+import type { PluginConnection } from "./connection.ts";
 import { EVENTS_DOORBELL } from "./intake.ts";
 import { SegmentChannel, type PayloadRef } from "../protocol/index.ts";
 
@@ -34,7 +34,7 @@ export type SharedLink = { name: string; size: number; access: SharedAccess; dis
  * one (its ring was full) and how many in all: a drop is counted and told, never silent.
  */
 export async function attachSharedMemory(
-  child: PluginChild,
+  child: Pick<PluginConnection, "peer" | "client">,
   plugin: string,
   size: number,
   onEvent: (event: unknown) => void,

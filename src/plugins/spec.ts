@@ -3,8 +3,13 @@ import { z } from "zod";
 
 export const PluginSpecSchema = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "lower-case letters, digits, - and _"),
-  command: z.string().min(1),
+  /** The program to start (a local plugin); a plugin names this or `url`, not both. */
+  command: z.string().min(1).optional(),
   args: z.array(z.string()).default([]),
+  /** A remote MCP server's Streamable HTTP endpoint (a remote plugin: nothing is started). */
+  url: z.url({ protocol: /^https?$/, error: "an http:// or https:// URL of the server's MCP endpoint" }).optional(),
+  /** Headers of every request to `url` (an API key): sent, never logged or shown. */
+  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "a header name"), z.string()).default({}),
   /** Extra environment for the child; nothing else of the kernel's environment leaks through. */
   env: z.record(z.string(), z.string()).default({}),
   /** Names of the kernel's variables this plugin may also see (e.g. a token it needs). */
@@ -23,6 +28,13 @@ export const PluginSpecSchema = z.object({
     .default(64 * 1024 * 1024),
 });
 export type PluginSpec = z.infer<typeof PluginSpecSchema>;
+
+/** Why a spec cannot be started, or null: it names a program to run or a server to reach, exactly one. */
+export function pluginTargetProblem(spec: Pick<PluginSpec, "command" | "url">): string | null {
+  if (spec.command && spec.url) return 'give either "command" (a program to start) or "url" (a remote MCP server), not both';
+  if (!spec.command && !spec.url) return 'give "command" (a program to start) or "url" (a remote MCP server\'s Streamable HTTP endpoint)';
+  return null;
+}
 export type PluginSpecInput = z.input<typeof PluginSpecSchema>;
 
 /** Variables a child may inherit: enough to find programs and speak the user's locale, no secrets. */

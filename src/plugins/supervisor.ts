@@ -4,7 +4,8 @@
  * crash within five minutes stops restarts until a person calls `restart()`: a plugin that
  * cannot stay up should not burn CPU forever nor hide behind endless restarts.
  */
-import { PluginChild, type Dropped, type Exit } from "./child.ts";
+import type { Dropped, Exit } from "./child.ts";
+import { openPlugin, type PluginConnection } from "./connection.ts";
 import type { Clock } from "./clock.ts";
 import { LogRing } from "./log-ring.ts";
 import type { Manifest, Tool } from "./mcp-client.ts";
@@ -45,7 +46,7 @@ export type SupervisorOptions = { clock: Clock; graceMs?: number; logLines?: num
 export class Supervisor {
   readonly log: LogRing;
   private state: PluginState = "idle";
-  private child?: PluginChild;
+  private child?: PluginConnection;
   private crashes: number[] = [];
   private restarts = 0;
   private lastExit: PluginStatus["lastExit"] = null;
@@ -89,7 +90,7 @@ export class Supervisor {
   }
 
   /** The connected child while running (for calls); undefined otherwise. */
-  get running(): PluginChild | undefined {
+  get running(): PluginConnection | undefined {
     return this.state === "running" ? this.child : undefined;
   }
 
@@ -133,7 +134,7 @@ export class Supervisor {
     this.cancelTimer();
     this.error = null;
     this.set("starting");
-    const child = PluginChild.spawn(this.spec, {
+    const child = openPlugin(this.spec, {
       log: this.log,
       report: (line) => this.options.report?.("warn", `plugin ${this.spec.name}: ${line}`),
       ...(this.options.maxFrameBytes ? { maxFrameBytes: this.options.maxFrameBytes } : {}),
@@ -144,7 +145,8 @@ export class Supervisor {
     try {
       await child.connect();
       this.manifest = await child.client.manifest();
-      if (this.manifest?.sharedMemory) {
+      // A remote plugin cannot map this machine's memory: it gets its payloads inline.
+      if (this.manifest?.sharedMemory && child.local) {
         this.shared = await attachSharedMemory(
           child,
           this.spec.name,
@@ -193,7 +195,7 @@ export class Supervisor {
     this.set("stopped");
   }
 
-  private onExit(child: PluginChild, exit: Exit): void {
+  private onExit(child: PluginConnection, exit: Exit): void {
     if (this.child !== child) return;
     const now = this.options.clock.now();
     this.lastExit = { ...exit, at: now };

@@ -66,10 +66,12 @@ async function insertNextThread(client: Executor, values: Omit<typeof sessions.$
 export async function openContextSession(client: Executor, channel: string, partner: string, contextKey: string, now = Date.now()): Promise<SessionRow> {
   const db = queryDb(client);
   const find = async () =>
-    (await db
-      .select()
-      .from(sessions)
-      .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner), eq(sessions.contextKey, contextKey))))[0];
+    (
+      await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.channel, channel), eq(sessions.partner, partner), eq(sessions.contextKey, contextKey)))
+    )[0];
   for (;;) {
     const found = await find();
     if (found) return found;

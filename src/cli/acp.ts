@@ -11,15 +11,21 @@
  * - A shell or terminal tool waits for the editor's `session/request_permission` (the daemon asks
  *   over the turn's stream); a refusal is the call's denial, which the model reads.
  * - `session/cancel` ends the turn (the daemon keeps what was said).
+ * - `session/new` `mcpServers`: stdio and HTTP servers (`mcpCapabilities.http`; SSE is refused)
+ *   are started for the session by this process and their tools offered in its turns; their
+ *   calls pause the daemon's turn and are run here (acp-mcp-servers.ts says why here). They stop
+ *   at `session/close`, when the editor closes the connection, or on SIGTERM/SIGINT.
  * Text and resource blocks are read; images and audio are refused (`promptCapabilities` says
  * so). The daemon's errors (no provider, not running) are the prompt's JSON-RPC error.
  */
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { Readable, Writable } from "node:stream";
-import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ContentBlock, type StopReason, type ToolKind } from "@agentclientprotocol/sdk";
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ContentBlock, type McpServer, type StopReason, type ToolKind } from "@agentclientprotocol/sdk";
 import type { CommandIo, Settings } from "../config/index.ts";
+import type { ToolCall } from "../llm/index.ts";
 import { VERSION } from "../version.ts";
+import { EditorMcpServers } from "./acp-mcp-servers.ts";
 import { adminToken, daemonBase } from "./chat.ts";
 import { readSse } from "./sse.ts";
 
@@ -31,7 +37,7 @@ export type AcpDaemon = { base: string; token: string; partner: string };
 /** What the daemon's turn stream says, as far as the relay reads it. */
 type TurnEventData = { type?: string; id?: string; index?: number; name?: string; arguments?: string; text?: string; result?: string; denied?: boolean };
 type PermissionEventData = { request: string; call: { id: string; name: string; arguments: string } };
-type DoneData = { stopReason: string; text: string };
+type DoneData = { stopReason: string; text: string; paused?: { pending: ToolCall[] } };
 
 const STOP_REASONS: Record<string, StopReason> = { cancelled: "cancelled", iteration_limit: "max_turn_requests", blocked: "refusal" };
 
@@ -68,7 +74,7 @@ const parseArguments = (text: string): unknown => {
 };
 
 /** homed's agent over ACP, relaying to the daemon at `daemon.base`. */
-export function acpAgent(daemon: AcpDaemon): AgentApp {
+export function acpAgent(daemon: AcpDaemon, report: (line: string) => void = () => {}): AgentApp & { closeAll(): Promise<void> } {
   const headers = { authorization: `Bearer ${daemon.token}`, "content-type": "application/json" };
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     let response: Response;
@@ -84,11 +90,42 @@ export function acpAgent(daemon: AcpDaemon): AgentApp {
     }
     return response;
   };
-  /** ACP sessions → homed's session of (acp, partner); prompts in progress, to cancel. */
-  const sessions = new Map<string, string>();
+  /** ACP sessions → homed's session of (acp, partner) and the session's MCP servers; prompts in progress, to cancel. */
+  const sessions = new Map<string, { homed: string; servers: EditorMcpServers | undefined }>();
   const running = new Map<string, AbortController>();
 
-  async function relayTurn(sessionId: string, homedSession: string, input: string, client: AgentContext, signal: AbortSignal): Promise<StopReason> {
+  /**
+   * One prompt: a turn of the daemon, and while it pauses for calls to the session's MCP servers,
+   * those calls run here (each shown to the editor as a tool call) and their results resume it.
+   */
+  async function relayTurn(sessionId: string, homedSession: string, input: string, servers: EditorMcpServers | undefined, client: AgentContext, signal: AbortSignal): Promise<StopReason> {
+    const update = (u: Record<string, unknown>) => client.notify("session/update", { sessionId, update: u as never });
+    const tools = servers?.tools.length ? { tools: servers.tools } : {};
+    let body: Record<string, unknown> = { content: input, ask: true, ...tools };
+    for (;;) {
+      const done = await relayRound(sessionId, homedSession, body, client, signal);
+      if (typeof done === "string") return done;
+      const toolResults = [];
+      for (const call of done.paused?.pending ?? []) {
+        await update({
+          sessionUpdate: "tool_call",
+          toolCallId: call.id,
+          title: call.function.name,
+          kind: toolKind(call.function.name),
+          status: "in_progress",
+          rawInput: parseArguments(call.function.arguments),
+        });
+        const { text, failed } = servers ? await servers.call(call.function.name, call.function.arguments) : { text: "Error: this session has no MCP servers", failed: true };
+        if (signal.aborted) return "cancelled";
+        await update({ sessionUpdate: "tool_call_update", toolCallId: call.id, status: failed ? "failed" : "completed", content: [{ type: "content", content: { type: "text", text } }] });
+        toolResults.push({ tool_call_id: call.id, content: text });
+      }
+      body = { toolResults, ask: true, ...tools };
+    }
+  }
+
+  /** One request to the daemon's turn stream: how the prompt ended, or the turn paused for the session's MCP tools. */
+  async function relayRound(sessionId: string, homedSession: string, body: Record<string, unknown>, client: AgentContext, signal: AbortSignal): Promise<StopReason | DoneData> {
     const update = (u: Record<string, unknown>) => client.notify("session/update", { sessionId, update: u as never });
     const announced = new Set<string>();
     const announce = async (id: string, name: string, args: string) => {
@@ -100,7 +137,7 @@ export function acpAgent(daemon: AcpDaemon): AgentApp {
     const byIndex = new Map<number, { id?: string; name?: string; arguments: string }>();
     try {
       // Inside the try: a cancel can come before the daemon's answer has begun (its headers come with the first event).
-      const response = await call(`/api/sessions/${homedSession}/messages`, { method: "POST", body: JSON.stringify({ content: input, ask: true }), signal });
+      const response = await call(`/api/sessions/${homedSession}/messages`, { method: "POST", body: JSON.stringify(body), signal });
       for await (const message of readSse(response.body!)) {
         const data = JSON.parse(message.data) as unknown;
         if (message.event === "content") {
@@ -138,7 +175,9 @@ export function acpAgent(daemon: AcpDaemon): AgentApp {
             content: [{ type: "content", content: { type: "text", text: result.result ?? "" } }],
           });
         } else if (message.event === "done") {
-          return STOP_REASONS[(data as DoneData).stopReason] ?? "end_turn";
+          const done = data as DoneData;
+          if (done.stopReason === "client_tools" && done.paused?.pending.length) return done;
+          return STOP_REASONS[done.stopReason] ?? "end_turn";
         } else if (message.event === "error") {
           const error = data as { error: string; message: string };
           throw RequestError.internalError({ error: error.error }, `${error.error}: ${error.message}`);
@@ -152,45 +191,91 @@ export function acpAgent(daemon: AcpDaemon): AgentApp {
     throw RequestError.internalError(undefined, "homed's answer ended before the turn did");
   }
 
-  return agent({ name: "homed" })
+  /** Ends a session's prompt in progress and stops its MCP servers. */
+  async function closeSession(sessionId: string): Promise<void> {
+    running.get(sessionId)?.abort();
+    const session = sessions.get(sessionId);
+    sessions.delete(sessionId);
+    await session?.servers?.close();
+  }
+
+  const app = agent({ name: "homed" })
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // stdio servers are always taken (ACP requires it); HTTP ones too; SSE (deprecated in MCP) is not.
+        mcpCapabilities: { http: true, sse: false },
+        sessionCapabilities: { close: {} },
+      },
       authMethods: [],
       agentInfo: { name: "homed", title: "homed", version: VERSION },
     }))
-    .onRequest("session/new", async () => {
-      const session = (await (await call("/api/sessions", { method: "POST", body: JSON.stringify({ channel: ACP_CHANNEL, partner: daemon.partner }) })).json()) as { id: string };
-      const sessionId = randomUUID();
-      sessions.set(sessionId, session.id);
-      return { sessionId };
+    .onRequest("session/new", async ({ params }) => {
+      const servers = await startServers(params.mcpServers, params.cwd);
+      try {
+        const session = (await (await call("/api/sessions", { method: "POST", body: JSON.stringify({ channel: ACP_CHANNEL, partner: daemon.partner }) })).json()) as { id: string };
+        const sessionId = randomUUID();
+        sessions.set(sessionId, { homed: session.id, servers });
+        return { sessionId };
+      } catch (error) {
+        await servers?.close();
+        throw error;
+      }
     })
     .onRequest("session/prompt", async ({ params, client }) => {
-      const homedSession = sessions.get(params.sessionId);
-      if (!homedSession) throw RequestError.sessionNotFound(params.sessionId);
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
       const input = promptText(params.prompt);
       const controller = new AbortController();
       running.get(params.sessionId)?.abort();
       running.set(params.sessionId, controller);
       try {
-        return { stopReason: await relayTurn(params.sessionId, homedSession, input, client, controller.signal) };
+        return { stopReason: await relayTurn(params.sessionId, session.homed, input, session.servers, client, controller.signal) };
       } finally {
         if (running.get(params.sessionId) === controller) running.delete(params.sessionId);
       }
+    })
+    .onRequest("session/close", async ({ params }) => {
+      if (!sessions.has(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+      await closeSession(params.sessionId);
+      return {};
     })
     .onNotification("session/cancel", ({ params }) => {
       // Closing the turn's stream is how the daemon is told: it cancels the turn, keeping what was said.
       running.get(params.sessionId)?.abort();
     });
+
+  /** The session's MCP servers started, or undefined when it has none; a bad or failing one is the request's error. */
+  async function startServers(servers: readonly McpServer[], cwd: string): Promise<EditorMcpServers | undefined> {
+    if (!servers.length) return undefined;
+    const sse = servers.find((s) => "type" in s && s.type === "sse");
+    if (sse) throw RequestError.invalidParams({ server: sse.name }, `homed takes stdio and HTTP MCP servers, not SSE (its mcpCapabilities say sse: false): ${sse.name}`);
+    try {
+      return await EditorMcpServers.start(servers, cwd, report);
+    } catch (error) {
+      throw RequestError.invalidParams({ mcpServers: servers.map((s) => s.name) }, (error as Error).message);
+    }
+  }
+
+  return Object.assign(app, { closeAll: () => Promise.all([...sessions.keys()].map(closeSession)).then(() => {}) });
 }
 
 export type AcpOptions = { settings: Settings; token?: string; partner?: string };
 
 /** Serves ACP on this process's stdin/stdout until the editor closes them. */
-export async function runAcp(options: AcpOptions, _io: Pick<CommandIo, "stderr">): Promise<number> {
+export async function runAcp(options: AcpOptions, io: Pick<CommandIo, "stderr">): Promise<number> {
   const daemon = { base: daemonBase(options.settings), token: adminToken(options), partner: options.partner ?? userInfo().username };
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>);
-  const connection = acpAgent(daemon).connect(stream);
+  const homed = acpAgent(daemon, (line) => io.stderr(`${line}\n`));
+  // The sessions' MCP servers go with this process, however it ends: the editor closing the
+  // connection, or a signal (the editor quitting).
+  const stopOn = (signal: NodeJS.Signals) => process.once(signal, () => void homed.closeAll().finally(() => process.exit(0)));
+  stopOn("SIGTERM");
+  stopOn("SIGINT");
+  const connection = homed.connect(stream);
   await connection.closed;
+  await homed.closeAll();
   return 0;
 }

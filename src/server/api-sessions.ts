@@ -11,6 +11,7 @@ import type { Logger } from "../log/index.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
 import { publicError } from "./errors.ts";
+import { clientTools as parseClientTools } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 
 const CreateSessionSchema = z.object({
@@ -24,14 +25,30 @@ const CreateSessionSchema = z.object({
 /** A conversation's name; empty or null clears it (the console then shows the partner). */
 const RenameSessionSchema = z.object({ title: z.string().trim().max(200).nullable() });
 
-const SendMessageSchema = z.object({
-  content: z.string().min(1).max(200_000),
-  /**
-   * Ask over this stream before shell and terminal tools run (`homed acp` does): each such call
-   * is a `permission` event, answered by POST /api/sessions/:id/permissions/:request.
-   */
-  ask: z.boolean().optional(),
-});
+const SendMessageSchema = z
+  .object({
+    content: z.string().min(1).max(200_000).optional(),
+    /**
+     * Ask over this stream before shell and terminal tools run (`homed acp` does): each such call
+     * is a `permission` event, answered by POST /api/sessions/:id/permissions/:request.
+     */
+    ask: z.boolean().optional(),
+    /**
+     * The caller's own tools, offered to the model beside homed's (`homed acp` offers the editor's
+     * MCP servers' tools so): a round that calls one ends the turn `client_tools` with the calls in
+     * `done.paused.pending`, and the caller runs them and sends their `toolResults`.
+     */
+    tools: z
+      .array(z.looseObject({ type: z.string() }))
+      .max(500)
+      .optional(),
+    /** Results for the paused turn's calls: the turn goes on (no `content` then). */
+    toolResults: z
+      .array(z.object({ tool_call_id: z.string().min(1), content: z.string().max(1_000_000) }))
+      .min(1)
+      .optional(),
+  })
+  .refine((m) => (m.content === undefined) !== (m.toolResults === undefined), "send either content (a new message) or toolResults (for the paused turn's calls)");
 
 /** `?memory=forget`: forget what was said in it too; else (`keep`, the default) it stays as cold history. */
 const DeleteSessionSchema = z.object({ memory: z.enum(["keep", "forget"]).default("keep") });
@@ -95,7 +112,13 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
 
   app.post("/:id/messages", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    const { content, ask } = await parseBody(c, SendMessageSchema);
+    const { content, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
+    const clientTools = tools
+      ? parseClientTools(
+          { tools },
+          kernel.tools.specs().map((t) => t.function.name),
+        )
+      : undefined;
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
       // A client that goes away cancels the turn; what was said so far stays in history.
@@ -122,7 +145,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
           })
         : undefined;
       try {
-        const result = await kernel.turn({ session, input: content, signal: controller.signal, onEvent });
+        const result = await kernel.turn({ session, input: content ?? "", signal: controller.signal, onEvent, ...(clientTools ? { clientTools } : {}), ...(toolResults ? { toolResults } : {}) });
         await send("done", result);
       } catch (error) {
         const known = publicError(error);

@@ -85,7 +85,7 @@ const ClientToolSchema = z.object({
  * The client's tools as the model gets them beside homed's: functions only, none named as one of
  * homed's (the model could not tell which would run).
  */
-export function clientTools(body: CompletionRequest, homedToolNames: readonly string[]): ToolSpec[] {
+export function clientTools(body: Pick<CompletionRequest, "tools">, homedToolNames: readonly string[]): ToolSpec[] {
   return (body.tools ?? []).map((raw, i) => {
     if (raw.type !== "function") throw refuse(`tools.${i}.type`, `Tools of type '${raw.type}' are not supported: homed passes tools of type 'function' to the model`);
     const parsed = ClientToolSchema.safeParse(raw);

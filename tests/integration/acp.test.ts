@@ -10,11 +10,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { client as acpClient, ndJsonStream, type ClientConnection, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
-import { SOURCE_HOMED, until } from "../support/process.ts";
+import { startHttpMcpServer } from "../support/http-mcp-server.ts";
+import { ROOT, SOURCE_HOMED, until } from "../support/process.ts";
 import { readSse } from "../../src/cli/sse.ts";
 import { existsSync } from "node:fs";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
@@ -45,10 +46,30 @@ const script = (r: ReceivedRequest): Step => {
     return result === undefined ? { toolCalls: [{ id: "call-st", name: "memory_stats", arguments: "{}" }] } : { content: "stats read" };
   }
   if (input.startsWith("SLOW")) return { content: "too late", delayMs: SLOW_DELAY_MS };
+  // "MCP <tool> <message>": calls the session's MCP tool (everything__echo, remote__remote_echo) with the message, then quotes its result.
+  if (input.startsWith("MCP ")) {
+    const [, tool, ...message] = input.split(" ");
+    const result = toolResult(r, "call-mcp");
+    return result === undefined ? { toolCalls: [{ id: "call-mcp", name: tool!, arguments: JSON.stringify({ message: message.join(" ") }) }] } : { content: `mcp said: ${result}` };
+  }
   if (input.startsWith("TOUCH "))
     return toolResult(r, "call-t") === undefined ? { toolCalls: [{ id: "call-t", name: "shell_run", arguments: JSON.stringify({ command: `touch ${input.slice(6)}` }) }] } : { content: "touched" };
   return { content: `echo: ${input}`, delayMs: 5 };
 };
+
+/** Live processes whose environment holds `marker` (the editor's MCP servers of one test). */
+function processesMarked(marker: string): number[] {
+  return readdirSync("/proc")
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker);
+      } catch {
+        return false; // the process ended while we looked
+      }
+    })
+    .map(Number);
+}
 
 type Editor = { connection: ClientConnection; updates: SessionNotification[]; asked: RequestPermissionRequest[]; child: ChildProcess; stderr: () => string };
 
@@ -199,6 +220,110 @@ describe("homed acp: the official ACP client side against homed", () => {
     // Long enough for a shell command the gate let through to have run.
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(existsSync(marker), false);
+  });
+
+  describe("session/new mcpServers: run by homed acp for the session, their tools offered in its turns", () => {
+    const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    /** A stdio server the editor configured, marked in its environment so its processes can be found. */
+    const stdioServer = (marker: string) => ({ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ACP_TEST_MARKER", value: marker }] });
+    const toolOffered = (name: string) => provider.requests.some((r) => (r.body.tools ?? []).some((t: any) => t.function.name === name));
+
+    test("initialize advertises stdio and HTTP MCP servers (not SSE) and session/close", async () => {
+      const editor = startEditor();
+      const init = await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: false });
+      assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.close, {});
+    });
+
+    test("a stdio server: its tool really runs when the model calls it, the result reaches the model and the editor, and session/close ends its process", async () => {
+      const marker = `acp-mcp-${crypto.randomUUID()}`;
+      const editor = startEditor();
+      await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const { sessionId } = await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [stdioServer(marker)] });
+      assert.equal(processesMarked(marker).length, 1, "the server runs while the session is open");
+      const done = await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "MCP everything__echo hello from the model" }] });
+      assert.equal(done.stopReason, "end_turn");
+      assert.ok(toolOffered("everything__echo"), "the server's tools are offered to the model");
+      const answered = provider.requests.filter((r) => lastUser(r) === "MCP everything__echo hello from the model").at(-1)!;
+      assert.equal(toolResult(answered, "call-mcp"), "Echo: hello from the model", "the tool ran on the server and its result reached the model");
+      const call = editor.updates.find((u) => u.update.sessionUpdate === "tool_call")!.update as any;
+      assert.deepEqual([call.toolCallId, call.title, call.rawInput], ["call-mcp", "everything__echo", { message: "hello from the model" }]);
+      const result = editor.updates.find((u) => u.update.sessionUpdate === "tool_call_update")!.update as any;
+      assert.equal(result.status, "completed");
+      assert.equal(messageText(editor.updates), "mcp said: Echo: hello from the model");
+      // The turn is stored whole in the daemon's session: the call and its result included.
+      assert.equal(provider.sequenceErrors.length, 0);
+
+      await editor.connection.agent.request("session/close", { sessionId });
+      assert.deepEqual(processesMarked(marker), [], "session/close ended the server's process");
+      await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] }), (e: any) =>
+        new RegExp(sessionId).test(`${e.message} ${JSON.stringify(e.data)}`),
+      );
+    });
+
+    test("the editor closing the connection ends homed acp and the servers of its sessions", async () => {
+      const marker = `acp-mcp-${crypto.randomUUID()}`;
+      const editor = startEditor();
+      await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [stdioServer(marker)] });
+      await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [stdioServer(marker)] });
+      assert.equal(processesMarked(marker).length, 2);
+      const exited = new Promise((resolve) => editor.child.once("exit", resolve));
+      editor.child.stdin!.end();
+      assert.equal(await exited, 0);
+      assert.deepEqual(processesMarked(marker), [], "no server outlives homed acp");
+    });
+
+    test("SIGTERM to homed acp (the editor quitting) also ends the servers", async () => {
+      const marker = `acp-mcp-${crypto.randomUUID()}`;
+      const editor = startEditor();
+      await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [stdioServer(marker)] });
+      assert.equal(processesMarked(marker).length, 1);
+      const exited = new Promise((resolve) => editor.child.once("exit", resolve));
+      editor.child.kill("SIGTERM");
+      await exited;
+      assert.deepEqual(processesMarked(marker), []);
+    });
+
+    test("an HTTP server (Streamable HTTP, the editor's headers): its tool runs; session/close ends its session on the server", async () => {
+      const server = await startHttpMcpServer({ token: "editor-token-1" });
+      try {
+        const editor = startEditor();
+        await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+        const { sessionId } = await editor.connection.agent.request("session/new", {
+          cwd: dir.path,
+          mcpServers: [{ type: "http", name: "remote", url: server.url, headers: [{ name: "authorization", value: "Bearer editor-token-1" }] }],
+        });
+        await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "MCP remote__remote_echo over http" }] });
+        assert.deepEqual(server.calls, ["over http"]);
+        const answered = provider.requests.filter((r) => lastUser(r) === "MCP remote__remote_echo over http").at(-1)!;
+        assert.equal(toolResult(answered, "call-mcp"), "remote echo: over http");
+        assert.equal(server.sessions(), 1);
+        await editor.connection.agent.request("session/close", { sessionId });
+        assert.equal(server.sessions(), 0);
+      } finally {
+        await server.close();
+      }
+    });
+
+    test("refused with the reason: an SSE server, a server that cannot start; nothing is left running", async () => {
+      const editor = startEditor();
+      await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      await assert.rejects(
+        editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [{ type: "sse", name: "old", url: "http://127.0.0.1:9/sse", headers: [] }] }),
+        (e: any) => e.code === -32602 && /not SSE/.test(e.message),
+      );
+      const marker = `acp-mcp-${crypto.randomUUID()}`;
+      await assert.rejects(
+        editor.connection.agent.request("session/new", {
+          cwd: dir.path,
+          mcpServers: [stdioServer(marker), { name: "broken", command: join(dir.path, "no-such-program"), args: [], env: [] }],
+        }),
+        (e: any) => e.code === -32602 && /broken: /.test(e.message),
+      );
+      assert.deepEqual(processesMarked(marker), [], "the server that did start was stopped");
+    });
   });
 
   test("errors are JSON-RPC errors: an image block (-32602), an unknown session, a daemon that is not running", async () => {

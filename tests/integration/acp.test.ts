@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { client as acpClient, ndJsonStream, type ClientConnection, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
+import { client as acpClient, ndJsonStream, type ClientConnection, type McpServer, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { startHttpMcpServer } from "../support/http-mcp-server.ts";
 import { ROOT, SOURCE_HOMED, until } from "../support/process.ts";
@@ -225,7 +225,7 @@ describe("homed acp: the official ACP client side against homed", () => {
   describe("session/new mcpServers: run by homed acp for the session, their tools offered in its turns", () => {
     const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     /** A stdio server the editor configured, marked in its environment so its processes can be found. */
-    const stdioServer = (marker: string) => ({ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ACP_TEST_MARKER", value: marker }] });
+    const stdioServer = (marker: string): McpServer => ({ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ACP_TEST_MARKER", value: marker }] });
     const toolOffered = (name: string) => provider.requests.some((r) => (r.body.tools ?? []).some((t: any) => t.function.name === name));
 
     test("initialize advertises stdio and HTTP MCP servers (not SSE) and session/close", async () => {

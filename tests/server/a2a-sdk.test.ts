@@ -138,6 +138,22 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     );
   });
 
+  test("contextId over v0.3 (message/send by hand, as the README's curl): the same one continues the conversation", async () => {
+    const contextId = crypto.randomUUID();
+    const send = async (text: string) =>
+      (await (
+        await rpc({
+          jsonrpc: "2.0",
+          id: text,
+          method: "message/send",
+          params: { message: { kind: "message", messageId: crypto.randomUUID(), role: "user", contextId, parts: [{ kind: "text", text }] } },
+        })
+      ).json()) as any;
+    assert.equal((await send("the shed key is under the blue pot")).result.contextId, contextId);
+    await send("where is the shed key? (v0.3)");
+    assert.match(shown(provider.requests.filter((r) => lastUser(r) === "where is the shed key? (v0.3)").at(-1)!), /under the blue pot/);
+  });
+
   test("a contextId longer than 256 characters is refused (rejected task), not cut", async () => {
     const task = (await (await v1Client(keys.alice!)).sendMessage(userMessage("hello", undefined, "c".repeat(257)))) as Task;
     assert.equal(task.status?.state, TaskState.TASK_STATE_REJECTED);

@@ -12,6 +12,7 @@ import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from ".
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
 import { createApp, ensureAdminToken, tokenHint } from "./server/index.ts";
+import { maskKnownSecret } from "./text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
 import { VERSION } from "./version.ts";
@@ -65,6 +66,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
         log.warn(`secrets: ${sealing.unreadable.length} stored API keys were sealed with another ${secrets.path} and cannot be read; set them again (${sealing.unreadable.join(", ")})`);
       const admin = ensureAdminToken(settings.dataDir);
       log.info(`admin token ${admin.created ? "created" : "read"} at ${admin.path} (${tokenHint(admin.token)})`);
+      // Pasted into a chat, it is masked like any other secret: never stored, never sent to a provider.
+      maskKnownSecret("homed-admin-token", admin.token);
       const embedSettings = withSavedEmbedder(settings.dataDir, settings.embed);
       const active = await openEmbedder(embedSettings);
       (active.degraded ? log.warn : log.info)(`embedder: ${active.embedder.modelId}: ${active.reason}`);

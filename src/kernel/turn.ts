@@ -7,7 +7,7 @@
  * sequence: an interrupted round is closed with synthetic "interrupted" results.
  */
 import { randomUUID } from "node:crypto";
-import { contentText, messageTokens, type Content, type ContextEngine, type ContextEvent } from "../context/index.ts";
+import { contentText, maskEventSecrets, messageTokens, type Content, type ContextEngine, type ContextEvent } from "../context/index.ts";
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type ToolSpec, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
@@ -134,9 +134,14 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   /** This turn's messages as stored, for a turn that renders the caller's history (`history`). */
   const turnMessages: ProviderMessage[] = [...(turn.resume?.paused.turnMessages ?? [])];
   const persist = (messages: ProviderMessage[], marks: Pick<ContextEvent, "stopped"> = {}) => {
-    turnMessages.push(...messages);
-    return engine.append(turn.sessionId, turn.conversation, { id: randomUUID(), time: iso(), messages, ...marks } as ContextEvent);
+    const event = { id: randomUUID(), time: iso(), messages, ...marks } as ContextEvent;
+    // Masked as the store will keep them: the model reads what is stored, secrets included.
+    turnMessages.push(...(maskEventSecrets(event).event.messages as ProviderMessage[]));
+    return engine.append(turn.sessionId, turn.conversation, event);
   };
+  // The caller's history is masked once, like the turns homed stores: a secret pasted earlier in
+  // an OpenAI client's conversation (homed's own admin token, a provider key) never reaches a provider.
+  const callerHistory = turn.history && (maskEventSecrets({ id: "history", time: iso(), messages: turn.history } as ContextEvent).event.messages as ProviderMessage[]);
 
   const prepared = turn.resume ? await resumed(turn.resume, persist) : await prepare(options, turn, info, persist, emit);
   if ("stopReason" in prepared) return prepared;
@@ -184,7 +189,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
       const tools = [...options.tools.specs(), ...clientTools];
       const historyBudget = historyBudgetOf(options, systemTokens, clientTools);
       if (restored.size > 0 && !turn.history) await engine.makeRoom(turn.sessionId, turn.input, historyBudget, [...restored]);
-      const rendered = turn.history ? fitHistory(turn.history, turnMessages, historyBudget) : ((await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[]);
+      const rendered = callerHistory ? fitHistory(callerHistory, turnMessages, historyBudget) : ((await engine.render(turn.sessionId, historyBudget)).messages as ProviderMessage[]);
       const result = await options.client.stream(
         { model: options.model, messages: options.vision === false ? withoutImages([systemMessage, ...rendered]) : [systemMessage, ...rendered], tools, extra: roundParams(turn.params, iterations) },
         { signal: turn.signal, onDelta },

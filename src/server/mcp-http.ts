@@ -30,7 +30,11 @@ async function answerBatch(c: Context, batch: unknown[], context: MemoryToolCont
     if (bytes >= MAX_BATCH_ANSWER_BYTES) {
       const id = (message as { id?: unknown } | null)?.id;
       if (typeof id === "string" || typeof id === "number") {
-        answers.push({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `Not run: the batch's answers reached ${MAX_BATCH_ANSWER_BYTES} bytes; send the rest in another request` } });
+        answers.push({
+          jsonrpc: "2.0",
+          id,
+          error: { code: ErrorCode.InternalError, message: `Not run: the batch's answers reached ${MAX_BATCH_ANSWER_BYTES} bytes; send the rest in another request` },
+        });
       }
       continue;
     }
@@ -59,7 +63,10 @@ export function mcpRoutes(kernel: Kernel): Hono<AuthEnv> {
     const context: MemoryToolContext = { client: kernel.client, embedder: kernel.recallEmbedder, access, ...(partner ? { conversation: partner } : {}) };
     if (Array.isArray(body)) {
       if (body.length > MAX_BATCH) {
-        return c.json({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `A batch holds at most ${MAX_BATCH} messages; this one holds ${body.length}: send them in several requests` } }, 400);
+        return c.json(
+          { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: `A batch holds at most ${MAX_BATCH} messages; this one holds ${body.length}: send them in several requests` } },
+          400,
+        );
       }
       return await answerBatch(c, body, context);
     }

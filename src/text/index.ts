@@ -6,5 +6,5 @@ export { textPieces, mapPieces, mapYielding, yieldIfLong, PIECE_CHARS } from "./
 export { analysedPart, queryPart, ANALYSED_CHARS, QUERY_CHARS } from "./limits.ts";
 export { TfidfCorpus, sparseCosine, type SparseVector } from "./tfidf.ts";
 export { contentText, topicWords, FUNCTION_WORD_TAGS } from "./content.ts";
-export { maskSecrets, describeMasked, mergeMasked, passesLuhn, type MaskedSecret, type MaskResult } from "./secrets.ts";
+export { maskSecrets, maskKnownSecret, describeMasked, mergeMasked, passesLuhn, type MaskedSecret, type MaskResult } from "./secrets.ts";
 export { LineMemo } from "./line-memo.ts";

@@ -13,7 +13,12 @@ describe("/mcp batches", () => {
   let dir: TempDir;
   let daemon: ApiDaemon;
   let key = "";
-  const post = (body: unknown) => fetch(`${daemon.url}/mcp`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${daemon.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(body),
+    });
   const call = (id: number, name: string, args: object) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
   before(async () => {

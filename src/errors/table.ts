@@ -23,6 +23,7 @@ export const ERRORS = {
   unauthorized: row(401),
   cross_site: row(403),
   key_scope: row(403), // an app key used outside its scopes (/api, or a scope it was not given)
+  misdirected_request: row(421), // a Host this homed does not answer (DNS rebinding: server/host-check.ts)
   not_found: row(404),
   session_not_found: row(404),
   provider_not_found: row(404),

@@ -28,6 +28,7 @@ import { mcpRoutes } from "./mcp-http.ts";
 import { consoleRoutes } from "./static.ts";
 import { bodyLimits } from "./body-limits.ts";
 import { a2aAuth, a2aRoutes, A2A_PATH, type A2AConfig } from "./a2a.ts";
+import { hostCheck } from "./host-check.ts";
 
 export type AppDeps = {
   version: string;
@@ -47,6 +48,8 @@ export type AppDeps = {
   a2a?: A2AConfig;
   /** The data folder and where the embedder came from: the console may then save one (`/api/memory/embedder`). */
   embedderSetup?: EmbedderSetup;
+  /** Where the daemon listens and the other Host names it answers (host-check.ts); no check without it. */
+  listen?: { hostname: string; allowedHosts: readonly string[] };
 };
 
 /** `GET /healthz`: the store answers; the daemon's version. */
@@ -54,6 +57,8 @@ export type Health = { ok: true; version: string };
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  // First of all: a request for another Host is not for this homed (DNS rebinding, host-check.ts).
+  if (deps.listen) app.use("*", hostCheck(deps.listen.hostname, deps.listen.allowedHosts));
 
   app.get("/healthz", async (c) => {
     // Healthy means the store answers, not merely that the process is up.

@@ -1,4 +1,5 @@
 export { createApp, type AppDeps } from "./app.ts";
+export { parseAllowedHosts } from "./host-check.ts";
 export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "./admin-token.ts";
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";

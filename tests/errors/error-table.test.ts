@@ -24,6 +24,7 @@ const MATRIX: Record<string, [number, number]> = {
   unauthorized: [401, 1],
   cross_site: [403, 1],
   key_scope: [403, 1],
+  misdirected_request: [421, 1],
   not_found: [404, 1],
   session_not_found: [404, 1],
   provider_not_found: [404, 1],

@@ -77,6 +77,31 @@ describe("plugins in the daemon", () => {
     assert.equal((await daemon.stop()).code, 0);
   });
 
+  test("SIGTERM stops within 5 s while a plugin hangs in its handshake with a long timeout, and the plugin process is gone", async () => {
+    const data = testDir("homed-plugins-");
+    mkdirSync(join(data, "plugins", "mute"), { recursive: true });
+    // Reads its stdin forever and never answers: a start-up handshake that would wait the full timeout.
+    const marker = `mute-plugin-${process.pid}-${Date.now()}`;
+    writeFileSync(join(data, "plugins", "mute", "plugin.json"), JSON.stringify({ command: "node", args: ["-e", "process.stdin.resume(); setInterval(() => {}, 1000)", marker], timeoutMs: 120_000 }));
+    const running = () =>
+      readdirSync("/proc").filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false; // the process ended while we looked
+        }
+      });
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
+    const daemon = await startApiDaemon(data);
+    await until(() => running().length === 1, "the hung plugin to be started");
+    const started = performance.now();
+    const { code } = await daemon.stop("SIGTERM");
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(code, 0, daemon.stderr());
+    assert.ok(seconds < 5, `stopped in ${seconds.toFixed(1)} s`);
+    assert.deepEqual(running(), [], "the hung plugin is gone");
+  });
+
   test("homed.json enables shell", async () => {
     const provider = await startScriptedProvider([{ toolCalls: [{ id: "c1", name: "shell_run", arguments: JSON.stringify({ command: "echo hello-from-shell" }) }] }, { content: "ok" }]);
     after(() => provider.close());

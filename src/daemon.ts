@@ -154,7 +154,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       qq?.stop();
       kernel.cancelAll();
-      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, pluginsStarted.then(() => plugins.stopAll())]);
+      await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, stopPlugins(plugins, pluginsStarted)]);
       log.info("stopped cleanly");
       return 0;
     } finally {
@@ -164,4 +164,15 @@ export async function runDaemon(settings: Settings): Promise<number> {
     log.close();
     folder.release();
   }
+}
+
+/**
+ * Plugins stop now, those still starting included: waiting for the start first made a stop wait
+ * for a hung plugin's handshake timeout (27 s by default, longer when configured) against the 5 s
+ * a stop is given. The start then ends at once (its plugin is gone) and is awaited only so that
+ * nothing it does afterwards touches a closed store.
+ */
+async function stopPlugins(plugins: { stopAll(): Promise<void> }, started: Promise<unknown>): Promise<void> {
+  await plugins.stopAll();
+  await started;
 }

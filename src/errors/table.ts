@@ -33,6 +33,7 @@ export const ERRORS = {
   unknown_plugin: row(404),
   ambiguous: row(409),
   key_exists: row(409),
+  already_imported: row(409), // a concurrent import of the same messages finished first (memory/import.ts)
   too_large: row(413),
   rate_limited: row(429),
   // A model provider failed during a turn (ProviderError, prefixed).

@@ -9,6 +9,7 @@
 import type { Client, InStatement } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
+import { HomedError } from "../errors/index.ts";
 import {
   attachVectors,
   beginRun,
@@ -291,7 +292,7 @@ async function importRun(
     }
     await importer.read(pendingChunk ?? [], true);
     done += pendingChunk?.length ?? 0;
-    if (importer.added > 0) await makeVisible(client, run, importer.lastRowid);
+    if (importer.added > 0) await makeVisible(client, run, importer.lastRowid).catch(alreadyImported);
     options.onProgress?.(done, total);
   } catch (error) {
     await dropRun(client, run, { searchRows: true });
@@ -303,4 +304,18 @@ async function importRun(
   await mergeInBackground(client);
   await truncateWal(client);
   return { added: importer.added, present: importer.present };
+}
+
+/**
+ * Two imports of the same history at once both find its messages new, and the one that finishes
+ * second meets them at its last step (a UNIQUE constraint of `events`). Its run is dropped whole
+ * (all-or-nothing) and it ends saying why, not with SQLite's words.
+ */
+function alreadyImported(error: unknown): never {
+  if (/UNIQUE constraint failed/i.test(String((error as Error)?.message))) {
+    throw new HomedError("already_imported", "Another import of the same messages finished first: they are stored already, and nothing of this run was added. Run it again to add only what is new.", {
+      cause: error,
+    });
+  }
+  throw error;
 }

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { buildInjection, configureFusion, DEFAULT_INJECTION, FusionConfigSchema, InjectionConfigSchema } from "../../src/memory/index.ts";
+import { buildInjection, DEFAULT_INJECTION, InjectionConfigSchema } from "../../src/memory/index.ts";
+import { whileStrong } from "../../src/memory/injection-window.ts";
 import type { Store } from "../../src/store/index.ts";
 import { message, storeWith } from "./support.ts";
 
@@ -47,23 +48,23 @@ describe("injection sized to the window", () => {
     assert.ok(huge.lines.length <= configured * DEFAULT_INJECTION.window.maxScale);
   });
 
-  test("past the configured bands, only memories scoring near the best go in: the fall-off decides, not the room (linear fusion, whose scores keep margins)", async () => {
-    configureFusion({ method: "linear", weights: {} });
-    try {
-      // One strong match and many weaker ones (two of its five words each): above the score floor, far below the best.
-      ({ store } = await storeWith([
-        message(0, "the harbour ferry timetable changed: boats now leave pier seven at ten past"),
-        ...Array.from({ length: 30 }, (_, i) => message(i + 1, `a note about the harbour ferry number ${i}`)),
-      ]));
-      const small = await inject("harbour ferry timetable pier seven", 8192);
-      const large = await inject("harbour ferry timetable pier seven", 131_072);
-      assert.equal(large.lines.length, small.lines.length, "the weak tail does not fill the larger window");
-      // The same corpus with no tail cut fills it: the cut is what holds it back.
-      const noCut = InjectionConfigSchema.parse({ window: { ...DEFAULT_INJECTION.window, tailRatio: 0 } });
-      assert.ok((await inject("harbour ferry timetable pier seven", 131_072, noCut)).lines.length > small.lines.length);
-    } finally {
-      configureFusion(FusionConfigSchema.parse({}));
-    }
+  test("past the configured bands, only memories scoring near the best go in: the fall-off decides, not the room", () => {
+    const ranked = [1, 0.9, 0.8, 0.3, 0.2, 0.6, 0.55, 0.4].map((score, i) => ({ id: `m${i}`, score })).sort((a, b) => b.score - a.score);
+    // The first three always stay (the configured bands); after them only scores ≥ half the best.
+    assert.deepEqual(
+      whileStrong(ranked, 3, 0.5).map((r) => r.score),
+      [1, 0.9, 0.8, 0.6, 0.55],
+    );
+    assert.deepEqual(
+      whileStrong(ranked, 3, 0).map((r) => r.score),
+      ranked.map((r) => r.score),
+      "no cut: everything",
+    );
+    assert.deepEqual(
+      whileStrong(ranked, 8, 0.99).map((r) => r.score),
+      ranked.map((r) => r.score),
+      "the configured count is never cut",
+    );
   });
 
   test("the window thresholds are validated with their names", () => {

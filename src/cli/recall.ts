@@ -7,7 +7,20 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { configSection, readConfigFile, UsageError, type ParsedArgs, type Settings } from "../config/index.ts";
 import { vectorEmbedder, type ActiveEmbedder } from "../embed/index.ts";
-import { CHANNELS, coldcontextQuery, configureFusion, FusionConfigSchema, openDataEmbedder, openDataStore, type Candidate, type Channel, type CommandIo, type QueryOptions } from "../memory/index.ts";
+import {
+  CHANNELS,
+  coldcontextQuery,
+  configureFusion,
+  FUSION_METHODS,
+  FusionConfigSchema,
+  type FusionMethod,
+  openDataEmbedder,
+  openDataStore,
+  type Candidate,
+  type Channel,
+  type CommandIo,
+  type QueryOptions,
+} from "../memory/index.ts";
 import { expectArguments, InputError, stringFlag } from "./command.ts";
 
 const USAGE = 'homed recall [-data DIR] [--conversation C] [-k N] [--explain] [--json] "query" | --queries FILE.jsonl';
@@ -107,7 +120,10 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   const explain = args.flags.has("explain");
   const queries = batchFile === undefined ? undefined : readQueries(batchFile);
   // The same fusion weights as the daemon's recall (homed.json "fusion").
-  configureFusion(configSection(readConfigFile(settings.dataDir), "fusion", FusionConfigSchema));
+  const fusion = configSection(readConfigFile(settings.dataDir), "fusion", FusionConfigSchema);
+  const method = stringFlag(args, "fusion");
+  if (method !== undefined && !(FUSION_METHODS as readonly string[]).includes(method)) throw new InputError(`-fusion ${method}: give ${FUSION_METHODS.join(" or ")}`);
+  configureFusion({ ...fusion, ...(method ? { method: method as FusionMethod } : {}) });
   const active = await openDataEmbedder(settings);
   const { embedder } = active;
   const { options, vectorsMissing } = parseOptions(args, active);

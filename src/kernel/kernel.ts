@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { httpChatModel, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
+import { httpChatModel, knownContextWindow, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, partnerAccess, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -291,6 +291,7 @@ export class Kernel {
         resume,
         history,
         instructions,
+        contextWindow: provider.contextWindow ?? knownContextWindow(provider.model),
       },
     );
     if (result.paused) await this.pausedTurns.put(session.id, result.paused);

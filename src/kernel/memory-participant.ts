@@ -48,7 +48,7 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
     name: "memory",
     deadlineMs: 3000,
     hooks: {
-      async pre_action({ sessionId, turnId, channel, partner, input, sessionHistory }) {
+      async pre_action({ sessionId, turnId, channel, partner, input, sessionHistory, contextWindow }) {
         const conversation = await options.conversationOf(sessionId);
         const topic = [...new Set(await searchWords(input))].slice(0, TOPIC_WORDS);
         // Words as written name the scene in the console (0.05-0.25 ms a turn beside searchWords' 0.14-0.36).
@@ -56,7 +56,8 @@ export function memoryParticipant(options: MemoryParticipantOptions): Participan
         const fingerprint: Fingerprint = { channel, partner, topic, words, timeOfDay: timeOfDay(Date.now()) };
         const sceneId = await activeScene(options.client, fingerprint);
         // All of the user's memory, this conversation's first; never another partner's private memory.
-        let injection = await buildInjection(options.client, input, { prefer: conversation, viewer: { partner }, embedder: options.embedder, config: options.config, sceneId });
+        // As much as the model's window and the scores' fall-off call for (injection-window.ts).
+        let injection = await buildInjection(options.client, input, { prefer: conversation, viewer: { partner }, embedder: options.embedder, config: options.config, sceneId, contextWindow });
         // Peek → confirm → move: what recall is sure of from this chat's own past comes back as
         // the original turns, and its lines leave the injection (the model reads them verbatim).
         const confident = injection.lines.filter((l) => l.confident).map((l) => l.id);

@@ -35,14 +35,30 @@ export const ProviderInputSchema = z.object({
   apiKey: ApiKeySchema.optional(),
   /** false: the model reads text only, and images (a user's, a tool's) reach it as `[image]`. */
   vision: z.boolean().optional(),
+  /**
+   * The model's context window in tokens, when the table of well-known models (llm/context-windows.ts)
+   * does not know it or knows it wrong: recall's injection grows with it (memory/injection-window.ts).
+   */
+  contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
 });
 export type ProviderInput = z.infer<typeof ProviderInputSchema>;
 
 /** A provider as every read path shows it: whether a key is set, never the key. */
-export type ProviderView = { id: string; name: string; preset?: string; baseUrl: string; model: string; vision?: boolean; hasKey: boolean; active: boolean; source: "stored" | "environment" };
+export type ProviderView = {
+  id: string;
+  name: string;
+  preset?: string;
+  baseUrl: string;
+  model: string;
+  vision?: boolean;
+  contextWindow?: number;
+  hasKey: boolean;
+  active: boolean;
+  source: "stored" | "environment";
+};
 
 /** What a model call needs, key included: internal use only. */
-export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKey?: string; vision?: boolean };
+export type ProviderTarget = { id: string; baseUrl: string; model: string; apiKey?: string; vision?: boolean; contextWindow?: number };
 
 const StoredSchema = z.array(ProviderInputSchema.omit({ apiKey: true }).extend({ id: z.string() }));
 type Stored = z.infer<typeof StoredSchema>;
@@ -50,14 +66,23 @@ type Stored = z.infer<typeof StoredSchema>;
 /** The `secrets` row of a provider's API key. */
 const keyName = (providerId: string) => `provider:${providerId}:apiKey`;
 
-export type ProviderEnv = { HOMED_BASE_URL?: string; HOMED_API_KEY?: string; HOMED_MODEL?: string };
+export type ProviderEnv = { HOMED_BASE_URL?: string; HOMED_API_KEY?: string; HOMED_MODEL?: string; HOMED_CONTEXT_WINDOW?: string };
 
 export class ProviderStore {
   constructor(
     private readonly client: Client,
     private readonly secrets: SecretBox,
     private readonly env: ProviderEnv = {},
-  ) {}
+  ) {
+    const window = env.HOMED_CONTEXT_WINDOW;
+    const parsed = window === undefined || window === "" ? undefined : ProviderInputSchema.shape.contextWindow.safeParse(Number(window));
+    // Checked once, at start: a typo stops the daemon with its name instead of sizing recall wrong.
+    if (parsed && !parsed.success) throw new HomedError("invalid_request", `HOMED_CONTEXT_WINDOW=${window}: give the model's context window in tokens, from 1024 to 10000000`);
+    this.envWindow = parsed?.data;
+  }
+
+  /** HOMED_CONTEXT_WINDOW, checked. */
+  private readonly envWindow: number | undefined;
 
   private async stored(): Promise<Stored> {
     return StoredSchema.parse((await readSetting(this.client, "providers")) ?? []);
@@ -76,7 +101,8 @@ export class ProviderStore {
 
   private envProvider(): ProviderTarget | undefined {
     const { HOMED_BASE_URL: baseUrl, HOMED_MODEL: model, HOMED_API_KEY: apiKey } = this.env;
-    return baseUrl && model ? { id: "env", baseUrl, model, apiKey } : undefined;
+    if (!baseUrl || !model) return undefined;
+    return { id: "env", baseUrl, model, apiKey, ...(this.envWindow !== undefined ? { contextWindow: this.envWindow } : {}) };
   }
 
   async list(): Promise<ProviderView[]> {
@@ -86,7 +112,10 @@ export class ProviderStore {
       views.push({ ...p, hasKey: await this.hasKey(p.id), active: p.id === active, source: "stored" });
     }
     const env = this.envProvider();
-    if (env) views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, hasKey: !!env.apiKey, active: active === "env", source: "environment" });
+    if (env) {
+      const window = env.contextWindow === undefined ? {} : { contextWindow: env.contextWindow };
+      views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, ...window, hasKey: !!env.apiKey, active: active === "env", source: "environment" });
+    }
     return views;
   }
 
@@ -130,7 +159,16 @@ export class ProviderStore {
   async target(id: string): Promise<ProviderTarget | undefined> {
     if (id === "env") return this.envProvider();
     const p = (await this.stored()).find((s) => s.id === id);
-    return p && { id: p.id, baseUrl: p.baseUrl, model: p.model, apiKey: await this.key(p.id), ...(p.vision === false ? { vision: false } : {}) };
+    return (
+      p && {
+        id: p.id,
+        baseUrl: p.baseUrl,
+        model: p.model,
+        apiKey: await this.key(p.id),
+        ...(p.vision === false ? { vision: false } : {}),
+        ...(p.contextWindow !== undefined ? { contextWindow: p.contextWindow } : {}),
+      }
+    );
   }
 
   /** The id of the provider turns use, found without opening any key (listing must not need them). */

@@ -26,7 +26,8 @@ export type OnInputDecision = { block: string } | { reply: string } | { input: s
  * `sessionHistory`: the request renders the session's stored history (L1); false when the caller
  * sends its own conversation (an OpenAI client's messages), so moving events into L1 shows nothing.
  */
-export type PreAction = TurnInfo & { input: string; sessionHistory: boolean };
+/** `contextWindow`: the model's context window in tokens, when known (provider setting or a well-known model). */
+export type PreAction = TurnInfo & { input: string; sessionHistory: boolean; contextWindow?: number };
 /**
  * Lines to inject into the request (e.g. recalled memory), with a report for the surfaces.
  * `restored`: events the participant moved back into the session's L1 (cold turns recall was

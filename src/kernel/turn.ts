@@ -71,6 +71,8 @@ export type TurnInput = TurnInfo & {
   history?: ProviderMessage[];
   /** The caller's own instructions (a client's system messages), after homed's system prompt. */
   instructions?: string;
+  /** The model's context window in tokens, when known: what pre_action injects may grow with it. */
+  contextWindow?: number;
 };
 
 /**
@@ -322,7 +324,7 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
   const injections: string[] = [];
   const restored: string[] = [];
   for (const p of participants) {
-    const result = await runHook(p, "pre_action", { ...info, input, sessionHistory: turn.history === undefined }, log);
+    const result = await runHook(p, "pre_action", { ...info, input, sessionHistory: turn.history === undefined, ...(turn.contextWindow ? { contextWindow: turn.contextWindow } : {}) }, log);
     if (result?.inject) injections.push(result.inject);
     if (result?.restored) restored.push(...result.restored);
     if (result?.report) emit({ type: "recall", participant: p.name, report: result.report });

@@ -3,6 +3,7 @@ export { httpChatModel, type ChatModel, type ChatModelFactory } from "./chat-mod
 export { ScriptedChat, type ChatScript, type ScriptedStep, type ScriptedChatOptions, type ScriptedRequest } from "./scripted-chat.ts";
 export { ProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "./errors.ts";
 export { PROVIDER_PRESETS, presetById, type ProviderPreset } from "./presets.ts";
+export { knownContextWindow } from "./context-windows.ts";
 export { listModels } from "./list-models.ts";
 export { quirksFor, applyQuirks, type ModelQuirks, type ReasoningPolicy } from "./quirks.ts";
 export { DEFAULT_RETRY, backoffDelay, type RetryPolicy } from "./retry.ts";

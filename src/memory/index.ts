@@ -1,7 +1,24 @@
 /** Cold context (L2) and hybrid recall: the door of src/memory. */
 export { coldEventId, coldSessionId, type ColdMessage } from "./cold-event.ts";
 export { CHANNELS, type Channel } from "./channels.ts";
-export { fuseRrf, RRF_K, configureFusion, FusionConfigSchema, DEFAULT_WEIGHTS, EQUAL_WEIGHTS, VECTOR_WEIGHT, type ChannelWeights, type Fused, type ChannelHit } from "./fusion.ts";
+export {
+  fuse,
+  fuseRrf,
+  fuseLinear,
+  fusionMethod,
+  bestLexicalScore,
+  FUSION_METHODS,
+  type FusionMethod,
+  RRF_K,
+  configureFusion,
+  FusionConfigSchema,
+  DEFAULT_WEIGHTS,
+  EQUAL_WEIGHTS,
+  VECTOR_WEIGHT,
+  type ChannelWeights,
+  type Fused,
+  type ChannelHit,
+} from "./fusion.ts";
 export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts";
 export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";

@@ -3,6 +3,7 @@
  * start (zod); a bad value stops start-up with its name rather than degrading recall silently.
  */
 import { z } from "zod";
+import { fusionMethod } from "./fusion.ts";
 
 const Band = z.object({ items: z.number().int().min(0).max(20), chars: z.number().int().min(0).max(20_000) });
 
@@ -10,14 +11,10 @@ export const InjectionConfigSchema = z.object({
   /** Candidates fetched per layer. Fewer starves the bands; many more only costs time. */
   k: z.number().int().min(1).max(100).default(8),
   /**
-   * Fused score below which nothing is injected: 1/(60+25), a memory only one channel ranks
-   * 25th or worse. Prevents: a weak one-word match injected into every turn as noise.
+   * Fused score below which nothing is injected; unset, the fusion's own (`minScoreOf`). Prevents:
+   * a weak one-word match injected into every turn as noise.
    */
-  minScore: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(1 / 85),
+  minScore: z.number().min(0).max(1).optional(),
   /**
    * Bands by rank. IMMEDIATE, the best matches in full; WORKING, the next, shorter; BACKGROUND,
    * a glimpse. Per-band item and character caps prevent: one long memory (a pasted log)
@@ -83,10 +80,34 @@ export const InjectionConfigSchema = z.object({
   restore: z
     .object({ maxRank: z.number().int().min(0).max(100), minCoverage: z.number().min(0).max(1), maxTokens: z.number().int().min(0).max(1_000_000) })
     .default({ maxRank: 1, minCoverage: 0.5, maxTokens: 4000 }),
+  /**
+   * Growth with the model's context window (injection-window.ts). Up to `baseTokens` — or when the
+   * window is unknown — the bands are as configured above: a short window keeps its room for the
+   * conversation. Above it, band items and characters grow with window / baseTokens (at most
+   * `maxScale` times), each line's length with its square root, and so does how many candidates are
+   * fetched. Prevents: a 128k-token model given the same ~1.8k characters of memory as an 8k one
+   * while relevant memories wait below the cut. `tailRatio`: past the configured bands, a memory
+   * goes in only while its score is at least this share of the best one's. Prevents: a large window
+   * filled with the long tail of weak matches (the scores' fall-off decides, not the room alone).
+   */
+  window: z
+    .object({
+      baseTokens: z.number().int().min(1024).max(10_000_000),
+      maxScale: z.number().min(1).max(16),
+      tailRatio: z.number().min(0).max(1),
+    })
+    .default({ baseTokens: 32_768, maxScale: 8, tailRatio: 0.5 }),
   /** Audit rows kept. Prevents: the audit growing without bound. */
   auditKeep: z.number().int().min(1).max(100_000).default(1000),
 });
 
 export type InjectionConfig = z.output<typeof InjectionConfigSchema>;
+
+/**
+ * The score floor in force: the configured one, else the fusion's. RRF: 1/(60+25), a memory only
+ * one channel ranks 25th or worse. Linear: 0.05, a memory one of two channels alone scores at a
+ * tenth of its best match (the same "one weak channel" cut on normalised scores).
+ */
+export const minScoreOf = (config: InjectionConfig): number => config.minScore ?? (fusionMethod() === "rrf" ? 1 / 85 : 0.05);
 
 export const DEFAULT_INJECTION: InjectionConfig = InjectionConfigSchema.parse({});

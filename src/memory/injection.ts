@@ -6,7 +6,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import type { InjectionConfig } from "./injection-config.ts";
+import { minScoreOf, type InjectionConfig } from "./injection-config.ts";
 import { CHANNELS, type Channel } from "./channels.ts";
 import { coldcontextQuery, type Candidate } from "./query.ts";
 import { recallQuery } from "./recall-query.ts";
@@ -15,6 +15,7 @@ import { sessionPartnersOf, type Access } from "./access.ts";
 import { coldUses, countCitation, injectionAuditRecords, insertInjectionAudit, recentColdEvents, standingColdEvents, type InjectionAuditRecord } from "../store/index.ts";
 import { searchWords } from "../text/index.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
+import { configuredItems, sizedForWindow, whileStrong } from "./injection-window.ts";
 
 export const BANDS = ["IMMEDIATE", "WORKING", "BACKGROUND"] as const;
 export type Band = (typeof BANDS)[number] | "ACTIVE";
@@ -70,10 +71,13 @@ export type InjectionOptions = {
   config: InjectionConfig;
   /** The active scene: its memories gain weight. */
   sceneId?: string;
+  /** The model's context window in tokens, when known: a larger one gets more memory (injection-window.ts). */
+  contextWindow?: number;
 };
 
 export async function buildInjection(client: Client, input: string, options: InjectionOptions): Promise<Injection> {
-  const { config, conversation, viewer } = options;
+  const { conversation, viewer } = options;
+  const config = sizedForWindow(options.config, options.contextWindow);
   const query = input.trim();
   const short = query.length <= config.shortInputChars || SHORT_INPUTS.test(query);
 
@@ -121,8 +125,9 @@ export async function buildInjection(client: Client, input: string, options: Inj
       ),
       ...stable.map((s): Pick => ({ id: s.id, layer: "L3", score: s.score * boost(s.citedCount), text: s.text, evidence: s.evidence, uses: s.citedCount })),
     ]
-      .filter((p) => p.score >= config.minScore)
+      .filter((p) => p.score >= minScoreOf(config))
       .sort((a, b) => b.score - a.score);
+    ranked = whileStrong(ranked, configuredItems(options.config), config.window.tailRatio);
   }
 
   const lines: InjectedLine[] = [];

@@ -6,7 +6,7 @@
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { bm25Channels, CHANNELS, type Channel, type Ranked } from "./channels.ts";
-import { fuseRrf, type ChannelHit } from "./fusion.ts";
+import { fuse, type ChannelHit } from "./fusion.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import type { RecallScope } from "./scope.ts";
 import { vectorChannel } from "./vector-channel.ts";
@@ -84,7 +84,7 @@ export async function coldcontextQuery(client: Client, text: string | RecallQuer
   }
   const rankings: Partial<Record<Channel, Ranked>> = {};
   for (const [channel, run] of Object.entries(runs) as [Channel, Promise<Ranked>][]) rankings[channel] = await run;
-  const top = (await preferOwn(client, "events", fuseRrf(rankings), options.prefer)).slice(0, options.k);
+  const top = (await preferOwn(client, "events", fuse(rankings), options.prefer)).slice(0, options.k);
   if (top.length === 0) return [];
   const rows = await coldCandidateRows(
     client,

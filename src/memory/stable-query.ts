@@ -10,7 +10,7 @@ import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { factBm25Rows, factListings, factVectorRows, importantFactListings, scopedMatch, SEARCH_TABLES, type FactListing, type FactVisibility, type SearchTable } from "../store/index.ts";
 import type { Ranked } from "./channels.ts";
-import { fuseRrf } from "./fusion.ts";
+import { fuse } from "./fusion.ts";
 import { channelDepth, preferOwn, type Prefer } from "./query.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import { visibleScopes, type Viewer } from "./scope.ts";
@@ -82,7 +82,7 @@ export async function stableQuery(
   const grams = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
   const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
-  const fused = (await preferOwn(client, "triples", fuseRrf(rankings), options.prefer)).slice(0, options.k);
+  const fused = (await preferOwn(client, "triples", fuse(rankings), options.prefer)).slice(0, options.k);
   if (fused.length === 0) return [];
   const rows = await factListings(
     client,

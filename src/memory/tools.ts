@@ -6,9 +6,9 @@
 import type { Client } from "@libsql/client";
 import { z } from "zod";
 import type { Embedder } from "../embed/index.ts";
-import { DEFAULT_INJECTION, InjectionConfigSchema, type InjectionConfig } from "./injection-config.ts";
+import { DEFAULT_INJECTION, InjectionConfigSchema, minScoreOf, type InjectionConfig } from "./injection-config.ts";
 import { COOLING_JOB, DEFAULT_COOLING } from "./cooling.ts";
-import { RRF_K } from "./fusion.ts";
+import { bestLexicalScore, fusionMethod, RRF_K } from "./fusion.ts";
 import {
   auditedIds,
   blocksHeldElsewhere,
@@ -381,7 +381,7 @@ const stats = tool({
         distilled: backlog.distilled,
         running: lease && lease.expiresAt > now ? { holder: lease.holder, leaseUntil: new Date(lease.expiresAt).toISOString() } : null,
       },
-      thresholds: { injection: ctx.injection ?? DEFAULT_INJECTION, cooling: DEFAULT_COOLING, rrfK: RRF_K },
+      thresholds: { injection: { ...(ctx.injection ?? DEFAULT_INJECTION), minScore: minScoreOf(ctx.injection ?? DEFAULT_INJECTION) }, fusion: fusionMethod(), cooling: DEFAULT_COOLING, rrfK: RRF_K },
     };
   },
 });
@@ -471,21 +471,26 @@ async function auditCheck(ctx: MemoryToolContext): Promise<Check> {
 
 /**
  * The thresholds in force can do their job. The one a typo breaks silently: a minimum fused score
- * above what every channel ranking a memory first can give (n / (RRF_K + 1)) injects nothing, ever.
+ * above what words and grams both ranking a memory first can give injects nothing, ever.
  */
 function thresholdCheck(config: InjectionConfig): Check {
   const parsed = InjectionConfigSchema.safeParse(config);
   if (!parsed.success) return { check: "thresholds", ok: false, detail: z.prettifyError(parsed.error) };
-  const best = 2 / (RRF_K + 1);
-  if (config.minScore > best)
-    return { check: "thresholds", ok: false, detail: `minScore ${config.minScore} is above ${best.toFixed(4)}, the best fused score of words + grams: nothing would ever be injected` };
+  const best = bestLexicalScore();
+  const minScore = minScoreOf(config);
+  if (minScore > best)
+    return {
+      check: "thresholds",
+      ok: false,
+      detail: `minScore ${minScore} is above ${best.toFixed(4)}, the best fused score of words + grams (${fusionMethod()} fusion): nothing would ever be injected`,
+    };
   const bandChars = config.bands.immediate.chars + config.bands.working.chars + config.bands.background.chars;
   if (bandChars < config.lineChars / 4)
     return { check: "thresholds", ok: false, detail: `the bands hold ${bandChars} characters in all, less than a quarter of one ${config.lineChars}-character line` };
   return {
     check: "thresholds",
     ok: true,
-    detail: `minScore ${config.minScore.toFixed(4)} ≤ ${best.toFixed(4)}; bands ${bandChars} chars; restore rank ≤ ${config.restore.maxRank}, coverage ≥ ${config.restore.minCoverage}`,
+    detail: `minScore ${minScore.toFixed(4)} ≤ ${best.toFixed(4)} (${fusionMethod()} fusion); bands ${bandChars} chars; restore rank ≤ ${config.restore.maxRank}, coverage ≥ ${config.restore.minCoverage}`,
   };
 }
 

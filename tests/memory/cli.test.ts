@@ -71,8 +71,16 @@ describe("homed import and homed recall (child processes)", () => {
     const single = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "support group"]);
     assert.equal(single.code, 0, single.stderr);
     assert.match(single.stdout, /Caroline: I went to a LGBTQ support group/);
+    // The default fusion is RRF: reciprocal ranks, 1/61 a channel for a first place.
     assert.match(single.stdout, /words #1 \([\d.]+\) \+0\.0164 · grams #1/);
     assert.match(single.stdout, /vector off/);
+    // -fusion linear: a channel's best match contributes its weight's share (1 of 2).
+    const linear = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "-fusion", "linear", "support group"]);
+    assert.equal(linear.code, 0, linear.stderr);
+    assert.match(linear.stdout, /words #1 \([\d.]+\) \+0\.5000 · grams #1 \([\d.]+\) \+0\.5000/);
+    const bad = await run([...SOURCE_HOMED, "recall", "-data", data, "-fusion", "borda", "support group"]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /-fusion borda: give linear or rrf/);
   });
 
   test("an invalid line aborts the whole import with its number; --skip-invalid skips and reports", async () => {

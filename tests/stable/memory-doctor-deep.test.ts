@@ -6,7 +6,7 @@
 import { describe, test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { createFallbackEmbedder } from "../../src/embed/index.ts";
-import { OWNER, DEFAULT_INJECTION, runMemoryTool, type MemoryToolContext } from "../../src/memory/index.ts";
+import { OWNER, configureFusion, DEFAULT_INJECTION, FusionConfigSchema, runMemoryTool, type MemoryToolContext } from "../../src/memory/index.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 
 let h: Harness | undefined;
@@ -47,8 +47,10 @@ describe("memory doctor, deep", () => {
     await runMemoryTool("memory_forget", { id: noted.id }, ctx);
     assert.equal(named(await deep(ctx), "audit ids").ok, false);
 
-    // A minimum score no memory can reach.
+    // A minimum score no memory can reach: under RRF, above 2/61 (words and grams both first).
+    configureFusion({ method: "rrf", weights: {} });
     const thresholds = named(await deep({ ...ctx, injection: { ...DEFAULT_INJECTION, minScore: 0.05 } }), "thresholds");
+    configureFusion(FusionConfigSchema.parse({}));
     assert.equal(thresholds.ok, false);
     assert.match(thresholds.detail, /nothing would ever be injected/);
   });

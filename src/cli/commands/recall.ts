@@ -3,8 +3,8 @@ import { defineCommand } from "../command.ts";
 
 export const recallCommand = defineCommand({
   name: "recall",
-  summary: '"query" | --queries FILE: search cold context (words, character grams, vectors fused by RRF)',
-  usage: ['homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-since TIME] [-until TIME] [-explain] [-json] "query"', "homed recall [-data DIR] --queries FILE"],
+  summary: '"query" | --queries FILE: search cold context (words, character grams, vectors; fused by RRF or linearly)',
+  usage: ['homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-fusion linear|rrf] [-since TIME] [-until TIME] [-explain] [-json] "query"', "homed recall [-data DIR] --queries FILE"],
   flags: [
     {
       name: "conversation",
@@ -21,7 +21,13 @@ export const recallCommand = defineCommand({
     },
     { name: "since", value: "TIME", default: "", help: "`homed recall`: only memories at or after this ISO 8601 date/time" },
     { name: "until", value: "TIME", default: "", help: "`homed recall`: only memories at or before this ISO 8601 date/time" },
-    { name: "explain", default: "", help: "`homed recall`: show each channel's rank, score and RRF contribution" },
+    {
+      name: "fusion",
+      value: "METHOD",
+      default: "homed.json's fusion.method, else rrf",
+      help: "`homed recall`: linear (normalised channel scores, combined) or rrf (reciprocal rank fusion, k = 60)",
+    },
+    { name: "explain", default: "", help: "`homed recall`: show each channel's rank, raw score and its contribution to the fused score (normalised under linear)" },
     { name: "queries", value: "FILE", default: "", help: '`homed recall`: batch mode, one {"id","query","conversation"?} per line in, one JSON line per query out' },
   ],
   takesArguments: true,

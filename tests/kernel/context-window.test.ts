@@ -10,6 +10,7 @@ import { ProviderStore } from "../../src/kernel/providers.ts";
 import { knownContextWindow } from "../../src/llm/index.ts";
 import { openStore, SecretBox } from "../../src/store/index.ts";
 import { testDir } from "../support/temp-dir.ts";
+import { kernelHarness } from "./support.ts";
 
 describe("context windows", () => {
   test("well-known models have one; an unknown model has none", () => {
@@ -34,5 +35,26 @@ describe("context windows", () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe("the window reaches recall", () => {
+  /** The contextWindow each turn's pre_action was given. */
+  const windowsSeen = async (env: Record<string, string>) => {
+    const h = await kernelHarness(() => ({ content: "ok" }), { env: { HOMED_BASE_URL: "http://127.0.0.1:9/v1", ...env } });
+    try {
+      const seen: (number | undefined)[] = [];
+      h.kernel.addParticipant({ name: "probe", hooks: { pre_action: (p) => void seen.push(p.contextWindow) } });
+      await h.kernel.turn({ session: await h.kernel.sessions.open("test", "ann"), input: "hello there, what do you remember?" });
+      return seen;
+    } finally {
+      await h.close();
+    }
+  };
+
+  test("pre_action gets the provider's window: configured, else a well-known model's, else none", async () => {
+    assert.deepEqual(await windowsSeen({ HOMED_MODEL: "scripted-model", HOMED_CONTEXT_WINDOW: "200000" }), [200_000]);
+    assert.deepEqual(await windowsSeen({ HOMED_MODEL: "deepseek-chat" }), [128_000]);
+    assert.deepEqual(await windowsSeen({ HOMED_MODEL: "scripted-model" }), [undefined]);
   });
 });

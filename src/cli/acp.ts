@@ -271,9 +271,16 @@ export async function runAcp(options: AcpOptions, io: Pick<CommandIo, "stderr">)
   const homed = acpAgent(daemon, (line) => io.stderr(`${line}\n`));
   // The sessions' MCP servers go with this process, however it ends: the editor closing the
   // connection, or a signal (the editor quitting).
-  const stopOn = (signal: NodeJS.Signals) => process.once(signal, () => void homed.closeAll().finally(() => process.exit(0)));
-  stopOn("SIGTERM");
-  stopOn("SIGINT");
+  // `process.on`, not `once`: under Deno a `once` signal listener is never called, and the signal
+  // then kills homed acp with its servers left running (seen in the acp test under Deno).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void homed.closeAll().finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
   const connection = homed.connect(stream);
   await connection.closed;
   await homed.closeAll();

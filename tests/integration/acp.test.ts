@@ -283,7 +283,8 @@ describe("homed acp: the official ACP client side against homed", () => {
       const exited = new Promise((resolve) => editor.child.once("exit", resolve));
       editor.child.kill("SIGTERM");
       await exited;
-      assert.deepEqual(processesMarked(marker), []);
+      // The servers are signalled before homed acp exits; their exit may take a moment more.
+      await until(() => processesMarked(marker).length === 0, "no server to outlive homed acp", 5000);
     });
 
     test("an HTTP server (Streamable HTTP, the editor's headers): its tool runs; session/close ends its session on the server", async () => {

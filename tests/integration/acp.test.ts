@@ -10,12 +10,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { client as acpClient, ndJsonStream, type ClientConnection, type McpServer, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { startHttpMcpServer } from "../support/http-mcp-server.ts";
-import { ROOT, SOURCE_HOMED, until } from "../support/process.ts";
+import { processesWhose, ROOT, SOURCE_HOMED, until } from "../support/process.ts";
 import { readSse } from "../../src/cli/sse.ts";
 import { existsSync } from "node:fs";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
@@ -58,18 +58,7 @@ const script = (r: ReceivedRequest): Step => {
 };
 
 /** Live processes whose environment holds `marker` (the editor's MCP servers of one test). */
-function processesMarked(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker);
-      } catch {
-        return false; // the process ended while we looked
-      }
-    })
-    .map(Number);
-}
+const processesMarked = (marker: string) => processesWhose("environ", marker);
 
 type Editor = { connection: ClientConnection; updates: SessionNotification[]; asked: RequestPermissionRequest[]; child: ChildProcess; stderr: () => string };
 

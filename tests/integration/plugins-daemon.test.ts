@@ -6,7 +6,7 @@ import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, until } from "../support/process.ts";
+import { processesWhose, ROOT, until } from "../support/process.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
@@ -83,14 +83,7 @@ describe("plugins in the daemon", () => {
     // Reads its stdin forever and never answers: a start-up handshake that would wait the full timeout.
     const marker = `mute-plugin-${process.pid}-${Date.now()}`;
     writeFileSync(join(data, "plugins", "mute", "plugin.json"), JSON.stringify({ command: "node", args: ["-e", "process.stdin.resume(); setInterval(() => {}, 1000)", marker], timeoutMs: 120_000 }));
-    const running = () =>
-      readdirSync("/proc").filter((pid) => {
-        try {
-          return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-        } catch {
-          return false; // the process ended while we looked
-        }
-      });
+    const running = () => processesWhose("cmdline", marker);
     writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
     const daemon = await startApiDaemon(data);
     await until(() => running().length === 1, "the hung plugin to be started");

@@ -7,13 +7,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readdirSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { decode } from "fast-png";
 import { builtinSpec } from "../../plugins/index.ts";
 import { findChromium } from "../../plugins/browser/chromium.ts";
 import { createPluginHost, type CallToolResult, type PluginHost } from "../../src/plugins/index.ts";
-import { SOURCE_HOMED } from "../support/process.ts";
+import { processesWhose, SOURCE_HOMED } from "../support/process.ts";
 
 const HOME = `<!doctype html><html><head><title>Otter shop</title><style>body{margin:0} #banner{width:200px;height:100px;background:#ff0000}</style></head>
 <body><div id="banner"></div><main><h1>Otter shop</h1><p>${"We sell stones for otters to keep under their arm. ".repeat(6)}</p>
@@ -23,18 +22,7 @@ const FORM = `<!doctype html><html><head><title>Order</title></head><body><form 
 <label for="n">Your name</label> <input id="n" name="name"> <input name="stone" placeholder="Stone colour"> <button type="submit">Send order</button></form></body></html>`;
 
 /** Live processes whose environment holds `marker` (the plugin, and the Chromium it started). */
-function processesWith(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const processesWith = (marker: string) => processesWhose("environ", marker);
 
 describe("browser plugin", { skip: findChromium() ? false : "no Chromium on this machine" }, () => {
   let server: Server;

@@ -7,30 +7,19 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinSpec } from "../../plugins/index.ts";
 import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { createPluginHost, type PluginHost } from "../../src/plugins/index.ts";
 import { RUNTIME } from "../../src/runtime/index.ts";
-import { SOURCE_HOMED } from "../support/process.ts";
+import { processesWhose, SOURCE_HOMED } from "../support/process.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const SANDBOXED = usableBwrap() !== undefined;
 
 /** Live processes whose command line contains `text`. */
-function processesRunning(text: string): number[] {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const processesRunning = (text: string) => processesWhose("cmdline", text);
 
 describe("code plugin", () => {
   const base = tempDir("homed-code-").path;

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync } from "node:fs";
 import { scriptCommand } from "../../src/runtime/self.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -111,4 +112,21 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
     if (performance.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * Live processes whose `/proc/<pid>/environ` or `cmdline` holds `text` (a marker a test gave its
+ * children): how tests check that nothing outlives what should have ended it.
+ */
+export function processesWhose(file: "environ" | "cmdline", text: string): number[] {
+  return readdirSync("/proc")
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/${file}`, "utf8").includes(text);
+      } catch {
+        return false; // the process ended while we looked
+      }
+    })
+    .map(Number);
 }

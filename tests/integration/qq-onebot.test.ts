@@ -185,20 +185,21 @@ describe("QQ through OneBot 11: homed against a scripted implementation", () => 
       const response = await fetch(`${daemon.url}/api/memory/tools/${name}`, { method: "POST", headers: daemon.headers, body: JSON.stringify(args) });
       return { status: response.status, body: (await response.json()) as any };
     };
-    const noted = await tool("memory_note", { text: "alice private: the safe opens with 8812", scope: "partner:alice" });
-    assert.equal(noted.status, 200);
+    // The secret is words, never hex: the refusal quotes the id (24 hex digits), which a number like 8812 could be part of.
+    const noted = await tool("memory_note", { text: "alice private: the safe opens with tulip-octagon", scope: "partner:alice" });
+    assert.equal(noted.status, 200, JSON.stringify(noted.body));
     for (const name of ["memory_open", "memory_forget"]) {
       const since = bot.actions.length;
       bot.message({ message_type: "group", group_id: 777, user_id: 222, nickname: "Bob", message: `[CQ:at,qq=${SELF}] TOOL ${name} {"id":"${noted.body.id}"}` });
       const said = textOf((await bot.nextAction(since)).params.message);
-      assert.match(said, /tool said: .*"not_found"/, said);
-      assert.doesNotMatch(said, /8812/);
+      assert.match(said, /tool said: .*"not_found"/, `${said}\n${daemon.stderr().slice(-2000)}`);
+      assert.doesNotMatch(said, /tulip-octagon/);
     }
     assert.equal((await tool("memory_open", { id: noted.body.id })).status, 200, "the memory is still there");
     // The control: alice herself, in her private chat, opens it.
     const since = bot.actions.length;
     bot.message({ message_type: "private", user_id: 12345, message: `TOOL memory_open {"id":"${noted.body.id}"}` });
-    assert.match(textOf((await bot.nextAction(since)).params.message), /8812/);
+    assert.match(textOf((await bot.nextAction(since)).params.message), /tulip-octagon/);
   });
 
   test("images in become image parts of the turn; a markdown image in the answer goes out as an image segment", async () => {

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { announceServingDaemon, UsageError, type CommandIo, type Settings } from "../config/index.ts";
+import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo, type Settings } from "../config/index.ts";
 import { createLogger } from "../log/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
 import { AppKeys, KeyInputSchema } from "./app-keys.ts";
@@ -39,7 +39,11 @@ export async function runKeyCommand(
     throw new UsageError(`Cannot create the key: ${issue.path[0] === "scopes" ? `-scopes ${flags.scopes}: give v1, mcp or v1,mcp (add a2a for the A2A channel)` : issue.message}`);
   }
   const database = databasePath(settings.dbUrl);
-  if (database !== undefined && !existsSync(database)) throw new UsageError(`Cannot ${action} keys: there is no homed database in ${settings.dataDir}`);
+  const fresh = database !== undefined && !existsSync(database);
+  // A key made before the first start is the README's own order (enable A2A, make a key, start):
+  // create opens the database as the daemon would (folder, migrations); list and revoke have nothing to act on.
+  if (fresh && action !== "create") throw new UsageError(`Cannot ${action} keys: there is no homed database in ${settings.dataDir} yet (homed key create NAME makes one)`);
+  if (fresh) ensureWritableDir(settings.dataDir);
   announceServingDaemon(settings.dataDir, io.stderr);
   const store = await openStore({ url: settings.dbUrl, syncUrl: settings.dbSyncUrl, authToken: settings.dbAuthToken, onWait: (message) => io.stderr(`homed: ${message}\n`) });
   const keys = new AppKeys(store.client);

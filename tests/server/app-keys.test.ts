@@ -151,7 +151,7 @@ describe("app keys", () => {
     await ask(one, "app one's secret: the vault code is 4417");
     await ask(two, "what is the vault code?");
     const asked = provider.requests.find((r) => lastUser(r) === "what is the vault code?")!;
-    assert.equal(JSON.stringify(asked.body.messages).includes("4417"), false, "app two's request carries nothing of app one's turn");
+    assert.doesNotMatch(JSON.stringify(asked.body.messages), /\b4417\b/, "app two's request carries nothing of app one's turn");
     const stored = async (partner: string) => {
       const list = (await (await admin("/api/sessions")).json()) as { sessions: { id: string; channel: string; partner: string }[] };
       const session = list.sessions.find((s) => s.channel === "openai" && s.partner === partner)!;
@@ -170,5 +170,26 @@ describe("app keys", () => {
       partners.filter((p) => ["app-one", "app-two", "carol", "app-two/carol", "default"].includes(p)),
       ["app-one", "app-two", "app-two/carol"],
     );
+  });
+
+  test("homed key create on a folder homed has never started: it makes the database; the key works once the daemon runs there", async () => {
+    const fresh = tempDir("homed-app-keys-fresh-");
+    try {
+      const folder = join(fresh.path, "not-yet");
+      const listed = await run([...SOURCE_HOMED, "key", "list", "-data", folder]);
+      assert.equal(listed.code, 2, listed.stderr);
+      assert.match(listed.stderr, /there is no homed database in .*not-yet yet \(homed key create NAME makes one\)/);
+      const made = await run([...SOURCE_HOMED, "key", "create", "early-app", "-data", folder]);
+      assert.equal(made.code, 0, made.stderr);
+      const early = await startApiDaemon(folder, provider.url);
+      try {
+        const answer = await new OpenAI({ baseURL: `${early.url}/v1`, apiKey: made.stdout.trim(), maxRetries: 0 }).chat.completions.create({ model: "homed", messages: [{ role: "user", content: "made before the first start" }] });
+        assert.equal(answer.choices[0]!.message.content, "answer to made before the first start");
+      } finally {
+        await early.stop();
+      }
+    } finally {
+      fresh.remove();
+    }
   });
 });

@@ -25,8 +25,9 @@ $(DENO_BIN)/deno: node_modules/.install-stamp
 
 install: node_modules/.install-stamp $(DENO_BIN)/deno
 
+# `make run ADDR=127.0.0.1:9000` (or HOMED_ADDR) picks another address or port.
 run: install
-	$(BUN) src/main.ts -data $(DATA)
+	$(BUN) src/main.ts -data $(DATA) $(if $(ADDR),-addr $(ADDR))
 
 test: install
 	node_modules/.bin/biome check --error-on-warnings .

@@ -27,6 +27,12 @@ function embeddedDbFiles(url: string): string[] {
   return ["", "-wal", "-shm", "-journal"].map((suffix) => path + suffix);
 }
 
+/** A host a browser can open: a wildcard listen address is reached on loopback; IPv6 in brackets. */
+function consoleHost(hostname: string): string {
+  if (hostname === "0.0.0.0" || hostname === "::" || hostname === "") return "127.0.0.1";
+  return hostname.includes(":") ? `[${hostname}]` : hostname;
+}
+
 function waitForStopSignal(log: Logger): Promise<string> {
   return new Promise((resolve) => {
     const onSignal = (signal: string) => {
@@ -148,6 +154,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const stopped = waitForStopSignal(log);
       if (channels.a2a.enabled) log.info(`a2a: agent card at http://${settings.listen.hostname}:${server.port}/.well-known/agent-card.json, JSON-RPC at /a2a (app keys with the a2a scope)`);
       log.info(`homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` + `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`);
+      // What a newcomer needs next: where to point the browser, and what to sign in with.
+      log.info(`console: open http://${consoleHost(settings.listen.hostname)}:${server.port}/ and sign in with the admin token in ${admin.path} (a different port: -addr HOST:PORT or HOMED_ADDR)`);
       await stopped;
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();

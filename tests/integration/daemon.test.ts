@@ -31,6 +31,8 @@ describe("daemon", () => {
 
     const tokenFile = join(data, "admin.token");
     assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+    // The start says where to point the browser and what to sign in with.
+    assert.ok(daemon.stderr().includes(`console: open ${daemon.url}/ and sign in with the admin token in ${tokenFile}`), daemon.stderr());
     const token = readFileSync(tokenFile, "utf8").trim();
     const auth = { authorization: `Bearer ${token}` };
     const missing = await fetch(`${daemon.url}/api/nothing-here`, { headers: auth });

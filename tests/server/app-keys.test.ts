@@ -183,7 +183,10 @@ describe("app keys", () => {
       assert.equal(made.code, 0, made.stderr);
       const early = await startApiDaemon(folder, provider.url);
       try {
-        const answer = await new OpenAI({ baseURL: `${early.url}/v1`, apiKey: made.stdout.trim(), maxRetries: 0 }).chat.completions.create({ model: "homed", messages: [{ role: "user", content: "made before the first start" }] });
+        const answer = await new OpenAI({ baseURL: `${early.url}/v1`, apiKey: made.stdout.trim(), maxRetries: 0 }).chat.completions.create({
+          model: "homed",
+          messages: [{ role: "user", content: "made before the first start" }],
+        });
         assert.equal(answer.choices[0]!.message.content, "answer to made before the first start");
       } finally {
         await early.stop();

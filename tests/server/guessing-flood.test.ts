@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FREE_FAILURES, SOURCE_GUESSES_PER_S } from "../../src/server/login-throttle.ts";
+import { FREE_FAILURES, MAX_WAITING_PER_SOURCE, SOURCE_GUESSES_PER_S } from "../../src/server/login-throttle.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -62,9 +62,14 @@ describe("a flood of wrong logins", () => {
     const started = performance.now();
     const until = started + FLOOD_MS;
     const statuses = new Map<string, number[]>(ADDRESSES.map((a) => [a, []]));
+    let slowest = 0;
     let guess = 0;
     const client = async (address: string) => {
-      while (performance.now() < until) statuses.get(address)!.push((await loginFrom(address, url, `guess-${guess++}`)).status);
+      while (performance.now() < until) {
+        const answer = await loginFrom(address, url, `guess-${guess++}`);
+        statuses.get(address)!.push(answer.status);
+        if (answer.status === 401) slowest = Math.max(slowest, answer.ms);
+      }
     };
     const flood = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(ADDRESSES[i % ADDRESSES.length]!)));
     // Mid-flood, the admin from another address.
@@ -83,8 +88,11 @@ describe("a flood of wrong logins", () => {
       // Each address: its free failures, then its rate, over the whole time answers kept coming.
       assert.ok(wrong <= FREE_FAILURES + Math.ceil(SOURCE_GUESSES_PER_S * seconds) + 1, `${address}: ${wrong} guesses answered in ${seconds.toFixed(1)} s`);
       assert.ok(wrong / seconds < MAX_GUESSES_PER_S_PER_ADDRESS, `${address}: ${(wrong / seconds).toFixed(1)} guesses/s`);
+      assert.ok(refused > 0, `${address}: past its waiting answers, requests are refused unread`);
       answered += wrong;
     }
+    // The waiting set is capped: no answer waits longer than a full queue takes to drain.
+    assert.ok(slowest <= ((MAX_WAITING_PER_SOURCE + 1) / SOURCE_GUESSES_PER_S) * 1000 + 1000, `a wrong answer waited ${slowest.toFixed(0)} ms`);
     console.log(`flood: ${CLIENTS} clients, ${seconds.toFixed(1)} s: ${answered} guesses answered (${(answered / seconds).toFixed(1)}/s in all), admin login ${admin.ms.toFixed(0)} ms`);
 
     await daemon.stop();

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
-import { createLogger, type Logger } from "./log/index.ts";
+import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "./log/index.ts";
 import { serve } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
@@ -59,7 +59,14 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const channels = configSection(file, "channels", ChannelsConfigSchema);
-  const log = createLogger({ level: settings.logLevel, dir: join(settings.dataDir, "logs") });
+  const logConfig = configSection(file, "log", LogConfigSchema);
+  const log = createLogger({
+    level: settings.logLevel,
+    dir: join(settings.dataDir, "logs"),
+    maxFileBytes: logConfig.maxFileBytes,
+    keepRotated: logConfig.keepRotated,
+    audit: { path: join(settings.dataDir, AUDIT_FILE), maxBytes: logConfig.auditMaxBytes, keepRotated: logConfig.auditKeepRotated },
+  });
   try {
     if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
     const secrets = openSecretBox(settings.dataDir);

@@ -42,7 +42,7 @@ export function helpText(version: string, commands: readonly Command[]): string 
   lines.push(
     "",
     'Settings file: <data>/homed.json (optional): context budget and tool rounds ("kernel"), memory thresholds ("injection", "cooling"), recall\'s channel weights ("fusion") and',
-    'plugins ("plugins": {"enabled": [...]}; shell and terminal are off unless enabled); checked at start.',
+    'plugins ("plugins": {"enabled": [...]}; shell and terminal are off unless enabled), the log\'s and <data>/audit.log\'s size caps ("log"); checked at start.',
     "",
     "Example: homed -data ~/homed-data   then open http://127.0.0.1:8080",
     "",

@@ -19,6 +19,7 @@ import { ToolRegistry } from "./tools.ts";
 import { PausedTurns } from "./paused-turns.ts";
 import { runTurn, type ImagePart, type TurnEvent, type TurnInput, type TurnResult } from "./turn.ts";
 import { PermissionGate } from "./permission-gate.ts";
+import { KeyedQueue } from "./keyed-queue.ts";
 import { HomedError } from "../errors/index.ts";
 
 export type KernelOptions = {
@@ -108,7 +109,12 @@ export class Kernel {
   /** The embedder recall's vector channel uses, or undefined when vectors are off for recall. */
   readonly recallEmbedder: Embedder | undefined;
   private readonly participants: Participant[] = [];
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Turns that render a session's stored history, one at a time per session. */
+  private readonly turnQueue = new KeyedQueue();
+  /** A session's store writes (events, the overflow check's prune, cold turns restored), one at a time. */
+  private readonly storeWrites = new KeyedQueue();
+  /** The context engine as turns use it: its writes to a session go through `storeWrites`. */
+  private readonly turnEngine: ContextEngine;
 
   constructor(private readonly options: KernelOptions) {
     const embedder = options.embedder ?? createFallbackEmbedder();
@@ -118,6 +124,13 @@ export class Kernel {
     this.pausedTurns = new PausedTurns(options.client);
     this.providers = new ProviderStore(options.client, options.secrets, options.env);
     this.engine = createContextEngine({ client: options.client, embedder, logger: options.log });
+    const engine = this.engine;
+    this.turnEngine = {
+      ...engine,
+      append: (session, conversation, event) => this.storeWrites.run(session, () => engine.append(session, conversation, event)),
+      prune: (session, input, budget) => this.storeWrites.run(session, () => engine.prune(session, input, budget)),
+      makeRoom: (session, input, budget, restored) => this.storeWrites.run(session, () => engine.makeRoom(session, input, budget, restored)),
+    };
     this.participants.push(
       memoryParticipant({
         client: options.client,
@@ -173,15 +186,19 @@ export class Kernel {
     this.participants.push(participant);
   }
 
-  /** Runs one turn; turns of the same session queue behind each other. */
+  /**
+   * Runs one turn. A turn that renders the session's stored history queues behind the session's
+   * others: it must see the turn before it whole. A turn that brings its caller's whole
+   * conversation (`history`: an OpenAI client's messages) reads nothing of the stored history, so
+   * it runs at once, beside the session's other turns (issue 31.8: one partner's four concurrent
+   * /v1 streams ran one after another); it only adds its own events to the session, and those
+   * writes — each event, the overflow check's prune — go one at a time through the session's
+   * store queue, so two turns never prune the same events. A resumed turn (tool results) queues:
+   * it continues the session's paused round.
+   */
   turn(request: TurnRequest): Promise<TurnResult> {
-    const id = request.session.id;
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.runOne(request));
-    this.queues.set(id, next);
-    return next.finally(() => {
-      if (this.queues.get(id) === next) this.queues.delete(id);
-    });
+    if (request.history !== undefined && request.toolResults === undefined) return this.runOne(request);
+    return this.turnQueue.run(request.session.id, () => this.runOne(request));
   }
 
   /** Asks the active provider one question (distillation); throws when none is configured. */
@@ -259,7 +276,7 @@ export class Kernel {
     });
     const result = await runTurn(
       {
-        engine: this.engine,
+        engine: this.turnEngine,
         client,
         model: provider.model,
         // The permission gate last: what the person is asked about is the call as it will run,
@@ -271,10 +288,11 @@ export class Kernel {
         maxIterations: this.options.maxIterations ?? 8,
         vision: provider.vision !== false,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
-        restoreCold: async (sessionId, ids) => {
-          const outcome = await restoreColdTurns(this.options.client, sessionId, ids, { maxTokens: Math.min(this.injection.restore.maxTokens, Math.floor(this.budget / 4)) });
-          return { restored: outcome.restored.map((e) => e.id), skipped: outcome.skipped };
-        },
+        restoreCold: (sessionId, ids) =>
+          this.storeWrites.run(sessionId, async () => {
+            const outcome = await restoreColdTurns(this.options.client, sessionId, ids, { maxTokens: Math.min(this.injection.restore.maxTokens, Math.floor(this.budget / 4)) });
+            return { restored: outcome.restored.map((e) => e.id), skipped: outcome.skipped };
+          }),
       },
       {
         sessionId: session.id,

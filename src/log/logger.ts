@@ -6,8 +6,10 @@
  * restarted in a loop, keeps a bounded folder. Lines are written synchronously so that nothing
  * said before a crash is lost.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { shiftRotated } from "./rotate.ts";
+import { AuditFile, type AuditEntry, type AuditFileOptions } from "./audit-file.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -17,6 +19,16 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+  /**
+   * An audit line: into `<data>/audit.log` (audit-file.ts) when the logger has one, and as
+   * `audit: <detail>` into the log (INFO when it went through, WARN otherwise).
+   */
+  audit(entry: AuditEntry): void;
+  /**
+   * A failed or refused attempt: counted into the audit file's per-minute summary (never a line of
+   * its own there), and its `detail`, when given, a WARN line of the log.
+   */
+  auditFailure(entry: AuditEntry): void;
   /** Path of the current log file, when there is one. */
   readonly file?: string;
   close(): void;
@@ -47,6 +59,8 @@ export type LoggerOptions = {
   keepRotated?: number;
   /** Day files kept, counting today. */
   keepDays?: number;
+  /** The audit file (audit-file.ts); without it, audit lines go to the log only. */
+  audit?: { path: string } & AuditFileOptions;
 };
 
 const LOG_FILE = /^homed_(\d{8})(?:\.\d+)?\.log$/;
@@ -65,6 +79,7 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   // The file opens at once, so a start that fails early still leaves its reason on disk.
   file?.open(now());
+  const auditFile = options.audit ? new AuditFile(options.audit.path, { now, ...options.audit }) : undefined;
   return {
     get file() {
       return file?.path;
@@ -73,7 +88,18 @@ export function createLogger(options: LoggerOptions): Logger {
     info: (m) => write("info", m),
     warn: (m) => write("warn", m),
     error: (m) => write("error", m),
-    close: () => file?.close(),
+    audit: (entry) => {
+      if (entry.detail !== undefined) write(entry.outcome === "ok" ? "info" : "warn", `audit: ${entry.detail}`);
+      auditFile?.write(entry);
+    },
+    auditFailure: (entry) => {
+      if (entry.detail !== undefined) write("warn", `audit: ${entry.detail}`);
+      auditFile?.count(entry);
+    },
+    close: () => {
+      auditFile?.close();
+      file?.close();
+    },
   };
 }
 
@@ -123,14 +149,9 @@ class DailyFile {
     this.fd = undefined;
   }
 
-  /** `.N` → `.N+1` (the last one removed), the current file → `.1`, and a fresh file. */
   private rotate(at: Date): void {
     this.close();
-    const part = (n: number) => join(this.dir, `homed_${this.day}.${n}.log`);
-    rmSync(part(this.keepRotated), { force: true });
-    for (let n = this.keepRotated - 1; n >= 1; n--) renameIfThere(part(n), part(n + 1));
-    if (this.keepRotated > 0) renameSync(this.path!, part(1));
-    else rmSync(this.path!, { force: true });
+    shiftRotated(this.path!, (n) => join(this.dir, `homed_${this.day}.${n}.log`), this.keepRotated);
     this.open(at);
   }
 
@@ -141,13 +162,5 @@ class DailyFile {
       const day = LOG_FILE.exec(name)?.[1];
       if (day !== undefined && day < keepFrom) rmSync(join(this.dir, name), { force: true });
     }
-  }
-}
-
-function renameIfThere(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
 }

@@ -64,3 +64,5 @@ export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";
 export { runStage, HookFailedError, MAX_INJECT_CHARS, type HookOutcome, type Injection } from "./hooks.ts";
 export { resolveBulk } from "./bulk.ts";
+// A plain rate limiter the server's login throttle shares with the plugins' intake.
+export { TokenBucket } from "./token-bucket.ts";

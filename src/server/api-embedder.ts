@@ -21,6 +21,7 @@ import { createHttpEmbedder, EmbedError, EmbedTimeoutError, readSavedEmbedder, w
 import { HomedError } from "../errors/index.ts";
 import { ApiKeySchema } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
+import { auditBy } from "./auth.ts";
 
 const UrlSchema = z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL");
 
@@ -80,7 +81,7 @@ function parsed<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 }
 
 /** `setup` absent (a daemon without a data folder, in-process tests): only the probe is served. */
-export function embedderRoutes(active: Embedder, setup: EmbedderSetup | undefined, log: Pick<Logger, "info">): Hono {
+export function embedderRoutes(active: Embedder, setup: EmbedderSetup | undefined, log: Pick<Logger, "info" | "audit">): Hono {
   const app = new Hono();
   app.post("/probe", async (c) => c.json(await probeEmbedder(parsed(ProbeSchema, await c.req.json().catch(() => undefined)))));
   if (!setup) return app;
@@ -104,13 +105,18 @@ export function embedderRoutes(active: Embedder, setup: EmbedderSetup | undefine
     const probe = await probeEmbedder({ baseUrl: body.url, model: body.model, apiKey: body.key, dimension: body.dimensions });
     if (!probe.ok) throw new HomedError("embedder_unreachable", `Cannot save the embedder: ${probe.error}`);
     writeSavedEmbedder(setup.dataDir, { url: body.url, model: body.model, dimensions: body.dimensions, apiKey: body.key });
-    log.info(`audit: console saved the embedder ${probe.modelId} at ${body.url} in homed.json (${probe.dimension} dimensions; used from the next start)`);
+    log.audit({
+      event: "embedder_saved",
+      ...auditBy(c),
+      outcome: "ok",
+      detail: `console saved the embedder ${probe.modelId} at ${body.url} in homed.json (${probe.dimension} dimensions; used from the next start)`,
+    });
     return c.json<SaveEmbedderAnswer>({ ...answer(), probe });
   });
 
   app.delete("/", (c) => {
     writeSavedEmbedder(setup.dataDir, undefined);
-    log.info("audit: console removed the saved embedder from homed.json");
+    log.audit({ event: "embedder_removed", ...auditBy(c), outcome: "ok", detail: "console removed the saved embedder from homed.json" });
     return c.json<EmbedderAnswer>(answer());
   });
   return app;

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { tokensMatch } from "./admin-token.ts";
-import { crossSiteReason, wrongToken } from "./auth.ts";
+import { crossSiteReason, refusedWhileFlooding, wrongToken } from "./auth.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSessions } from "./console-session.ts";
 import { HomedError } from "../errors/index.ts";
 import { requestSource, type LoginThrottle } from "./login-throttle.ts";
@@ -23,8 +23,8 @@ export type LoginDeps = {
   sessions: ConsoleSessions;
   throttle: LoginThrottle;
   tokenPath?: string;
-  /** Where logins, failed logins and logouts are written as audit lines. */
-  log?: Pick<Logger, "info" | "warn">;
+  /** Where logins and logouts are written as audit lines, and failed logins counted (audit-file.ts). */
+  log?: Pick<Logger, "audit" | "auditFailure">;
 };
 
 export function loginRoutes(deps: LoginDeps): Hono {
@@ -42,13 +42,17 @@ export function loginRoutes(deps: LoginDeps): Hono {
     // Login is a mutation too: a hostile page must not log a browser into its own session.
     const reason = crossSiteReason(c);
     if (reason) throw new HomedError("cross_site", reason);
+    // A flooding source's login is refused before its body (the token) is read.
+    const refused = await refusedWhileFlooding(c, deps.throttle, deps.log, "console_login");
+    if (refused) return refused;
     const { token } = await parseBody(c, LoginSchema);
+    const remote = requestSource(c.env);
     // The token is checked before anything else: a correct one is never kept waiting.
     if (!tokensMatch(deps.adminToken, token.trim())) {
-      deps.log?.warn(`audit: failed console login from ${requestSource(c.env)}: wrong token`);
+      deps.log?.auditFailure({ event: "console_login", who: "unknown", remote, outcome: "failed", detail: `failed console login from ${remote}: wrong token` });
       return wrongToken(c, deps.throttle, "That is not the admin token");
     }
-    deps.log?.info(`audit: console login from ${requestSource(c.env)}`);
+    deps.log?.audit({ event: "console_login", who: "console", remote, outcome: "ok", detail: `console login from ${remote}` });
     setCookie(c, SESSION_COOKIE, await deps.sessions.create(), {
       httpOnly: true,
       sameSite: "Strict",
@@ -64,7 +68,7 @@ export function loginRoutes(deps: LoginDeps): Hono {
     const reason = crossSiteReason(c);
     if (reason) throw new HomedError("cross_site", reason);
     await deps.sessions.revoke(getCookie(c, SESSION_COOKIE));
-    deps.log?.info(`audit: console logout from ${requestSource(c.env)}`);
+    deps.log?.audit({ event: "console_logout", who: "console", remote: requestSource(c.env), outcome: "ok", detail: `console logout from ${requestSource(c.env)}` });
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ loggedIn: false });
   });

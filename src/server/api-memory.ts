@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { imageEmbedder, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
+import { auditBy } from "./auth.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, OWNER, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
 import {
@@ -209,7 +210,7 @@ export type SearchAnswer = { records: MemoryRecord[] };
 export type RecordAnswer = FactRecord | EventRecord;
 
 /** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
-export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info">): Hono {
+export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info" | "audit">): Hono {
   const app = new Hono();
   app.get("/stats", async (c) => c.json(await stats(client, embedder, recallEmbedder)));
 
@@ -238,7 +239,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     await forgetRecord(client, before.id, OWNER);
     const where =
       before.kind === "event" ? `layer ${before.layer}, conversation ${before.conversation}, session ${before.session}, ${before.text.length} chars` : `layer L3 fact, revision ${before.revision}`;
-    log.info(`audit: console deleted memory ${before.id} (${where})`);
+    log.audit({ event: "memory_deleted", ...auditBy(c), outcome: "ok", detail: `console deleted memory ${before.id} (${where})` });
     return c.body(null, 204);
   });
 
@@ -248,7 +249,7 @@ export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder:
     if (!body.success) throw new HomedError("invalid_request", `scope: ${body.error.issues[0]!.message}`);
     const before = await exactRecord(c.req.param("id"));
     await (before.kind === "event" ? setEventPrivateTo : setFactPrivateTo)(client, before.id, privateToOf(body.data.scope));
-    log.info(`audit: console set memory ${before.id} to scope ${body.data.scope}`);
+    log.audit({ event: "memory_scope_set", ...auditBy(c), outcome: "ok", detail: `console set memory ${before.id} to scope ${body.data.scope}` });
     return c.json({ id: before.id, scope: body.data.scope });
   });
   return app;

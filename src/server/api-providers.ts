@@ -10,6 +10,7 @@ import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError, type ProviderP
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
+import { auditBy } from "./auth.ts";
 
 const TestSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ baseUrl: BaseUrlSchema, model: z.string().min(1), apiKey: ApiKeySchema.optional() })]);
 
@@ -44,32 +45,32 @@ function describeProvider(p: ProviderView, input?: ProviderInput): string {
   return `${p.id} (${JSON.stringify(p.name)}: ${p.baseUrl}, model ${p.model}${key})`;
 }
 
-export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "info">): Hono {
+export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "audit">): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => c.json<ProvidersAnswer>({ providers: await kernel.providers.list(), presets: PROVIDER_PRESETS }));
   app.post("/", async (c) => {
     const input = await parseBody(c, ProviderInputSchema);
     const saved = await kernel.providers.save(input);
-    log?.info(`audit: provider added: ${describeProvider(saved, input)}`);
+    log?.audit({ event: "provider_added", ...auditBy(c), outcome: "ok", detail: `provider added: ${describeProvider(saved, input)}` });
     return c.json(saved, 201);
   });
   app.put("/:id", async (c) => {
     const input = await parseBody(c, ProviderInputSchema);
     const saved = await kernel.providers.save(input, c.req.param("id"));
-    log?.info(`audit: provider changed: ${describeProvider(saved, input)}`);
+    log?.audit({ event: "provider_changed", ...auditBy(c), outcome: "ok", detail: `provider changed: ${describeProvider(saved, input)}` });
     return c.json(saved);
   });
   app.delete("/:id", async (c) => {
     await kernel.providers.remove(c.req.param("id"));
-    log?.info(`audit: provider removed: ${c.req.param("id")}`);
+    log?.audit({ event: "provider_removed", ...auditBy(c), outcome: "ok", detail: `provider removed: ${c.req.param("id")}` });
     return c.body(null, 204);
   });
   app.post("/:id/activate", async (c) => {
     await kernel.providers.activate(c.req.param("id"));
     const providers = await kernel.providers.list();
     const active = providers.find((p) => p.id === c.req.param("id"));
-    log?.info(`audit: provider activated: ${active ? describeProvider(active) : c.req.param("id")}`);
+    log?.audit({ event: "provider_activated", ...auditBy(c), outcome: "ok", detail: `provider activated: ${active ? describeProvider(active) : c.req.param("id")}` });
     return c.json({ providers });
   });
   /** The provider's model list, or its error verbatim (like Test connection, a 200 either way). */

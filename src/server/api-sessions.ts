@@ -8,6 +8,7 @@ import { z } from "zod";
 import { exportContextDump, type ContextEvent } from "../context/index.ts";
 import type { Deleted, Kernel, PermissionAnswer, Session, TurnEvent, TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
+import { auditBy } from "./auth.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
 import { publicError } from "./errors.ts";
@@ -68,7 +69,7 @@ export type MessageEvents = { [E in TurnEvent as E["type"]]: E } & {
   permission: { request: string; call: { id: string; name: string; arguments: string } };
 };
 
-export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info">): Hono {
+export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info" | "audit">): Hono {
   const app = new Hono();
   const sessionOr404 = async (id: string) => {
     const session = await kernel.sessions.get(id);
@@ -101,7 +102,12 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
     if (!query.success) throw new HomedError("invalid_request", `memory: ${query.error.issues[0]!.message}`);
     const deleted = await kernel.sessions.remove(id, { forget: query.data.memory === "forget" });
     if (!deleted) throw new HomedError("session_not_found", `No session with id ${id}`);
-    log.info(`audit: console deleted conversation ${id} (${query.data.memory === "forget" ? `${deleted.forgotten} events forgotten` : `${deleted.sunk} live events sank to cold history`})`);
+    log.audit({
+      event: "conversation_deleted",
+      ...auditBy(c),
+      outcome: "ok",
+      detail: `console deleted conversation ${id} (${query.data.memory === "forget" ? `${deleted.forgotten} events forgotten` : `${deleted.sunk} live events sank to cold history`})`,
+    });
     return c.json<DeletedAnswer>(deleted);
   });
 

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { announceServingDaemon, ensureWritableDir, UsageError, type CommandIo, type Settings } from "../config/index.ts";
-import { createLogger } from "../log/index.ts";
+import { AUDIT_FILE, createLogger } from "../log/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
 import { AppKeys, KeyInputSchema } from "./app-keys.ts";
 
@@ -55,16 +55,21 @@ export async function runKeyCommand(
         io.stdout(`${k.name}\tpartner=${k.partner ?? k.name}\tscopes=${k.scopes.join(",")}\tcreated=${date(k.createdAt)}\tlast-used=${k.lastUsedAt === null ? "never" : date(k.lastUsedAt)}\n`);
       return 0;
     }
-    const audit = createLogger({ level: "info", dir: join(settings.dataDir, "logs"), stderr: () => {} });
+    const audit = createLogger({ level: "info", dir: join(settings.dataDir, "logs"), stderr: () => {}, audit: { path: join(settings.dataDir, AUDIT_FILE) } });
     try {
       if (action === "revoke") {
         await keys.revoke(name!);
-        audit.info(`audit: app key '${name}' revoked from the command line`);
+        audit.audit({ event: "app_key_revoked", who: "cli", outcome: "ok", detail: `app key '${name}' revoked from the command line` });
         io.stderr(`homed: key '${name}' revoked; apps holding it are refused from now on\n`);
         return 0;
       }
       const { key, view } = await keys.create(input!.data!);
-      audit.info(`audit: app key '${view.name}' created from the command line (partner ${view.partner ?? view.name}, scopes ${view.scopes.join(",")})`);
+      audit.audit({
+        event: "app_key_created",
+        who: "cli",
+        outcome: "ok",
+        detail: `app key '${view.name}' created from the command line (partner ${view.partner ?? view.name}, scopes ${view.scopes.join(",")})`,
+      });
       io.stdout(`${key}\n`);
       io.stderr(`homed: key '${view.name}' made for ${view.scopes.map((s) => `/${s}`).join(" and ")} (partner ${view.partner ?? view.name}); it is shown this once, only its hash is kept\n`);
       return 0;

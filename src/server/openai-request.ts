@@ -67,6 +67,16 @@ const refuse = (param: string, message: string) => new HomedError("unsupported_v
 /** Throws `unsupported_value` (400, naming the field) for what homed does not honour. */
 export function refuseUnsupported(body: CompletionRequest): void {
   if (body.n != null && body.n !== 1) throw refuse("n", `n=${body.n} is not supported: homed gives one answer per request (send n=1 or leave it out)`);
+  // A prefill (an assistant message last, for the answer to continue) was once dropped silently.
+  // homed's answer may take several model calls and tool rounds, and most OpenAI-compatible
+  // providers answer anew after an assistant message rather than continue it: refused, named.
+  const last = body.messages.length - 1;
+  if (body.messages[last]!.role === "assistant") {
+    throw refuse(
+      `messages.${last}`,
+      `messages.${last}: an assistant message at the end (a prefill for the answer to continue) is not supported: homed answers the newest user message; end messages with it, or put the wanted start of the answer in a system message`,
+    );
+  }
   if (body.logprobs) throw refuse("logprobs", "logprobs is not supported: homed's answer may span several model calls, so it has no single set of token probabilities");
   if (body.functions?.length) throw refuse("functions", "functions (the deprecated form) is not supported: send them as tools of type 'function'");
 }

@@ -7,12 +7,13 @@
 import { Hono } from "hono";
 import type { PluginHost, PluginStatus, PushedEvent } from "../plugins/index.ts";
 import type { Logger } from "../log/index.ts";
+import { auditBy } from "./auth.ts";
 
 /** `GET /api/plugins` and `GET /api/plugins/events`. */
 export type PluginsAnswer = { plugins: PluginStatus[] };
 export type PluginEventsAnswer = { events: PushedEvent[] };
 
-export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hono {
+export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "audit">): Hono {
   const routes = new Hono();
 
   routes.get("/api/plugins", (c) => c.json<PluginsAnswer>({ plugins: host.list() }));
@@ -23,7 +24,7 @@ export function pluginsRoutes(host: PluginHost, log?: Pick<Logger, "info">): Hon
   routes.post("/api/plugins/:name/restart", async (c) => {
     // An unknown name is a PluginError `unknown_plugin`: a 404 from the app's error handler.
     const plugin = await host.restart(c.req.param("name"));
-    log?.info(`audit: plugin ${plugin.name} restarted by hand (now ${plugin.state})`);
+    log?.audit({ event: "plugin_restarted", ...auditBy(c), outcome: "ok", detail: `plugin ${plugin.name} restarted by hand (now ${plugin.state})` });
     return c.json({ plugin });
   });
 

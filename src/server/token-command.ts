@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { announceServingDaemon, UsageError, type CommandIo, type Settings } from "../config/index.ts";
 import { databasePath, openStore } from "../store/index.ts";
-import { createLogger } from "../log/index.ts";
+import { AUDIT_FILE, createLogger } from "../log/index.ts";
 import { resetAdminToken, tokenHint } from "./admin-token.ts";
 import { revokeAllConsoleSessions } from "./console-session.ts";
 
@@ -39,8 +39,8 @@ export async function runTokenCommand(rest: readonly string[], settings: Pick<Se
   }
   const token = resetAdminToken(dataDir);
   // The day's daemon log keeps an audit line of it (the hint, never the token); not on the terminal.
-  const log = createLogger({ level: "info", dir: join(dataDir, "logs"), stderr: () => {} });
-  log.info(`audit: admin token reset from the command line (now ${tokenHint(token)}); ${ended} console login(s) ended`);
+  const log = createLogger({ level: "info", dir: join(dataDir, "logs"), stderr: () => {}, audit: { path: join(dataDir, AUDIT_FILE) } });
+  log.audit({ event: "admin_token_reset", who: "cli", outcome: "ok", detail: `admin token reset from the command line (now ${tokenHint(token)}); ${ended} console login(s) ended` });
   log.close();
   io.stdout(`${token}\n`);
   io.stderr(`homed: new admin token written to ${join(dataDir, "admin.token")}; ${ended} console login(s) ended; restart a running daemon for the new token to take effect\n`);

@@ -88,7 +88,7 @@ describe("private files and secrets at rest", () => {
       assert.equal(added.status, 201, await added.text());
 
       const names = readdirSync(data);
-      for (const name of ["homed.db", "homed.db-wal", "homed.db-shm", "admin.token", "secrets.key", "logs", "notes", "files"])
+      for (const name of ["homed.db", "homed.db-wal", "homed.db-shm", "admin.token", "secrets.key", "audit.log", "logs", "notes", "files"])
         assert.ok(names.includes(name), `${name} is in the data folder (${names})`);
       assert.deepEqual(notPrivate(data), []);
       assert.equal(statSync(join(models, "chinese-clip-vit-b16-onnx", "homed-manifest.json")).mode & 0o777, 0o600, "the models manifest homed wrote");

@@ -6,7 +6,7 @@ import { auditInjection } from "../../src/memory/index.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { toolSpecTokens } from "../../src/kernel/index.ts";
 import { createApp } from "../../src/server/index.ts";
-import { LoginThrottle } from "../../src/server/login-throttle.ts";
+import { FREE_FAILURES, LoginThrottle, SOURCE_GUESSES_PER_S } from "../../src/server/login-throttle.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 
 const TOKEN = "k".repeat(40);
@@ -82,7 +82,8 @@ describe("console login", () => {
   test("after many wrong tokens from one address the right token is still accepted at once; only the wrong ones wait", async () => {
     h = await kernelHarness([]);
     const waits: number[] = [];
-    const throttle = new LoginThrottle({ sleep: async (ms) => void waits.push(ms) });
+    // The clock stands still: each wrong token adds its whole cost to the source's debt.
+    const throttle = new LoginThrottle({ now: () => 0, sleep: async (ms) => void waits.push(ms) });
     const app = appFor(h, [], throttle);
     const from = (address: string) => ({ remoteAddress: address });
     for (let i = 0; i < 10; i++) {
@@ -91,7 +92,7 @@ describe("console login", () => {
       const bearer = await app.request("/api/sessions", { headers: { authorization: `Bearer guess${i}` } }, from("10.0.0.7"));
       assert.equal(bearer.status, 401);
     }
-    const expected = Array.from({ length: 20 }, (_, i) => LoginThrottle.delayFor(i + 1)).filter((ms) => ms > 0);
+    const expected = Array.from({ length: 20 }, (_, i) => ((i + 1 - FREE_FAILURES) * 1000) / SOURCE_GUESSES_PER_S).filter((ms) => ms > 0);
     assert.deepEqual(waits, expected, "login and Bearer failures share the source's count");
     assert.ok(waits.length > 10);
     waits.length = 0;

@@ -1,50 +1,59 @@
 /**
- * Wrong admin tokens are slowed per source and never lock the admin out (issue 14.8): the
- * throttle on an injected clock, then a real daemon reached from two loopback addresses.
+ * Wrong admin tokens cost the guesser time and never lock the admin out (issues 14.8, 31.7): the
+ * throttle on an injected clock, then a real daemon reached from two loopback addresses. The
+ * flood itself (200 clients) is guessing-flood.test.ts.
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { FAILURE_MEMORY_MS, FIRST_DELAY_MS, FREE_FAILURES, LoginThrottle, MAX_DELAY_MS, MAX_WAITING_PER_SOURCE } from "../../src/server/login-throttle.ts";
+import { FREE_FAILURES, GLOBAL_BURST, GLOBAL_GUESSES_PER_S, LoginThrottle, MAX_WAITING_PER_SOURCE, SOURCE_GUESSES_PER_S } from "../../src/server/login-throttle.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
+/** What one more wrong token costs a source that has spent its free ones. */
+const STEP_MS = 1000 / SOURCE_GUESSES_PER_S;
+
 describe("login throttle", () => {
-  test("a source's failures wait longer and longer up to the cap; another source and a quiet minute start at full speed", async () => {
+  test("concurrent wrong tokens of a source queue at its rate after the free ones; another source and a quiet spell start at full speed", async () => {
     let now = 0;
     const throttle = new LoginThrottle({ now: () => now, sleep: async () => {} });
-    const waited = async (source: string) => {
-      const outcome = await throttle.fail(source);
-      assert.equal(outcome.kind, "slowed");
-      return outcome.kind === "slowed" ? outcome.waitedMs : -1;
-    };
-    const a: number[] = [];
-    for (let i = 0; i < 10; i++) a.push(await waited("a"));
-    const free = Array<number>(FREE_FAILURES).fill(0);
-    assert.deepEqual(a, [...free, FIRST_DELAY_MS, 2 * FIRST_DELAY_MS, 4 * FIRST_DELAY_MS, 8 * FIRST_DELAY_MS, 16 * FIRST_DELAY_MS, MAX_DELAY_MS, MAX_DELAY_MS]);
-    assert.equal(await waited("b"), 0, "another source is not slowed by a's failures");
-    now += FAILURE_MEMORY_MS + 1;
-    assert.equal(await waited("a"), 0, "a source quiet for the memory window starts again");
+    // Sent together (the clock stands still): the answers are spaced one step apart.
+    const a = await Promise.all(Array.from({ length: 8 }, () => throttle.fail("a")));
+    assert.deepEqual(
+      a.map((o) => o.waitedMs),
+      [...Array<number>(FREE_FAILURES).fill(0), ...Array.from({ length: 8 - FREE_FAILURES }, (_, i) => (i + 1) * STEP_MS)],
+    );
+    assert.equal((await throttle.fail("b")).waitedMs, 0, "another source is not slowed by a's failures");
+    now += (8 * 1000) / SOURCE_GUESSES_PER_S;
+    assert.equal((await throttle.fail("a")).waitedMs, 0, "a source quiet long enough starts again at full speed");
   });
 
-  test("a source holding too many slowed answers gets 429 at once; others do not", async () => {
+  test("a source holding too many slowed answers is refused before its credential is read; others are let in", async () => {
     const held: Array<() => void> = [];
-    const throttle = new LoginThrottle({ sleep: () => new Promise<void>((resolve) => held.push(resolve)) });
+    const throttle = new LoginThrottle({ now: () => 0, sleep: () => new Promise<void>((resolve) => held.push(resolve)) });
     for (let i = 0; i < FREE_FAILURES; i++) await throttle.fail("a");
     const waiting = Array.from({ length: MAX_WAITING_PER_SOURCE }, () => throttle.fail("a"));
-    assert.equal(held.length, MAX_WAITING_PER_SOURCE);
-    const refused = await throttle.fail("a");
-    assert.equal(refused.kind, "flooding");
-    assert.ok(refused.kind === "flooding" && refused.retryAfterS >= 1);
-    assert.deepEqual(await throttle.fail("b"), { kind: "slowed", waitedMs: 0 });
-    for (const release of held) release();
+    assert.equal(throttle.waitingFor("a"), MAX_WAITING_PER_SOURCE);
+    const refused = throttle.admit("a");
+    assert.equal(refused.admitted, false);
+    assert.ok(!refused.admitted && refused.holdMs > 0 && refused.retryAfterS >= 1, "the refusal is held, not instant");
+    assert.deepEqual(throttle.admit("b"), { admitted: true });
+    for (const release of held.splice(0)) release();
     await Promise.all(waiting);
-    const next = throttle.fail("a");
-    assert.equal(held.length, MAX_WAITING_PER_SOURCE + 1, "once the answers went out, a's next failure waits again instead of being refused");
-    held.at(-1)!();
-    assert.equal((await next).kind, "slowed");
+    assert.deepEqual(throttle.admit("a"), { admitted: true }, "once the answers went out, a is let in again");
+  });
+
+  test("all sources together share one rate: past the global burst, a new source's first wrong token waits too", async () => {
+    const throttle = new LoginThrottle({ now: () => 0, sleep: async () => {} });
+    const waits: number[] = [];
+    for (let i = 0; i < GLOBAL_BURST + 3; i++) waits.push((await throttle.fail(`10.0.0.${i}`)).waitedMs);
+    assert.deepEqual(waits.slice(0, GLOBAL_BURST), Array<number>(GLOBAL_BURST).fill(0));
+    assert.deepEqual(
+      waits.slice(GLOBAL_BURST),
+      [1, 2, 3].map((n) => Math.ceil((n * 1000) / GLOBAL_GUESSES_PER_S)),
+    );
   });
 });
 
@@ -78,7 +87,7 @@ describe("login throttle in the real daemon", () => {
     for (let i = 0; i < FREE_FAILURES + 2; i++) assert.equal((await postFrom(attacker, login, { token: `guess-${i}` })).status, 401);
     // The old limiter answered 429 here, for a minute.
     assert.equal((await postFrom(attacker, login, { token })).status, 200);
-    // Sent together: the attacker's next wrong token waits (4 × the first delay) while the
+    // Sent together: the attacker's next wrong token waits (its free ones are spent) while the
     // first wrong token from another address is answered before it.
     const order: string[] = [];
     const [slowed, other] = await Promise.all([
@@ -87,7 +96,7 @@ describe("login throttle in the real daemon", () => {
     ]);
     assert.equal(slowed.status, 401);
     assert.equal(other.status, 401);
-    assert.ok(slowed.ms >= 4 * FIRST_DELAY_MS, `the attacker's answer took ${slowed.ms.toFixed(0)} ms`);
+    assert.ok(slowed.ms >= STEP_MS / 2, `the attacker's answer took ${slowed.ms.toFixed(0)} ms`);
     assert.deepEqual(order, ["other", "attacker"]);
   });
 });

@@ -18,7 +18,10 @@ describe("homed token reset", () => {
     assert.ok(stored.length >= 32);
     assert.equal(statSync(join(dir, "admin.token")).mode & 0o777, 0o600);
     assert.doesNotMatch(done.stderr, new RegExp(stored), "the token goes to stdout only");
-    assert.deepEqual(readdirSync(dir).sort(), ["admin.token", "logs"], "no database is created where there was none");
+    assert.deepEqual(readdirSync(dir).sort(), ["admin.token", "audit.log", "logs"], "no database is created where there was none");
+    // …and a line of audit.log, which the daemon log's rotation never removes.
+    const audit = JSON.parse(readFileSync(join(dir, "audit.log"), "utf8").trim()) as { event: string; who: string; outcome: string };
+    assert.deepEqual([audit.event, audit.who, audit.outcome], ["admin_token_reset", "cli", "ok"]);
     // The reset is an audit line in the day's log, with the token's hint only.
     const [logFile] = readdirSync(join(dir, "logs"));
     const log = readFileSync(join(dir, "logs", logFile!), "utf8");

@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/keys", keyRoutes(keys, deps.log));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
-  app.route("/v1", openAiRoutes(deps.kernel));
+  app.route("/v1", openAiRoutes(deps.kernel, deps.log));
   app.route("/mcp", mcpRoutes(deps.kernel));
   if (deps.a2a?.enabled) app.route("/", a2aRoutes(deps.kernel, deps.a2a, deps.log));
 

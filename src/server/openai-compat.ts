@@ -1,5 +1,5 @@
 /**
- * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
+ * OpenAI-compatible `/v1/chat/completions` and `/v1/models` (and `/v1/embeddings`, openai-embeddings.ts): any OpenAI client pointed at homed
  * gets an agent with memory. The client's messages are the conversation the model sees (plus
  * homed's memory); the newest user message is the turn's input, and only the turn (input, tool
  * rounds, answer) is stored, so re-sent history is never stored twice. The session is the partner
@@ -16,8 +16,10 @@ import { streamSSE } from "hono/streaming";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnResult } from "../kernel/index.ts";
+import type { Logger } from "../log/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
+import { embeddingModel, embeddingRoutes } from "./openai-embeddings.ts";
 import { modelView, servedModel, servedModels } from "./openai-models.ts";
 import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
@@ -40,11 +42,17 @@ function finishReason(result: TurnResult): "tool_calls" | "content_filter" | "le
 const toolCallsOf = (result: TurnResult) =>
   result.paused ? { tool_calls: result.paused.pending.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } })) } : {};
 
-export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
+export function openAiRoutes(kernel: Kernel, log: Pick<Logger, "warn">): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get("/models", async (c) => c.json({ object: "list", data: (await servedModels(kernel.providers)).map(modelView) }));
-  app.get("/models/:id{.+}", async (c) => c.json(modelView(await servedModel(kernel.providers, c.req.param("id")))));
+  // The embedding model is listed after the chat models (openai-embeddings.ts); chat never selects it.
+  const embedding = kernel.recallEmbedder ? [embeddingModel(kernel.recallEmbedder)] : [];
+  app.get("/models", async (c) => c.json({ object: "list", data: [...(await servedModels(kernel.providers)), ...embedding].map(modelView) }));
+  app.get("/models/:id{.+}", async (c) => {
+    const id = c.req.param("id");
+    return c.json(modelView(embedding.find((m) => m.id === id) ?? (await servedModel(kernel.providers, id))));
+  });
+  app.route("/", embeddingRoutes(kernel.recallEmbedder, log));
 
   app.post("/chat/completions", async (c) => {
     const body = await parseBody(c, CompletionRequestSchema);

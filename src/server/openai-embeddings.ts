@@ -48,7 +48,7 @@ export const embeddingModel = (embedder: Embedder): ServedModel => ({ id: embedd
 /** Little-endian float32 bytes in base64, as OpenAI sends with `encoding_format: "base64"`. */
 export function float32Base64(vector: Float32Array): string {
   const bytes = new DataView(new ArrayBuffer(vector.length * 4));
-  vector.forEach((v, i) => bytes.setFloat32(i * 4, v, true));
+  for (let i = 0; i < vector.length; i++) bytes.setFloat32(i * 4, vector[i]!, true);
   return Buffer.from(bytes.buffer).toString("base64");
 }
 

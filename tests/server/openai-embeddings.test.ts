@@ -27,7 +27,13 @@ const TEXTS = ["hello world", "我爱北京"];
 
 const near = (actual: ArrayLike<number>, expected: Float32Array) => {
   assert.equal(actual.length, expected.length);
-  Array.from(expected).forEach((x, j) => assert.ok(Math.abs(actual[j]! - x) < 1e-6, `[${j}] ${actual[j]} != ${x}`));
+  for (const [j, x] of expected.entries()) assert.ok(Math.abs(actual[j]! - x) < 1e-6, `[${j}] ${actual[j]} != ${x}`);
+};
+
+/** Each vector against its expected one, in order. */
+const allNear = (actual: readonly ArrayLike<number>[], expected: readonly Float32Array[]) => {
+  assert.equal(actual.length, expected.length);
+  for (const [i, v] of actual.entries()) near(v, expected[i]!);
 };
 
 /** Little-endian float32 bytes, as OpenAI documents `encoding_format: "base64"`. */
@@ -88,7 +94,10 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
         ["embedding", 1],
       ],
     );
-    answer.data.forEach((d, i) => near(d.embedding, expected[i]!));
+    allNear(
+      answer.data.map((d) => d.embedding),
+      expected,
+    );
     assert.ok(answer.usage.prompt_tokens >= 4, `prompt_tokens ${answer.usage.prompt_tokens}`);
     assert.equal(answer.usage.total_tokens, answer.usage.prompt_tokens);
     const one = await openai.embeddings.create({ model: MODEL, input: "hello world", encoding_format: "float" });
@@ -103,7 +112,10 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     });
     // The SDK asks for base64 when the caller names no format, and decodes it.
     const decoded = await openai.embeddings.create({ model: MODEL, input: TEXTS });
-    decoded.data.forEach((d, i) => near(d.embedding, expected[i]!));
+    allNear(
+      decoded.data.map((d) => d.embedding),
+      expected,
+    );
   });
 
   test("LangChain's OpenAIEmbeddings: documents and a query (base64 on the wire)", async () => {
@@ -114,7 +126,7 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     }) as typeof fetch;
     const embeddings = new OpenAIEmbeddings({ model: MODEL, apiKey: v1Key, maxRetries: 0, configuration: { baseURL: `${daemon.url}/v1`, fetch: spy } });
     const documents = await embeddings.embedDocuments(TEXTS);
-    documents.forEach((v, i) => near(v, expected[i]!));
+    allNear(documents, expected);
     near(await embeddings.embedQuery("hello world"), expected[0]!);
     assert.deepEqual(
       sent.map((b) => (b as { encoding_format: string }).encoding_format),
@@ -128,7 +140,7 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     near(one.embedding, expected[0]!);
     assert.ok(one.usage.tokens > 0);
     const many = await embedMany({ model, values: TEXTS, maxRetries: 0 });
-    many.embeddings.forEach((v, i) => near(v, expected[i]!));
+    allNear(many.embeddings, expected);
   });
 
   test("dimensions: its own width is accepted, another refused naming it", async () => {

@@ -8,10 +8,10 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { corsConfig, CorsConfigSchema } from "../../src/server/cors.ts";
-import { run, SOURCE_HOMED } from "../support/process.ts";
+import { ROOT, run, SOURCE_HOMED } from "../support/process.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
@@ -128,6 +128,15 @@ describe("CORS settings", () => {
     });
     for (const bad of [["https://app.example/chat"], ["app.example"], ["*.example"], "*"]) assert.equal(file(bad).success, false, JSON.stringify(bad));
     assert.equal(CorsConfigSchema.safeParse({ origins: ["*"], credentials: true }).success, false, "no other keys (credentials never)");
+  });
+
+  test("the README's homed.json example is a valid cors section", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const at = readme.indexOf("**Browser apps (CORS).**");
+    assert.ok(at >= 0, "README has the CORS paragraph");
+    const start = readme.indexOf("```json\n", at) + "```json\n".length;
+    const example = JSON.parse(readme.slice(start, readme.indexOf("\n```", start))) as { cors: unknown };
+    assert.deepEqual(CorsConfigSchema.parse(example.cors), { origins: ["https://chat.example.org", "http://localhost:5173"] });
   });
 
   test("HOMED_CORS_ORIGINS wins over the file; 'none' turns CORS off; unset or empty keeps the file's", () => {

@@ -7,6 +7,7 @@
  */
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { OpenAIEmbeddings } from "@langchain/openai";
@@ -20,6 +21,7 @@ import { tinySentenceFolder } from "../embed/sentence-support.ts";
 import { answer, startScriptedServer, status, type ScriptedServer } from "../embed/scripted-server.ts";
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { evalCommand, ROOT, run } from "../support/process.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 const MODEL = "tiny-sentence@8";
@@ -180,6 +182,20 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     // The bounds themselves are accepted: as many inputs as OpenAI takes (LangChain's 512 and the AI SDK's 2,048 batches fit).
     const full = (await (await post({ model: MODEL, input: Array(MAX_EMBED_INPUTS).fill("hello"), encoding_format: "base64" })).json()) as { data: unknown[] };
     assert.equal(full.data.length, MAX_EMBED_INPUTS);
+  });
+
+  test("the README's snippet runs as written (only the address and the model swapped)", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const at = readme.indexOf("**Embeddings.** `POST /v1/embeddings`");
+    assert.ok(at >= 0, "README has the Embeddings paragraph");
+    const start = readme.indexOf("```ts\n", at) + "```ts\n".length;
+    const program = readme.slice(start, readme.indexOf("\n```", start));
+    assert.match(program, /model: "bge-small-en-v1\.5@384"/);
+    const local = program.replaceAll("http://127.0.0.1:8080", daemon.url).replace("bge-small-en-v1.5@384", MODEL);
+    const ran = await run(evalCommand(local), { cwd: ROOT, env: { ...process.env, HOMED_KEY: v1Key } });
+    assert.equal(ran.code, 0, ran.stderr);
+    // Node prints the object on one line, Bun over several.
+    assert.match(ran.stdout, /^\[ 8, 8 \] \{\s*prompt_tokens: (\d+),\s*total_tokens: \1,?\s*\}\n$/);
   });
 
   test("auth as on every /v1 route: a key without the v1 scope is 403 key_scope, none is 401", async () => {

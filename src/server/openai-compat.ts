@@ -20,7 +20,7 @@ import type { Logger } from "../log/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { embeddingModel, embeddingRoutes } from "./openai-embeddings.ts";
-import { modelView, servedModel, servedModels } from "./openai-models.ts";
+import { HOMED_MODEL_ID, modelView, servedModel, servedModels } from "./openai-models.ts";
 import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 import { requestSession } from "./openai-session.ts";
@@ -53,11 +53,17 @@ export function openAiRoutes(kernel: Kernel, log: Pick<Logger, "warn">): Hono<Au
     return c.json(modelView(embedding.find((m) => m.id === id) ?? (await servedModel(kernel.providers, id))));
   });
   app.route("/", embeddingRoutes(kernel.recallEmbedder, log));
+  /** The chat model of an id; the embedding model's id is refused saying what it is for. */
+  const chatModel = (id: string) => {
+    if (embedding.some((m) => m.id === id))
+      throw new HomedError("model_not_found", `'${id}' is homed's embedding model: it answers POST /v1/embeddings, not chat ('${HOMED_MODEL_ID}' is the active provider)`, { param: "model" });
+    return servedModel(kernel.providers, id);
+  };
 
   app.post("/chat/completions", async (c) => {
     const body = await parseBody(c, CompletionRequestSchema);
     refuseUnsupported(body);
-    const model = await servedModel(kernel.providers, body.model);
+    const model = await chatModel(body.model);
     const tools = clientTools(
       body,
       kernel.tools.specs().map((t) => t.function.name),

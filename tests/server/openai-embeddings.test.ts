@@ -164,6 +164,13 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     }
   });
 
+  test("chat with the embedding model is 404 model_not_found saying what the model is for", async () => {
+    const error = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    assert.ok(error instanceof OpenAI.NotFoundError, String(error));
+    assert.equal(error.code, "model_not_found");
+    assert.match(error.message, /'tiny-sentence@8' is homed's embedding model: it answers POST \/v1\/embeddings, not chat/);
+  });
+
   test("bounds and forms: token arrays, empty strings, too many inputs, too many characters are 400s that say so", async () => {
     const refused = async (input: unknown, pattern: RegExp) => {
       const response = await post({ model: MODEL, input });

@@ -11,7 +11,7 @@ import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginPartici
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
-import { createApp, ensureAdminToken, parseAllowedHosts, tokenHint } from "./server/index.ts";
+import { corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, tokenHint } from "./server/index.ts";
 import { maskKnownSecret } from "./text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
@@ -67,6 +67,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
     keepRotated: logConfig.keepRotated,
     audit: { path: join(settings.dataDir, AUDIT_FILE), maxBytes: logConfig.auditMaxBytes, keepRotated: logConfig.auditKeepRotated },
   });
+  const cors = corsConfig(configSection(file, "cors", CorsConfigSchema), process.env.HOMED_CORS_ORIGINS);
   try {
     if (tightened.length > 0) log.warn(describeTightening(settings.dataDir, tightened));
     const secrets = openSecretBox(settings.dataDir);
@@ -134,6 +135,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         a2a: channels.a2a,
         embedderSetup: { dataDir: settings.dataDir, source: settings.embed.http ? "flag" : embedSettings.http ? "saved" : "models" },
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
+        cors,
       });
       const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.

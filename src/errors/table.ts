@@ -46,6 +46,7 @@ export const ERRORS = {
   provider_timeout: row(504),
   // homed cannot serve this now, and says why.
   no_provider: row(503),
+  no_embedder: row(503), // /v1/embeddings with only the fallback embedder (server/openai-embeddings.ts)
   secret_unreadable: row(503),
   // Local failures: the API answers `internal` (the message may name paths); the CLI prints it.
   internal: row(500),
@@ -70,6 +71,8 @@ export const ERRORS = {
   download: row(502),
   // An embedding endpoint the console was asked to save did not answer its probe (nothing saved).
   embedder_unreachable: row(502),
+  // The embedder failed to answer /v1/embeddings (an endpoint down; the reason is in the log).
+  embedder_failed: row(502),
   segment_full: row(500),
   bad_reference: row(500),
   bad_segment: row(500),

@@ -29,7 +29,7 @@ import { keyPartner } from "./request-access.ts";
 
 export { A2AConfigSchema, A2A_PATH, type A2AConfig } from "./a2a-card.ts";
 
-const CARD_PATH = "/.well-known/agent-card.json";
+export const A2A_CARD_PATH = "/.well-known/agent-card.json";
 const LEGACY_VERSION = "0.3";
 
 /** The caller as the SDK's task store sees it: tasks are kept apart by partner. */
@@ -62,7 +62,7 @@ export function a2aRoutes(kernel: Kernel, config: A2AConfig, log: Pick<Logger, "
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
 
-  app.get(CARD_PATH, (c) => {
+  app.get(A2A_CARD_PATH, (c) => {
     const card: AgentCard = a2aCard(config, new URL(c.req.url).origin);
     const asked = c.req.header(A2A_VERSION_HEADER) ?? LEGACY_VERSION;
     c.header("vary", A2A_VERSION_HEADER);

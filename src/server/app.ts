@@ -27,7 +27,8 @@ import { openAiRoutes } from "./openai-compat.ts";
 import { mcpRoutes } from "./mcp-http.ts";
 import { consoleRoutes } from "./static.ts";
 import { bodyLimits } from "./body-limits.ts";
-import { a2aAuth, a2aRoutes, A2A_PATH, type A2AConfig } from "./a2a.ts";
+import { a2aAuth, a2aRoutes, A2A_CARD_PATH, A2A_PATH, type A2AConfig } from "./a2a.ts";
+import { corsMiddleware, DEFAULT_CORS, type CorsConfig } from "./cors.ts";
 import { hostCheck } from "./host-check.ts";
 
 export type AppDeps = {
@@ -50,6 +51,8 @@ export type AppDeps = {
   embedderSetup?: EmbedderSetup;
   /** Where the daemon listens and the other Host names it answers (host-check.ts); no check without it. */
   listen?: { hostname: string; allowedHosts: readonly string[] };
+  /** `cors` of homed.json or HOMED_CORS_ORIGINS (cors.ts); absent: any origin on the bearer routes. */
+  cors?: CorsConfig;
 };
 
 /** `GET /healthz`: the store answers; the daemon's version. */
@@ -59,6 +62,10 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   // First of all: a request for another Host is not for this homed (DNS rebinding, host-check.ts).
   if (deps.listen) app.use("*", hostCheck(deps.listen.hostname, deps.listen.allowedHosts));
+  // Then CORS, before auth (a preflight carries no credentials), on the bearer routes only: the
+  // console's cookie API under /api stays same-origin (cors.ts says why).
+  const cors = corsMiddleware(deps.cors ?? DEFAULT_CORS);
+  if (cors) for (const path of ["/v1/*", "/mcp", ...(deps.a2a?.enabled ? [A2A_CARD_PATH, A2A_PATH] : [])]) app.use(path, cors);
 
   app.get("/healthz", async (c) => {
     // Healthy means the store answers, not merely that the process is up.
@@ -100,7 +107,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/keys", keyRoutes(keys, deps.log));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
-  app.route("/v1", openAiRoutes(deps.kernel));
+  app.route("/v1", openAiRoutes(deps.kernel, deps.log));
   app.route("/mcp", mcpRoutes(deps.kernel));
   if (deps.a2a?.enabled) app.route("/", a2aRoutes(deps.kernel, deps.a2a, deps.log));
 

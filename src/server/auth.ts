@@ -5,7 +5,7 @@
  * opens nothing else; the route reads which key it was from `c.get("appKey")`. A cookie rides along on any request the browser makes, including
  * ones a hostile page triggers, so a mutating request authenticated by cookie must also prove
  * it came from the console itself: the `X-Homed-Request: 1` header (which another origin
- * cannot add without a CORS preflight that homed never approves) and, when the browser sends
+ * cannot add without a CORS preflight, and homed never approves that header nor credentials: cors.ts) and, when the browser sends
  * one, an `Origin` equal to this host.
  */
 import type { Context, MiddlewareHandler } from "hono";

@@ -1,5 +1,6 @@
 export { createApp, type AppDeps } from "./app.ts";
 export { parseAllowedHosts } from "./host-check.ts";
+export { CorsConfigSchema, corsConfig, type CorsConfig } from "./cors.ts";
 export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "./admin-token.ts";
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";

@@ -1,5 +1,5 @@
 /**
- * OpenAI-compatible `/v1/chat/completions` and `/v1/models`: any OpenAI client pointed at homed
+ * OpenAI-compatible `/v1/chat/completions` and `/v1/models` (and `/v1/embeddings`, openai-embeddings.ts): any OpenAI client pointed at homed
  * gets an agent with memory. The client's messages are the conversation the model sees (plus
  * homed's memory); the newest user message is the turn's input, and only the turn (input, tool
  * rounds, answer) is stored, so re-sent history is never stored twice. The session is the partner
@@ -16,9 +16,11 @@ import { streamSSE } from "hono/streaming";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnResult } from "../kernel/index.ts";
+import type { Logger } from "../log/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
-import { modelView, servedModel, servedModels } from "./openai-models.ts";
+import { embeddingModel, embeddingRoutes } from "./openai-embeddings.ts";
+import { HOMED_MODEL_ID, modelView, servedModel, servedModels } from "./openai-models.ts";
 import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
 import { parseBody } from "./validate.ts";
 import { requestSession } from "./openai-session.ts";
@@ -40,16 +42,28 @@ function finishReason(result: TurnResult): "tool_calls" | "content_filter" | "le
 const toolCallsOf = (result: TurnResult) =>
   result.paused ? { tool_calls: result.paused.pending.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } })) } : {};
 
-export function openAiRoutes(kernel: Kernel): Hono<AuthEnv> {
+export function openAiRoutes(kernel: Kernel, log: Pick<Logger, "warn">): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get("/models", async (c) => c.json({ object: "list", data: (await servedModels(kernel.providers)).map(modelView) }));
-  app.get("/models/:id{.+}", async (c) => c.json(modelView(await servedModel(kernel.providers, c.req.param("id")))));
+  // The embedding model is listed after the chat models (openai-embeddings.ts); chat never selects it.
+  const embedding = kernel.recallEmbedder ? [embeddingModel(kernel.recallEmbedder)] : [];
+  app.get("/models", async (c) => c.json({ object: "list", data: [...(await servedModels(kernel.providers)), ...embedding].map(modelView) }));
+  app.get("/models/:id{.+}", async (c) => {
+    const id = c.req.param("id");
+    return c.json(modelView(embedding.find((m) => m.id === id) ?? (await servedModel(kernel.providers, id))));
+  });
+  app.route("/", embeddingRoutes(kernel.recallEmbedder, log));
+  /** The chat model of an id; the embedding model's id is refused saying what it is for. */
+  const chatModel = (id: string) => {
+    if (embedding.some((m) => m.id === id))
+      throw new HomedError("model_not_found", `'${id}' is homed's embedding model: it answers POST /v1/embeddings, not chat ('${HOMED_MODEL_ID}' is the active provider)`, { param: "model" });
+    return servedModel(kernel.providers, id);
+  };
 
   app.post("/chat/completions", async (c) => {
     const body = await parseBody(c, CompletionRequestSchema);
     refuseUnsupported(body);
-    const model = await servedModel(kernel.providers, body.model);
+    const model = await chatModel(body.model);
     const tools = clientTools(
       body,
       kernel.tools.specs().map((t) => t.function.name),

@@ -1,0 +1,50 @@
+/**
+ * External plugins in a real daemon: one that goes over the memory limit its plugin.json sets is
+ * killed and said in the daemon log while the daemon answers on; one whose children left its
+ * session (setsid, and an orphan adopted by init) leaves none of them behind when homed stops.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startApiDaemon } from "../support/api-daemon.ts";
+import { processesWhose, scriptSpec, until } from "../support/process.ts";
+import { testDir } from "../support/temp-dir.ts";
+
+const MISBEHAVE = join(import.meta.dirname, "../plugins/fixtures/misbehave.ts");
+
+describe("external plugins' process trees in the daemon", () => {
+  test("a memory hog is killed and said, the daemon answers on; on SIGTERM every escaped child ends too, within 5 s", async () => {
+    const data = testDir("homed-plugin-limits-");
+    const marker = `daemon-escapee-${process.pid}-${Date.now()}`;
+    const plugin = (name: string, body: object) => {
+      mkdirSync(join(data, "plugins", name), { recursive: true });
+      writeFileSync(join(data, "plugins", name, "plugin.json"), JSON.stringify(body));
+    };
+    plugin("hog", { ...scriptSpec(MISBEHAVE, "hog"), limits: { memoryMb: 200 } });
+    plugin("escaper", { ...scriptSpec(MISBEHAVE, "escape"), env: { ESCAPE_MARKER: marker } });
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
+    const escaped = () => [...processesWhose("cmdline", marker), ...processesWhose("environ", marker)];
+    const daemon = await startApiDaemon(data);
+    try {
+      await until(() => /plugin hog: exited \(code null, signal SIGKILL, over its limits\); crash 1 within 5 minutes: restarting in 1 s/.test(daemon.stderr()), "the hog to be killed", 30_000).catch(
+        (error) => assert.fail(`${error.message}; daemon log:\n${daemon.stderr()}`),
+      );
+      assert.match(daemon.stderr(), /WARN +plugin hog: memory \d+ MB \(resident, summed over its 1 process\) is over its limit of 200 MB: killed with every process it started/);
+      assert.equal((await fetch(`${daemon.url}/healthz`)).status, 200);
+      const { plugins } = (await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as {
+        plugins: { name: string; state: string; error: string | null; lastExit: { signal: string } | null }[];
+      };
+      const hog = plugins.find((p) => p.name === "hog")!;
+      assert.equal(hog.lastExit?.signal, "SIGKILL");
+      assert.equal(plugins.find((p) => p.name === "escaper")!.state, "running");
+      // The plugin, its setsid'd sh and the orphaned sleep.
+      await until(() => escaped().length === 3, "the escaper's children to run", 10_000);
+    } finally {
+      const { code, ms } = await daemon.stop("SIGTERM");
+      assert.equal(code, 0, daemon.stderr());
+      assert.ok(ms < 5000, `stopped in ${(ms / 1000).toFixed(1)} s`);
+    }
+    await until(() => escaped().length === 0, "no escaped child to outlive the daemon", 5000);
+  });
+});

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, isRunning } from "./support.ts";
-import { LogRing, ManualClock, PluginChild, PluginSpecSchema, Supervisor, type PluginSpecInput } from "../../src/plugins/index.ts";
+import { LogRing, ManualClock, type Exit, PluginChild, PluginSpecSchema, Supervisor, type PluginSpecInput } from "../../src/plugins/index.ts";
 import { processesWhose, scriptSpec, until } from "../support/process.ts";
 
 const spec = (mode: string, extra: Partial<PluginSpecInput> = {}) => PluginSpecSchema.parse({ name: `tree-${mode}`, ...scriptSpec(join(FIXTURES, "misbehave.ts"), mode), timeoutMs: 10_000, ...extra });
@@ -20,7 +20,18 @@ describe("a plugin's process tree", () => {
   after(async () => {
     await Promise.all([...children.map((c) => c.stop(200)), ...supervisors.map((s) => s.stop())]);
     // Whatever a broken guard let escape is killed here, so a failed run leaves nothing behind.
-    for (const marker of markers) for (const pid of [...processesWhose("cmdline", marker), ...processesWhose("environ", marker)]) process.kill(pid, "SIGKILL");
+    // The setsid child leads its own group (its sleep is in it): the group goes.
+    const kill = (target: number) => {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    for (const marker of markers) {
+      for (const pid of processesWhose("cmdline", marker)) kill(-pid);
+      for (const pid of processesWhose("environ", marker)) kill(pid);
+    }
   });
 
   /** A plugin in escape mode, and what to look for: its setsid'd `sh` (command line) and the orphaned `sleep` (environment). */
@@ -60,7 +71,7 @@ describe("a plugin's process tree", () => {
     const log = new LogRing(100);
     const child = PluginChild.spawn(spec("hog", { limits: { memoryMb: 200 } }), { log, report: (line) => reports.push(line) });
     children.push(child);
-    const exit = await child.exited;
+    const exit = await exitWithin(child, 15_000);
     assert.equal(exit.signal, "SIGKILL");
     assert.match(child.killedFor ?? "", /^memory \d+ MB \(resident, summed over its \d+ process(es)?\) is over its limit of 200 MB: killed with every process it started$/);
     assert.ok(log.tail().includes(`[homed] ${child.killedFor}`), "said in the plugin's log");
@@ -73,7 +84,7 @@ describe("a plugin's process tree", () => {
     const child = PluginChild.spawn(spec("burn", { limits: { cpuSecondsPerMinute: 1 } }), { log });
     children.push(child);
     await child.connect();
-    const exit = await child.exited;
+    const exit = await exitWithin(child, 15_000);
     assert.equal(exit.signal, "SIGKILL");
     assert.match(child.killedFor ?? "", /^CPU \d+\.\d s within a minute \(summed over its 1 process\) is over its limit of 1 s a minute: killed/);
   });
@@ -93,7 +104,10 @@ describe("a plugin's process tree", () => {
     const s = new Supervisor(spec("hog", { limits: { memoryMb: 200 } }), { clock, graceMs: 300, report: (level, line) => lines.push(`${level} ${line}`) });
     supervisors.push(s);
     await s.start();
-    await s.until((x) => x.currentState === "backoff");
+    await within(
+      s.until((x) => x.currentState === "backoff"),
+      15_000,
+    );
     const status = s.status();
     assert.equal(status.crashesInWindow, 1);
     assert.match(status.error ?? "", /^Killed for going over its limits: memory \d+ MB .* over its limit of 200 MB/);
@@ -104,6 +118,19 @@ describe("a plugin's process tree", () => {
     assert.deepEqual(clock.pending(), [1000]);
   });
 });
+
+/** What `promise` resolves to, or a failure once `ms` passed without it (a limit that does not hold must not hang the test). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`nothing after ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const exitWithin = (child: PluginChild, ms: number): Promise<Exit> => within(child.exited, ms);
 
 /** The process group of `pid` (field 5 of /proc/<pid>/stat). */
 function readPgid(pid: number): number {

@@ -11,6 +11,14 @@ import { startApiDaemon } from "../support/api-daemon.ts";
 import { processesWhose, scriptSpec, until } from "../support/process.ts";
 import { testDir } from "../support/temp-dir.ts";
 
+const kill = (target: number) => {
+  try {
+    process.kill(target, "SIGKILL");
+  } catch {
+    // already gone
+  }
+};
+
 const MISBEHAVE = join(import.meta.dirname, "../plugins/fixtures/misbehave.ts");
 
 describe("external plugins' process trees in the daemon", () => {
@@ -45,6 +53,12 @@ describe("external plugins' process trees in the daemon", () => {
       assert.equal(code, 0, daemon.stderr());
       assert.ok(ms < 5000, `stopped in ${(ms / 1000).toFixed(1)} s`);
     }
-    await until(() => escaped().length === 0, "no escaped child to outlive the daemon", 5000);
+    try {
+      await until(() => escaped().length === 0, "no escaped child to outlive the daemon", 5000);
+    } finally {
+      // Should the check fail, what escaped is ended here (the setsid child with its group).
+      for (const pid of processesWhose("cmdline", marker)) kill(-pid);
+      for (const pid of processesWhose("environ", marker)) kill(pid);
+    }
   });
 });

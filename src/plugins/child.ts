@@ -133,6 +133,7 @@ export class PluginChild implements PluginConnection {
   /** Asks the plugin to go (stdin closed), then insists. Resolves once the process is gone. */
   async stop(graceMs = 2000): Promise<Exit> {
     if (this.exitInfo) return this.exitInfo;
+    this.guard?.remember();
     await this.peer.close();
     if (await this.exitsWithin(graceMs)) return this.exitInfo!;
     this.log.note(`no exit ${graceMs} ms after stdin closed: SIGTERM`);

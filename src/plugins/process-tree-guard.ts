@@ -22,11 +22,17 @@
  *   would stay a zombie in homed's process table.
  */
 import { randomUUID } from "node:crypto";
-import { childrenOf, CLOCK_TICKS_PER_SECOND, processesWithEnvironment, sampleProcess, type ProcessSample } from "../runtime/index.ts";
+import { childrenOf, CLOCK_TICKS_PER_SECOND, environmentValues, sampleProcess, type ProcessSample } from "../runtime/index.ts";
 import type { PluginLimits } from "./spec.ts";
 
-/** The variable every process of a plugin's tree inherits, its value unique to that start. */
+/**
+ * The variable every process of a plugin's tree inherits, its value unique to that start:
+ * `<homed's pid>-<its start time>.<plugin>.<uuid>`, so the processes of a homed that is gone
+ * (killed with -9) are known as such by the next one (sweepOrphanedTrees).
+ */
 export const TREE_MARKER_ENV = "HOMED_PLUGIN_TREE";
+/** This process as a marker's owner: its pid and start time (a pid alone may be reused). */
+const OWNER = `${process.pid}-${sampleProcess(process.pid)?.startTicks ?? 0}`;
 export const SAMPLE_INTERVAL_MS = 1000;
 const CPU_WINDOW_MS = 60_000;
 const MIB = 1024 * 1024;
@@ -36,7 +42,7 @@ type Known = { startTicks: number; cpuTicks: number };
 export class ProcessTreeGuard {
   /** The marker's value: put it in the plugin's environment (TREE_MARKER_ENV) before it starts. */
   static newMarker(plugin: string): string {
-    return `${plugin}.${randomUUID()}`;
+    return `${OWNER}.${plugin}.${randomUUID()}`;
   }
 
   private readonly known = new Map<number, Known>();
@@ -79,7 +85,7 @@ export class ProcessTreeGuard {
    */
   signal(signal: NodeJS.Signals, everywhere = false): number {
     const pids = new Set(this.walk().map((p) => p.pid));
-    if (everywhere) for (const pid of processesWithEnvironment(TREE_MARKER_ENV, this.marker)) pids.add(pid);
+    if (everywhere) for (const [pid, marker] of environmentValues(TREE_MARKER_ENV)) if (marker === this.marker) pids.add(pid);
     let sent = 0;
     for (const pid of pids) {
       try {
@@ -90,6 +96,14 @@ export class ProcessTreeGuard {
       }
     }
     return sent;
+  }
+
+  /**
+   * Looks at the tree now, so that what it holds is remembered: called before the plugin is asked
+   * to stop, while its `setsid` children are still its children (once it exits they are init's).
+   */
+  remember(): void {
+    this.walk();
   }
 
   /** One sample: the tree's memory and CPU against the limits; over either, the reason is told and the tree killed. */
@@ -141,4 +155,27 @@ export class ProcessTreeGuard {
     for (const [pid, remembered] of [...this.known]) visit(pid, remembered);
     return tree;
   }
+}
+
+/**
+ * Kills the plugin processes a homed that is no longer running left behind (it was killed with
+ * -9, so it could end nothing): those whose marker names an owner that is gone. Like the shared
+ * segments of a crashed kernel (sweepStaleSegments), they are cleared before new plugins start.
+ * Returns the pids signalled.
+ */
+export function sweepOrphanedTrees(): number[] {
+  const killed: number[] = [];
+  for (const [pid, marker] of environmentValues(TREE_MARKER_ENV)) {
+    const owner = /^(\d+)-(\d+)\./.exec(marker);
+    if (!owner) continue;
+    const ownerPid = Number(owner[1]);
+    if (sampleProcess(ownerPid)?.startTicks === Number(owner[2])) continue; // its homed still runs
+    try {
+      process.kill(pid, "SIGKILL");
+      killed.push(pid);
+    } catch {
+      // it ended meanwhile
+    }
+  }
+  return killed;
 }

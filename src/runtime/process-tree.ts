@@ -66,13 +66,14 @@ export function childrenOf(pid: number): number[] {
 }
 
 /**
- * Live processes whose environment (as they were started) holds the entry `name=value`: the
- * descendants that left the tree (a `setsid` child whose parent exited is adopted by init) but
- * kept the environment they inherited. Only this user's processes can be read; others are skipped.
+ * The value of the variable `name` in each live process's environment (as it was started) that
+ * has it, by pid: how the descendants that left a tree are found (a `setsid` child whose parent
+ * exited is adopted by init) — they keep the environment they inherited. Only this user's
+ * processes can be read; others are skipped.
  */
-export function processesWithEnvironment(name: string, value: string): number[] {
-  const entry = `${name}=${value}`;
-  const found: number[] = [];
+export function environmentValues(name: string): Map<number, string> {
+  const found = new Map<number, string>();
+  const prefix = `${name}=`;
   let pids: string[];
   try {
     pids = readdirSync("/proc");
@@ -82,7 +83,10 @@ export function processesWithEnvironment(name: string, value: string): number[] 
   for (const pid of pids) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(entry)) found.push(Number(pid));
+      const entry = readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .find((e) => e.startsWith(prefix));
+      if (entry !== undefined) found.set(Number(pid), entry.slice(prefix.length));
     } catch {
       // another user's process, or one that ended while we looked
     }

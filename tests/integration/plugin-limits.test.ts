@@ -56,9 +56,43 @@ describe("external plugins' process trees in the daemon", () => {
     try {
       await until(() => escaped().length === 0, "no escaped child to outlive the daemon", 5000);
     } finally {
-      // Should the check fail, what escaped is ended here (the setsid child with its group).
-      for (const pid of processesWhose("cmdline", marker)) kill(-pid);
-      for (const pid of processesWhose("environ", marker)) kill(pid);
+      endEscapees(marker);
+    }
+  });
+
+  test("what a homed killed with -9 left running is ended by the next one that starts (those that kept their environment)", async () => {
+    const data = testDir("homed-plugin-limits-");
+    const marker = `killed-daemon-escapee-${process.pid}-${Date.now()}`;
+    mkdirSync(join(data, "plugins", "escaper"), { recursive: true });
+    writeFileSync(join(data, "plugins", "escaper", "plugin.json"), JSON.stringify({ ...scriptSpec(MISBEHAVE, "escape"), env: { ESCAPE_MARKER: marker } }));
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
+    // The plugin and the orphaned sleep carry the marker in their environment; the setsid sh, whose environment is empty, in its command line.
+    const withEnvironment = () => processesWhose("environ", marker);
+    try {
+      const first = await startApiDaemon(data);
+      await until(() => withEnvironment().length === 2 && processesWhose("cmdline", marker).length === 1, "the escaper and its children to run", 20_000);
+      await first.stop("SIGKILL");
+      // The plugin may go by itself once its stdin closes; the orphaned sleep does not.
+      await new Promise((r) => setTimeout(r, 500));
+      assert.ok(withEnvironment().length >= 1, "kill -9 ended nothing: the orphan still runs");
+
+      const other = testDir("homed-plugin-limits-");
+      writeFileSync(join(other, "homed.json"), JSON.stringify({ plugins: { enabled: [] } }));
+      const next = await startApiDaemon(other);
+      try {
+        await until(() => withEnvironment().length === 0, "the next homed to end them", 5000);
+        assert.match(next.stderr(), /WARN +ended \d+ plugin process(es)? left running by a homed that is gone \(pid \d+/);
+      } finally {
+        assert.equal((await next.stop()).code, 0);
+      }
+    } finally {
+      endEscapees(marker);
     }
   });
 });
+
+/** Whatever a failed check let escape is ended here (the setsid child with its group). */
+function endEscapees(marker: string): void {
+  for (const pid of processesWhose("cmdline", marker)) kill(-pid);
+  for (const pid of processesWhose("environ", marker)) kill(pid);
+}

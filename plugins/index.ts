@@ -65,6 +65,7 @@ export function builtinSpec(name: string, self: readonly string[], config: Recor
     provides: plugin.provides ?? [],
     requires: plugin.requires ?? [],
     ...(plugin.sharedMemoryBytes ? { sharedMemoryBytes: plugin.sharedMemoryBytes } : {}),
+    ...(plugin.limits ? { limits: plugin.limits } : {}),
   });
 }
 

@@ -35,6 +35,8 @@ export const browserPlugin = definePlugin({
   version: "1.0.0",
   description: "Drive a real headless Chromium: open, read, click, type, screenshot, close.",
   provides: ["browser"],
+  // Chromium is several processes (220 MB with one tab) and renders in bursts on several cores.
+  limits: { memoryMb: 2048, cpuSecondsPerMinute: 120 },
   config: ConfigSchema,
   // The tools (and their libraries) load in this plugin's process only, when it starts.
   tools: async (config: Config, lifecycle) => (await import("./tools.ts")).browserTools(config, lifecycle),

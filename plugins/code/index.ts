@@ -46,6 +46,8 @@ export const codePlugin = definePlugin({
   version: "1.0.0",
   description: "Run short Python or JavaScript snippets in a sandboxed throw-away folder.",
   provides: ["code"],
+  // Its snippets run in its tree, each allowed 512 MB and 10 CPU seconds, several at once.
+  limits: { memoryMb: 2048, cpuSecondsPerMinute: 120 },
   config: ConfigSchema,
   tools: (config: Config) => {
     mkdirSync(config.dir, { recursive: true });

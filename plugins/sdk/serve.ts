@@ -32,6 +32,8 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   sharedMemory?: boolean;
   /** Its size, for a built-in (the spec's default, 64 MiB, when absent): each side may place half. */
   sharedMemoryBytes?: number;
+  /** Memory and CPU its process tree may use, where the defaults (src/plugins/spec.ts) are too tight. */
+  limits?: { memoryMb?: number; cpuSecondsPerMinute?: number };
   /** Settings the kernel passes in HOMED_PLUGIN_CONFIG (JSON), checked before anything runs. */
   config: C;
   /** Kernel stages this plugin takes part in, built once the settings are known. */

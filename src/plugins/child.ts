@@ -1,8 +1,10 @@
 /**
  * One running plugin process: its pipes as a transport, its stderr in its log ring, and a stop
  * that escalates (stdin closed, then SIGTERM, then SIGKILL). The child leads its own process
- * group, so whatever it started dies with it and nothing is orphaned. What it sends is held to
- * its intake limits (intake.ts), so a plugin that floods slows itself, not the kernel.
+ * group, and its whole process tree — including children that left the group with `setsid` — is
+ * held to its memory and CPU limits and ended with it (process-tree-guard.ts), so nothing is
+ * orphaned. What it sends is held to its intake limits (intake.ts), so a plugin that floods slows
+ * itself, not the kernel.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
@@ -10,6 +12,7 @@ import { DEFAULT_INTAKE_LIMITS, DropTally, LimitedTransport, type IntakeLimits }
 import type { LogRing } from "./log-ring.ts";
 import { McpClient } from "./mcp-client.ts";
 import type { PluginConnection } from "./connection.ts";
+import { ProcessTreeGuard, TREE_MARKER_ENV } from "./process-tree-guard.ts";
 import { childEnvironment, type PluginSpec } from "./spec.ts";
 import { Peer, StreamTransport } from "../protocol/index.ts";
 import { countLines, pace, TokenBucket } from "./token-bucket.ts";
@@ -24,6 +27,8 @@ export type ChildOptions = {
   limits?: IntakeLimits;
   /** Where reports of dropped frames and lines go besides the plugin's log (the daemon log). */
   report?: (line: string) => void;
+  /** How often the process tree is measured against the spec's limits (SAMPLE_INTERVAL_MS by default). */
+  sampleIntervalMs?: number;
 };
 
 /** What the intake limits dropped so far. */
@@ -37,12 +42,15 @@ export class PluginChild implements PluginConnection {
   private exitInfo?: Exit;
   private readonly limits: IntakeLimits;
   private readonly tallies: Record<keyof Dropped, DropTally>;
+  private readonly guard?: ProcessTreeGuard;
+  private overLimit?: string;
 
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
     readonly spec: PluginSpec,
     private readonly log: LogRing,
     options: ChildOptions,
+    marker: string,
   ) {
     const limits = (this.limits = options.limits ?? DEFAULT_INTAKE_LIMITS);
     const say = (line: string) => {
@@ -65,6 +73,13 @@ export class PluginChild implements PluginConnection {
       if (refused > 0) this.tallies.logLines.add(refused);
     });
     pace(child.stderr, [{ bucket: new TokenBucket(limits.stderrBytes, limits.stderrBytes), cost: (chunk) => chunk.length }]);
+    if (child.pid !== undefined) {
+      this.guard = new ProcessTreeGuard(child.pid, marker, spec.limits, (reason) => {
+        this.overLimit = reason;
+        say(reason);
+      });
+      this.guard.start(options.sampleIntervalMs);
+    }
     this.exited = new Promise((resolve) => {
       child.on("error", (error) => {
         log.note(`Cannot start ${spec.command}: ${error.message}`);
@@ -76,13 +91,14 @@ export class PluginChild implements PluginConnection {
 
   static spawn(spec: PluginSpec, options: ChildOptions): PluginChild {
     if (!spec.command) throw new Error(`plugin ${spec.name} names no command`);
+    const marker = ProcessTreeGuard.newMarker(spec.name);
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: childEnvironment(spec, options.parentEnv ?? process.env),
+      env: { ...childEnvironment(spec, options.parentEnv ?? process.env), [TREE_MARKER_ENV]: marker },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
-    return new PluginChild(child, spec, options.log, options);
+    return new PluginChild(child, spec, options.log, options, marker);
   }
 
   get pid(): number | undefined {
@@ -91,6 +107,11 @@ export class PluginChild implements PluginConnection {
 
   get exit(): Exit | undefined {
     return this.exitInfo;
+  }
+
+  /** Why the plugin was killed for going over its memory or CPU limit; undefined when it was not. */
+  get killedFor(): string | undefined {
+    return this.overLimit;
   }
 
   get dropped(): Dropped {
@@ -112,13 +133,16 @@ export class PluginChild implements PluginConnection {
   /** Asks the plugin to go (stdin closed), then insists. Resolves once the process is gone. */
   async stop(graceMs = 2000): Promise<Exit> {
     if (this.exitInfo) return this.exitInfo;
+    this.guard?.remember();
     await this.peer.close();
     if (await this.exitsWithin(graceMs)) return this.exitInfo!;
     this.log.note(`no exit ${graceMs} ms after stdin closed: SIGTERM`);
     this.signalGroup("SIGTERM");
+    this.guard?.signal("SIGTERM");
     if (await this.exitsWithin(graceMs)) return this.exitInfo!;
     this.log.note(`no exit ${graceMs} ms after SIGTERM: SIGKILL`);
     this.signalGroup("SIGKILL");
+    this.guard?.signal("SIGKILL");
     return this.exited;
   }
 
@@ -134,8 +158,11 @@ export class PluginChild implements PluginConnection {
     if (this.exitInfo) return;
     this.exitInfo = exit;
     for (const tally of Object.values(this.tallies)) tally.flush();
-    // Sweep the group: grandchildren of a plugin that exited must not outlive it.
+    // Sweep the group and the whole tree: grandchildren of a plugin that exited must not outlive
+    // it, not even those that left its group (setsid) or were adopted by init.
     this.signalGroup("SIGKILL");
+    this.guard?.dispose();
+    this.guard?.signal("SIGKILL", true);
     void this.peer.close();
     resolve(exit);
   }

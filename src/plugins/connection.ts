@@ -20,6 +20,8 @@ export interface PluginConnection {
   /** The process id of a local plugin; undefined for a remote one. */
   readonly pid: number | undefined;
   readonly dropped: Dropped | null;
+  /** Why a local plugin was killed for going over its memory or CPU limit (child.ts); undefined otherwise. */
+  readonly killedFor?: string | undefined;
   /** Whether the plugin runs on this machine: only such a plugin can share a memory segment. */
   readonly local: boolean;
   /** Starts reading frames and negotiates the protocol. */

@@ -9,6 +9,7 @@ import { runStage, type HookOutcome } from "./hooks.ts";
 import type { Stage } from "../protocol/index.ts";
 import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
+import { sweepOrphanedTrees } from "./process-tree-guard.ts";
 import type { PluginSpec } from "./spec.ts";
 import { Supervisor, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
 import type { IntakeLimits } from "./intake.ts";
@@ -76,6 +77,9 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
   const deps = startupDependencies(specs);
   // Segments of a previous kernel that crashed are removed before new ones are made.
   sweepStaleSegments();
+  // So are the plugin processes such a kernel left running (those whose marker names a homed that is gone).
+  const orphans = sweepOrphanedTrees();
+  if (orphans.length > 0) options.report?.("warn", `ended ${orphans.length} plugin process${orphans.length === 1 ? "" : "es"} left running by a homed that is gone (pid ${orphans.join(", ")})`);
   const supervisors = new Map(
     specs.map((spec) => [
       spec.name,

@@ -51,7 +51,7 @@ export {
   type Session,
 } from "./mcp-client.ts";
 export { LogRing } from "./log-ring.ts";
-export { PluginSpecSchema, childEnvironment, pluginTargetProblem, type PluginSpec, type PluginSpecInput } from "./spec.ts";
+export { PluginSpecSchema, PluginLimitsSchema, childEnvironment, pluginTargetProblem, type PluginSpec, type PluginSpecInput, type PluginLimits } from "./spec.ts";
 export { PluginChild, type Exit, type Dropped, type ChildOptions } from "./child.ts";
 export { openPlugin, type PluginConnection } from "./connection.ts";
 export { StreamableHttpTransport } from "./http-transport.ts";

@@ -1,6 +1,28 @@
 /** How to launch a plugin: validated at the boundary (plugin.json files, built-in table). */
 import { z } from "zod";
 
+/**
+ * What one plugin's process tree (the plugin and everything it starts) may use before it is killed
+ * and counted as a crash (process-tree-guard.ts says how they are measured). The same defaults for
+ * built-in and external plugins; a built-in that needs more says so in its definition, an
+ * external one in its plugin.json (`"limits": { "memoryMb": 512 }`). Strict: a misspelt name
+ * ("memoryMB") is refused rather than silently leaving the default.
+ */
+export const PluginLimitsSchema = z.strictObject({
+  /** Resident memory (VmRSS summed over the tree), in MiB. */
+  memoryMb: z.number().int().min(16).max(1_048_576).default(1024),
+  /**
+   * CPU time (user + system, summed over the tree) in any minute, in seconds: 60 is one core busy
+   * the whole minute. 50 lets work come in bursts and stops a loop that never ends.
+   */
+  cpuSecondsPerMinute: z
+    .number()
+    .positive()
+    .max(60 * 1024)
+    .default(50),
+});
+export type PluginLimits = z.infer<typeof PluginLimitsSchema>;
+
 export const PluginSpecSchema = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "lower-case letters, digits, - and _"),
   /** The program to start (a local plugin); a plugin names this or `url`, not both. */
@@ -26,6 +48,8 @@ export const PluginSpecSchema = z.object({
     .int()
     .min(1024 * 1024)
     .default(64 * 1024 * 1024),
+  /** Memory and CPU its process tree may use (a local plugin; nothing is measured of a remote one). */
+  limits: PluginLimitsSchema.prefault({}),
 });
 export type PluginSpec = z.infer<typeof PluginSpecSchema>;
 

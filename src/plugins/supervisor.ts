@@ -208,7 +208,9 @@ export class Supervisor {
     const count = this.crashes.length;
     const said = this.log.lastOutput;
     const lastWords = said ? `; last stderr: ${JSON.stringify(said)}` : "";
-    const exited = `exited (code ${exit.code}, signal ${exit.signal}); crash ${count} within 5 minutes`;
+    // Killed for its limits: a crash like any other (the same back-off and stop), said as such.
+    if (child.killedFor) this.error = `Killed for going over its limits: ${child.killedFor}`;
+    const exited = `exited (code ${exit.code}, signal ${exit.signal}${child.killedFor ? ", over its limits" : ""}); crash ${count} within 5 minutes`;
     if (count >= MAX_CRASHES_IN_WINDOW) {
       const stopped = `crashed ${count} times within 5 minutes; restarts stopped until restarted by hand`;
       this.tell("error", `${exited}: failed, ${stopped}${lastWords}`);

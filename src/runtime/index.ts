@@ -10,3 +10,4 @@ export { usePrivateFileModes, userUmask, useUserUmaskFrom, PRIVATE_UMASK, USER_U
 export { collectGarbage } from "./gc.ts";
 export { nextMacrotask } from "./macrotask.ts";
 export { openLockFile, FileLockError, type LockFile } from "./file-lock.ts";
+export { sampleProcess, childrenOf, environmentValues, CLOCK_TICKS_PER_SECOND, type ProcessSample } from "./process-tree.ts";

@@ -56,6 +56,25 @@ describe("external plugins", () => {
     rmSync(lonely, { recursive: true, force: true });
   });
 
+  test("limits: the built-ins' defaults when absent; a plugin.json may set them; a misspelt or impossible one is refused", () => {
+    const dir = testDir("homed-external-");
+    const write = (folder: string, body: unknown) => {
+      mkdirSync(join(dir, "plugins", folder), { recursive: true });
+      writeFileSync(join(dir, "plugins", folder, "plugin.json"), JSON.stringify({ command: "true", ...(body as object) }));
+    };
+    write("plain", {});
+    write("small", { limits: { memoryMb: 256, cpuSecondsPerMinute: 5 } });
+    write("typo", { limits: { memoryMB: 256 } });
+    write("tiny", { limits: { memoryMb: 1 } });
+    const { specs, problems } = loadExternalPlugins(dir);
+    const limits = Object.fromEntries(specs.map((s) => [s.name, s.limits]));
+    assert.deepEqual(limits, { plain: { memoryMb: 1024, cpuSecondsPerMinute: 50 }, small: { memoryMb: 256, cpuSecondsPerMinute: 5 } });
+    assert.equal(problems.length, 2, problems.join("\n"));
+    assert.match(problems.join("\n"), /typo.*memoryMB/);
+    assert.match(problems.join("\n"), /tiny.*limits\.memoryMb/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   test("no plugins folder means no plugins", () => {
     assert.deepEqual(loadExternalPlugins(join(data, "nowhere")), { specs: [], problems: [] });
   });

@@ -26,6 +26,7 @@ export const ERRORS = {
   misdirected_request: row(421), // a Host this homed does not answer (DNS rebinding: server/host-check.ts)
   not_found: row(404),
   session_not_found: row(404),
+  previous_response_not_found: row(404), // a Responses previous_response_id homed did not make, or of a session the key may not open
   provider_not_found: row(404),
   model_not_found: row(404),
   key_not_found: row(404),

@@ -95,6 +95,8 @@ export type TurnRequest = {
   history?: ProviderMessage[];
   /** The caller's instructions, after homed's system prompt. */
   instructions?: string;
+  /** The turn's id (stage hooks' `turnId`), when the caller names the turn to its client (a Responses id); else a new one. */
+  turnId?: string;
 };
 
 export type ToolResult = { tool_call_id: string; content: string };
@@ -262,7 +264,10 @@ export class Kernel {
     return { paused, results: paused.pending.map((c) => ({ role: "tool", tool_call_id: c.id, content: byId.get(c.id)! })) };
   }
 
-  private async runWith({ session, input, images, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions }: TurnRequest, signal: AbortSignal): Promise<TurnResult> {
+  private async runWith(
+    { session, input, images, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions, turnId }: TurnRequest,
+    signal: AbortSignal,
+  ): Promise<TurnResult> {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
     // A new message leaves a paused round behind (the client moved on): it is never stored.
@@ -298,7 +303,7 @@ export class Kernel {
         sessionId: session.id,
         channel: session.channel,
         partner: session.partner,
-        turnId: randomUUID(),
+        turnId: turnId ?? randomUUID(),
         conversation: session.partner,
         input,
         images,

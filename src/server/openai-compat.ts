@@ -13,7 +13,6 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
@@ -21,22 +20,12 @@ import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import { embeddingModel, embeddingRoutes } from "./openai-embeddings.ts";
 import { HOMED_MODEL_ID, modelView, servedModel, servedModels } from "./openai-models.ts";
-import { clientConversation, clientTools, CompletionRequestSchema, forwardedParams, inputImages, refuseUnsupported, trailingToolResults } from "./openai-request.ts";
+import { CompletionRequestSchema, forwardedParams, refuseUnsupported } from "./openai-request.ts";
+import { finishReason, openAiTurn } from "./openai-turn.ts";
+import { responsesRoutes } from "./responses-route.ts";
 import { parseBody } from "./validate.ts";
-import { requestSession } from "./openai-session.ts";
 
 export { HOMED_MODEL_ID } from "./openai-models.ts";
-
-/**
- * OpenAI's finish_reason for how a turn ended: a blocked input is what a content filter does; a
- * last answer the model cut short (max_tokens reached, its own filter) says so, so a client can
- * tell a truncated answer from a whole one.
- */
-function finishReason(result: TurnResult): "tool_calls" | "content_filter" | "length" | "stop" {
-  if (result.paused) return "tool_calls";
-  if (result.stopReason === "blocked" || result.finishReason === "content_filter") return "content_filter";
-  return result.finishReason === "length" ? "length" : "stop";
-}
 
 /** The client's calls a paused turn waits for, as OpenAI's `tool_calls` (homed's own never leave homed). */
 const toolCallsOf = (result: TurnResult) =>
@@ -60,24 +49,12 @@ export function openAiRoutes(kernel: Kernel, log: Pick<Logger, "warn">): Hono<Au
     return servedModel(kernel.providers, id);
   };
 
+  app.route("/responses", responsesRoutes(kernel, chatModel));
+
   app.post("/chat/completions", async (c) => {
     const body = await parseBody(c, CompletionRequestSchema);
     refuseUnsupported(body);
-    const model = await chatModel(body.model);
-    const tools = clientTools(
-      body,
-      kernel.tools.specs().map((t) => t.function.name),
-    );
-    // Tool messages at the end answer the calls of homed's last answer: the paused turn goes on.
-    const toolResults = trailingToolResults(body);
-    const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
-    const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
-    const images = toolResults ? [] : inputImages(body);
-    if (!toolResults && !input && !images.length) throw new HomedError("invalid_request", "messages: the request has no user message with text or an image", { param: "messages" });
-    const { session, named } = await requestSession(kernel, c, body.user);
-    // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
-    const conversation = named ? {} : clientConversation(body);
-    const turn = { session, input, images, provider: model.provider, params: forwardedParams(body), clientTools: tools, toolResults, ...conversation };
+    const { turn, model } = await openAiTurn(kernel, c, body, { chatModel, params: forwardedParams(body), field: "messages" });
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);

@@ -113,7 +113,7 @@ export function clientTools(body: Pick<CompletionRequest, "tools">, homedToolNam
  * The client's results for the tool calls of homed's last answer: the tool messages that end the
  * request, after the assistant message that made the calls. Undefined when the request ends otherwise.
  */
-export function trailingToolResults(body: CompletionRequest): ToolResult[] | undefined {
+export function trailingToolResults(body: Pick<CompletionRequest, "messages">): ToolResult[] | undefined {
   const results: ToolResult[] = [];
   for (let i = body.messages.length - 1; i >= 0 && body.messages[i]!.role === "tool"; i--) {
     const m = body.messages[i]!;
@@ -154,7 +154,7 @@ export function userContent(content: unknown, at: number): Content {
 }
 
 /** The images of the newest user message: they go to the model and are stored with the turn's input. */
-export function inputImages(body: CompletionRequest): ImagePart[] {
+export function inputImages(body: Pick<CompletionRequest, "messages">): ImagePart[] {
   const at = body.messages.findLastIndex((m) => m.role === "user");
   if (at < 0) return [];
   const content = userContent(body.messages[at]!.content, at);
@@ -175,7 +175,7 @@ const ToolCallsSchema = z.array(z.object({ id: z.string().min(1), type: z.litera
  * (that one is the turn's input; after tool calls it is the paused turn's), and its system (or
  * developer) messages as instructions after homed's system prompt.
  */
-export function clientConversation(body: CompletionRequest): { history: ProviderMessage[]; instructions?: string } {
+export function clientConversation(body: Pick<CompletionRequest, "messages">): { history: ProviderMessage[]; instructions?: string } {
   const messages = body.messages;
   let lastUser = messages.length;
   while (lastUser > 0 && messages[lastUser - 1]!.role !== "user") lastUser--;

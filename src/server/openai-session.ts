@@ -7,9 +7,9 @@
  *   `app2`'s private memory and never `alice`'s);
  * - the admin token's requests are the partner `user` names, else "default" (the owner may act as
  *   anyone);
- * - `X-Homed-Session: <id>` continues a stored session: for an app key, only one of this channel
- *   and of its (narrowed) partner. Any other id answers exactly as an unknown one (404), so ids are
- *   never confirmed.
+ * - `X-Homed-Session: <id>`, or a Responses `previous_response_id` (whose id names its session),
+ *   continues a stored session: for an app key, only one of this channel and of its (narrowed)
+ *   partner. Any other id answers exactly as an unknown one (404), so ids are never confirmed.
  */
 import type { Context } from "hono";
 import { HomedError } from "../errors/index.ts";
@@ -28,13 +28,28 @@ export function requestPartner(c: Context<AuthEnv>, user: string | undefined): s
   return user?.trim() || "default";
 }
 
-/** The session a request talks in, and whether the client named it (`X-Homed-Session`). */
-export async function requestSession(kernel: Kernel, c: Context<AuthEnv>, user: string | undefined): Promise<{ session: Session; named: boolean }> {
+/**
+ * A stored session a request names, and what it answers when the credential may not open it or it
+ * does not exist: the same answer either way, so an id is never confirmed.
+ */
+export type NamedSession = { id: string; notFound: HomedError };
+
+/** The session `X-Homed-Session` names, if the request has the header. */
+export function headerSession(c: Context<AuthEnv>): NamedSession | undefined {
+  const id = c.req.header("x-homed-session");
+  return id === undefined ? undefined : { id, notFound: new HomedError("session_not_found", `No session with id ${id}`) };
+}
+
+/**
+ * The session a request talks in, and whether the client named it: by `X-Homed-Session`, or by
+ * what the route reads (the response a `previous_response_id` continues). Every way of naming a
+ * session goes through this one check.
+ */
+export async function requestSession(kernel: Kernel, c: Context<AuthEnv>, user: string | undefined, named: NamedSession | undefined = headerSession(c)): Promise<{ session: Session; named: boolean }> {
   const partner = requestPartner(c, user);
-  const named = c.req.header("x-homed-session");
   if (named === undefined) return { session: await kernel.sessions.open(OPENAI_CHANNEL, partner), named: false };
-  const session = await kernel.sessions.get(named);
+  const session = named.id ? await kernel.sessions.get(named.id) : undefined;
   const mayOpen = session !== undefined && (c.get("appKey") === undefined || (session.channel === OPENAI_CHANNEL && maySeeSession(partnerAccess(partner), session)));
-  if (!mayOpen) throw new HomedError("session_not_found", `No session with id ${named}`);
+  if (!mayOpen) throw named.notFound;
   return { session, named: true };
 }

@@ -27,6 +27,7 @@ const MATRIX: Record<string, [number, number]> = {
   misdirected_request: [421, 1],
   not_found: [404, 1],
   session_not_found: [404, 1],
+  previous_response_not_found: [404, 1],
   provider_not_found: [404, 1],
   model_not_found: [404, 1],
   key_not_found: [404, 1],

@@ -22,7 +22,7 @@ export type BodyLimit = { path: RegExp; maxSize: number; why: string };
 export const BODY_LIMITS: readonly BodyLimit[] = [
   { path: /^\/api\/(login|logout)$/, maxSize: 4 * KIB, why: "no credentials needed: a 64-character token and nothing else" },
   { path: /^\/api\/memory\/import\/?$/, maxSize: IMPORT_MAX_BYTES, why: "a history file (larger ones go through `homed import`)" },
-  { path: /^\/v1\/chat\/completions$/, maxSize: 16 * MIB, why: "an OpenAI client sends its whole conversation every time" },
+  { path: /^\/v1\/(chat\/completions|responses)$/, maxSize: 16 * MIB, why: "an OpenAI client sends its whole conversation every time" },
   { path: /^\/v1\/embeddings$/, maxSize: 8 * MIB, why: "up to 1,000,000 characters of input, JSON-escaped (openai-embeddings.ts)" },
   { path: /^\/api\/sessions\/[^/]+\/messages$/, maxSize: 2 * MIB, why: "one message of up to 200,000 characters, JSON-escaped" },
   { path: /^\/a2a$/, maxSize: 2 * MIB, why: "one A2A message: text parts of up to 200,000 characters, JSON-escaped" },

@@ -50,6 +50,7 @@ const ROUTES: { method: string; path: string; headers: Record<string, string>; l
   { method: "POST", path: "/api/sessions", headers: auth, limit: 64 * KIB },
   { method: "POST", path: "/api/sessions/s1/messages", headers: auth, limit: 2 * MIB },
   { method: "POST", path: "/v1/chat/completions", headers: auth, limit: 16 * MIB },
+  { method: "POST", path: "/v1/responses", headers: auth, limit: 16 * MIB },
   { method: "POST", path: "/api/memory/tools/memory_note", headers: auth, limit: 256 * KIB },
   { method: "POST", path: "/api/providers", headers: auth, limit: 64 * KIB },
   { method: "PUT", path: "/api/providers/p1", headers: auth, limit: 64 * KIB },

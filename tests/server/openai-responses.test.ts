@@ -29,11 +29,12 @@ const lastUser = (r: ReceivedRequest) => textOf([...r.body.messages].reverse().f
 
 /**
  * The model: "WEATHER…" calls the client's get_weather until it is answered, then quotes the
- * newest result; anything else is echoed.
+ * newest result; "FAIL…" is refused by the provider; anything else is echoed.
  */
 function script(r: ReceivedRequest): Step {
   const input = lastUser(r);
   const answer = r.body.messages.findLast((m: any) => m.role === "tool" && m.tool_call_id === "call-w")?.content;
+  if (input.startsWith("FAIL")) return { status: 400, body: JSON.stringify({ error: { message: "the provider refuses this" } }) };
   if (input.startsWith("WEATHER") && !answer) return { toolCalls: [{ id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}' }] };
   return { content: `echo: ${input}${answer ? ` (${answer})` : ""}` };
 }
@@ -121,6 +122,35 @@ describe("/v1/responses", () => {
 
     const helper = client.responses.stream({ model: "homed", user: "streamed", input: "stream again" });
     assert.equal((await helper.finalResponse()).output_text, "echo: stream again");
+
+    // A client tool's call: a function_call item with its arguments, and the turn waits for its output.
+    const calls = await client.responses.create({ model: "homed", user: "streamed-tools", input: "WEATHER streamed", tools: [WEATHER_TOOL], stream: true });
+    const callEvents = [];
+    for await (const event of calls) callEvents.push(event);
+    assert.deepEqual(
+      callEvents.map((e) => e.type),
+      [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+        "response.output_item.done",
+        "response.completed",
+      ],
+    );
+    const paused = (callEvents.at(-1) as OpenAI.Responses.ResponseCompletedEvent).response.output;
+    assert.deepEqual(paused, [{ type: "function_call", id: "fc_call-w", call_id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" }]);
+
+    // A turn that fails once the stream began ends it with an error event, which the SDK throws.
+    const failing = await client.responses.create({ model: "homed", user: "streamed", input: "FAIL now", stream: true });
+    const seen: string[] = [];
+    const thrown = await (async () => {
+      for await (const event of failing) seen.push(event.type);
+    })().catch((e) => e);
+    assert.ok(thrown instanceof OpenAI.APIError, String(thrown));
+    assert.match(thrown.message, /the provider refuses this/);
+    assert.deepEqual(seen, ["response.created", "response.in_progress"]);
   });
 
   test("openai SDK: a function tool's call pauses the turn; its output with previous_response_id finishes it", async () => {
@@ -167,6 +197,31 @@ describe("/v1/responses", () => {
       .catch((e) => e);
     assert.deepEqual([more.status, more.param], [400, "input"]);
     assert.match(more.message, /send only what is new/);
+  });
+
+  test("a session named by X-Homed-Session: its stored history, and the request's instructions still reach the model (chat completions too)", async () => {
+    const first = await client.responses.create({ model: "homed", user: "named", input: "the boat is called Ada" });
+    const session = first.id.slice(5, 37).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+    assert.equal(session, await sessionOf("named"));
+    const headers = { headers: { "x-homed-session": session } };
+    const next = await client.responses.create({ model: "homed", instructions: "Speak like a sailor.", input: "what is the boat called?" }, headers);
+    assert.equal(next.output_text, "echo: what is the boat called?");
+    const [sent] = requestsFor("what is the boat called?");
+    assert.match(sent!.body.messages[0].content, /Speak like a sailor\.$/);
+    assert.match(JSON.stringify(sent!.body.messages), /the boat is called Ada/);
+    await client.chat.completions.create(
+      {
+        model: "homed",
+        messages: [
+          { role: "system", content: "Speak like a pirate." },
+          { role: "user", content: "and its colour?" },
+        ],
+      },
+      headers,
+    );
+    assert.match(requestsFor("and its colour?")[0]!.body.messages[0].content, /Speak like a pirate\.$/);
+    const both = await client.responses.create({ model: "homed", previous_response_id: first.id, input: "x" }, headers).catch((e) => e);
+    assert.deepEqual([both.status, both.param], [400, "previous_response_id"]);
   });
 
   test("OpenAI Agents SDK: an agent with a function tool, on its default Responses model, runs through homed", async () => {

@@ -2,7 +2,8 @@
  * The README's snippets for OpenAI and MCP clients, run as written against a real daemon: each is
  * read out of README.md (so editing one re-tests it) and only the places that are the reader's
  * own are swapped — the address (`http://127.0.0.1:8080`), the data folder, the homed command and
- * the key. The `homed key` lines, the OpenAI SDK program, the MCP config of stdio and of HTTP
+ * the key. The `homed key` lines, the OpenAI SDK programs (chat and Responses, the AI SDK's and
+ * the Agents SDK's), the MCP config of stdio and of HTTP
  * (connected with the official MCP SDK as Claude Desktop and Cursor connect) and the curl line.
  * Open WebUI and LibreChat run in Docker and are not run here; their requests (`GET /v1/models`,
  * streamed chat) are the SDK's, tested in openai-sdk.test.ts.
@@ -86,6 +87,21 @@ describe("README snippets for OpenAI and MCP clients", () => {
       sessions.sessions.some((s) => s.partner === "sdk-app/alice"),
       "the snippet's user narrows the key's partner (never replaces it)",
     );
+  });
+
+  test("the Responses API programs (openai SDK, AI SDK, Agents SDK) print the answer", async () => {
+    const made = await run([...SOURCE_HOMED, "key", "create", "responses-app"], { env: env() });
+    const responsesKey = made.stdout.trim();
+    const programs = [
+      ["The Responses API with the same SDK", /^the shed key is under the blue pot \{[\s\S]*input_tokens: 10,[\s\S]*total_tokens: 15/],
+      ["The AI SDK's default provider", /^the shed key is under the blue pot 15\n$/],
+      ["The OpenAI Agents SDK", /^the shed key is under the blue pot\n$/],
+    ] as const;
+    for (const [marker, printed] of programs) {
+      const ran = await run(evalCommand(local(snippet(marker, "ts"))), { cwd: ROOT, env: { ...process.env, HOMED_KEY: responsesKey } });
+      assert.equal(ran.code, 0, `${marker}: ${ran.stderr}`);
+      assert.match(ran.stdout, printed, marker);
+    }
   });
 
   test("MCP over stdio: the mcpServers entry starts homed mcp beside the running daemon; the eight tools", async () => {

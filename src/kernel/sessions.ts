@@ -2,7 +2,7 @@
 import type { Client } from "@libsql/client";
 import { sinkToL2 } from "../context/index.ts";
 import { forgetRecord, OWNER } from "../memory/index.ts";
-import { deleteSession, listSessions, openContextSession, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
+import { deleteSession, eventsByIds, listSessions, openContextSession, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
 
 /** What deleting a conversation did with what was said in it: sank to cold history (kept, recallable) or forgotten. */
 export type Deleted = { sunk: number; forgotten: number };
@@ -56,6 +56,17 @@ export class Sessions {
     else await sinkToL2(this.client, live);
     await deleteSession(this.client, id);
     return forget ? { sunk: 0, forgotten: timeline.length } : { sunk: live.length, forgotten: 0 };
+  }
+
+  /**
+   * A turn's stored answer (runTurn stores it under the turn's id) with its session, or undefined
+   * when it is gone (forgotten, its session deleted) or was never stored (a paused or failed turn).
+   * Who may read it is the caller's to check, as for the session itself.
+   */
+  async answerOf(turnId: string): Promise<{ session: Session; text: string; privateTo: string | null } | undefined> {
+    const [event] = await eventsByIds(this.client, [turnId]);
+    const session = event && (await sessionById(this.client, event.sessionId));
+    return session ? { session, text: event.text, privateTo: event.privateTo } : undefined;
   }
 
   touch(id: string): Promise<void> {

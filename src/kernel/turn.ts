@@ -135,8 +135,9 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   const emit = turn.onEvent ?? (() => {});
   /** This turn's messages as stored, for a turn that renders the caller's history (`history`). */
   const turnMessages: ProviderMessage[] = [...(turn.resume?.paused.turnMessages ?? [])];
-  const persist = (messages: ProviderMessage[], marks: Pick<ContextEvent, "stopped"> = {}) => {
-    const event = { id: randomUUID(), time: iso(), messages, ...marks } as ContextEvent;
+  /** Stores a group of the turn; the answer's group is stored under the turn's id, so a caller that named the turn finds its answer (a Responses message item). */
+  const persist = (messages: ProviderMessage[], marks: Pick<ContextEvent, "stopped"> = {}, id: string = randomUUID()) => {
+    const event = { id, time: iso(), messages, ...marks } as ContextEvent;
     // Masked as the store will keep them: the model reads what is stored, secrets included.
     turnMessages.push(...(maskEventSecrets(event).event.messages as ProviderMessage[]));
     return engine.append(turn.sessionId, turn.conversation, event);
@@ -259,7 +260,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
     const decision = await runHook(p, "before_output", { ...info, text }, log);
     if (decision) text = decision.text;
   }
-  if (final) await persist([{ ...final, content: text }]);
+  if (final) await persist([{ ...final, content: text }], {}, turn.turnId);
   const ms = performance.now() - started;
   for (const p of participants) {
     const result = await runHook(p, "after_output", { ...info, text, stopReason, iterations, toolCalls, tools: [...toolsUsed].sort(), ms }, log);
@@ -268,7 +269,7 @@ export async function runTurn(options: TurnOptions, turn: TurnInput): Promise<Tu
   return { text, stopReason, iterations, toolCalls, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
 }
 
-type Persist = (messages: ProviderMessage[]) => Promise<unknown>;
+type Persist = (messages: ProviderMessage[], marks?: Pick<ContextEvent, "stopped">, id?: string) => Promise<unknown>;
 
 /**
  * Tokens left for history in a request: history gets what the system prompt, memory and the tool
@@ -312,7 +313,7 @@ async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, pe
     if ("block" in decision) return { text: "", stopReason: "blocked", iterations: 0, toolCalls: 0, reason: decision.block };
     if ("reply" in decision) {
       await persist([{ role: "user", content: userMessage(input) }]);
-      await persist([{ role: "assistant", content: decision.reply }]);
+      await persist([{ role: "assistant", content: decision.reply }], {}, info.turnId);
       return { text: decision.reply, stopReason: "short_circuit", iterations: 0, toolCalls: 0 };
     }
     input = decision.input;

@@ -14,7 +14,7 @@
 import type { Context } from "hono";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, Session } from "../kernel/index.ts";
-import { maySeeSession, narrowedPartner, partnerAccess } from "../memory/index.ts";
+import { maySeeMemory, maySeeSession, narrowedPartner, partnerAccess } from "../memory/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import { keyPartner } from "./request-access.ts";
 
@@ -49,7 +49,24 @@ export async function requestSession(kernel: Kernel, c: Context<AuthEnv>, user: 
   const partner = requestPartner(c, user);
   if (named === undefined) return { session: await kernel.sessions.open(OPENAI_CHANNEL, partner), named: false };
   const session = named.id ? await kernel.sessions.get(named.id) : undefined;
-  const mayOpen = session !== undefined && (c.get("appKey") === undefined || (session.channel === OPENAI_CHANNEL && maySeeSession(partnerAccess(partner), session)));
-  if (!mayOpen) throw named.notFound;
+  if (session === undefined || !mayContinue(c, partner, session)) throw named.notFound;
   return { session, named: true };
+}
+
+/** The one check: the owner continues any session; an app key only those of channel openai of its (narrowed) partner. */
+function mayContinue(c: Context<AuthEnv>, partner: string, session: Session): boolean {
+  return c.get("appKey") === undefined || (session.channel === OPENAI_CHANNEL && maySeeSession(partnerAccess(partner), session));
+}
+
+/**
+ * The text of a stored answer a request refers to (a Responses `item_reference` to one of homed's
+ * messages, by its turn), under the same check as the session it was said in; undefined for one
+ * the credential may not see, exactly as for one that does not exist.
+ */
+export async function referencedAnswer(kernel: Kernel, c: Context<AuthEnv>, user: string | undefined, turnId: string): Promise<string | undefined> {
+  const partner = requestPartner(c, user);
+  const answer = await kernel.sessions.answerOf(turnId);
+  if (!answer || !mayContinue(c, partner, answer.session)) return undefined;
+  if (c.get("appKey") !== undefined && !maySeeMemory(partnerAccess(partner), answer.privateTo)) return undefined;
+  return answer.text;
 }

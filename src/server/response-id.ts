@@ -5,6 +5,9 @@
  * through the same check as `X-Homed-Session` (openai-session.ts): the id carries no authority of
  * its own. A response with `store: false` gets an id naming no session (the turn's alone), which
  * no later request can continue, as OpenAI answers for a response it did not store.
+ *
+ * The answer's message item is `msg_` and the turn's uuid: runTurn stores the answer under the
+ * turn's id, so an `item_reference` to it finds the stored text (openai-session.ts checks who may).
  */
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
@@ -29,4 +32,13 @@ export function previousResponseSession(responseId: string): NamedSession {
     id: match ? uuid(match[1]!) : "",
     notFound: new HomedError("previous_response_not_found", `Previous response with id '${responseId}' not found.`, { param: "previous_response_id" }),
   };
+}
+
+/** The id of a turn's answer as a Responses message item. */
+export const messageItemId = (turnId: string) => `msg_${hex(turnId)}`;
+
+/** The turn whose answer a message item id names, or undefined for an id homed never made. */
+export function turnOfMessageItem(id: string): string | undefined {
+  const match = /^msg_([0-9a-f]{32})$/.exec(id);
+  return match ? uuid(match[1]!) : undefined;
 }

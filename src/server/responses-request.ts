@@ -4,7 +4,7 @@
  * mean the same turn:
  *
  * - `input` (a string, or items: messages with `input_text` / `output_text` / `input_image`
- *   parts, `function_call` and `function_call_output`) becomes messages — a run of
+ *   parts, `function_call`, `function_call_output`, `item_reference`) becomes messages — a run of
  *   `function_call` items the assistant message with those `tool_calls`, each output a tool message;
  * - `instructions` join homed's system prompt, as a chat request's system messages do;
  * - the client's `tools` of type `function` (flat, as the Responses API writes them) become chat
@@ -15,8 +15,9 @@
  * what the model is told: built-in tools (web_search, file_search, …), `background`,
  * `conversation`, `prompt` templates, `include` (other than `reasoning.encrypted_content`, which
  * homed has none of), `reasoning` settings, `top_logprobs`, item types other than those above
- * (`item_reference` among them: homed keeps no copy of a response's items by id), parts other
- * than text and images, and an input that ends with the assistant's own item (a prefill). With a
+ * and `item_reference`, parts other than text and images, and an input that ends with the
+ * assistant's own item (a prefill). An `item_reference` to one of homed's answers (`msg_…`) is its
+ * stored text, under the check that guards its session (openai-session.ts). With a
  * continued session (`previous_response_id`), homed's stored history is the conversation, so the
  * input holds only what is new: the user's message, or the outputs of the calls it asked for.
  */
@@ -155,8 +156,17 @@ const FunctionOutputSchema = z.looseObject({
 
 type Message = CompletionRequest["messages"][number];
 
-/** One input item as chat messages (a function call joins the assistant message before it). */
-function addItem(messages: Message[], raw: Record<string, unknown>, at: string): void {
+const ReferenceSchema = z.looseObject({ type: z.literal("item_reference"), id: z.string().min(1) });
+
+/** The stored text of one of homed's answers, by its message item id; undefined when unknown or not the caller's to see. */
+export type ReferencedAnswer = (id: string) => Promise<string | undefined>;
+
+/**
+ * One input item as chat messages (a function call joins the assistant message before it).
+ * `resolve`: how an item_reference is read, or undefined where homed ignores the item (after the
+ * last user message of a resumed turn: that round is the paused turn's own, which homed holds).
+ */
+async function addItem(messages: Message[], raw: Record<string, unknown>, at: string, resolve: ReferencedAnswer | undefined): Promise<void> {
   const parse = <T extends z.ZodType>(schema: T): z.output<T> => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw invalid(`${at}.${parsed.error.issues[0]!.path.join(".")}`.replace(/\.$/, ""), parsed.error.issues[0]!.message);
@@ -183,10 +193,15 @@ function addItem(messages: Message[], raw: Record<string, unknown>, at: string):
     return;
   }
   if (type === "item_reference") {
-    throw refuse(
-      `${at}.type`,
-      "Input items of type 'item_reference' are not supported: homed keeps no copy of a response's items by id; send the item itself (the AI SDK does with providerOptions { openai: { store: false } }) or continue with previous_response_id",
-    );
+    const { id } = parse(ReferenceSchema);
+    const text = resolve ? await resolve(id) : "";
+    if (text === undefined) {
+      throw new HomedError("not_found", `${at}.id: Item with id '${id}' not found (homed finds its answers' message items, msg_…, while their turn is in its memory; send other items whole)`, {
+        param: `${at}.id`,
+      });
+    }
+    messages.push({ role: "assistant", content: text });
+    return;
   }
   throw refuse(`${at}.type`, `Input items of type '${String(type)}' are not supported: homed takes messages, function_call and function_call_output items`);
 }
@@ -195,12 +210,14 @@ function addItem(messages: Message[], raw: Record<string, unknown>, at: string):
  * The request in chat form. `continued`: homed keeps the conversation (a continued session), so
  * the input may hold only what is new.
  */
-export function chatForm(body: ResponsesRequest, continued: boolean): ChatForm {
+export async function chatForm(body: ResponsesRequest, continued: boolean, resolve: ReferencedAnswer): Promise<ChatForm> {
   const items = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
   const messages: Message[] = body.instructions ? [{ role: "system", content: body.instructions }] : [];
-  items.forEach((item, i) => {
-    addItem(messages, item, typeof body.input === "string" ? "input" : `input.${i}`);
-  });
+  const lastUser = items.findLastIndex((item) => (item.type ?? "message") === "message" && item.role === "user");
+  const resumes = items.at(-1)?.type === "function_call_output";
+  for (const [i, item] of items.entries()) {
+    await addItem(messages, item, typeof body.input === "string" ? "input" : `input.${i}`, resumes && i > lastUser ? undefined : resolve);
+  }
   const conversation = messages.filter((m) => m.role !== "system" && m.role !== "developer");
   const last = conversation.at(-1);
   if (last?.role === "assistant") {

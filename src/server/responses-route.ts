@@ -17,8 +17,9 @@ import type { Usage } from "../llm/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import { openAiStreamError } from "./errors.ts";
 import type { ServedModel } from "./openai-models.ts";
+import { referencedAnswer } from "./openai-session.ts";
 import { finishReason, openAiTurn } from "./openai-turn.ts";
-import { newResponseId, previousResponseSession } from "./response-id.ts";
+import { messageItemId, newResponseId, previousResponseSession, turnOfMessageItem } from "./response-id.ts";
 import { chatForm, refuseUnsupportedResponse, responseParams, ResponsesRequestSchema, type ResponsesRequest } from "./responses-request.ts";
 import { parseBody } from "./validate.ts";
 
@@ -73,12 +74,17 @@ export function responsesRoutes(kernel: Kernel, chatModel: (id: string) => Promi
       throw new HomedError("invalid_request", "previous_response_id: give either previous_response_id or X-Homed-Session, not both", { param: "previous_response_id" });
     }
     const continued = previous != null || c.req.header("x-homed-session") !== undefined;
-    const form = chatForm(body, continued);
+    // An item_reference to one of homed's answers is its stored text, if this credential may see it.
+    const referenced = async (id: string) => {
+      const turnId = turnOfMessageItem(id);
+      return turnId === undefined ? undefined : await referencedAnswer(kernel, c, body.user, turnId);
+    };
+    const form = await chatForm(body, continued, referenced);
     const params = responseParams(body);
     const { turn, model } = await openAiTurn(kernel, c, form, { chatModel, params, field: "input", ...(previous != null ? { named: previousResponseSession(previous) } : {}) });
     const { turnId, responseId } = newResponseId(turn.session.id, body.store !== false);
     turn.turnId = turnId;
-    const messageId = `msg_${turnId.replaceAll("-", "")}`;
+    const messageId = messageItemId(turnId);
     const created_at = Math.floor(Date.now() / 1000);
 
     /** The Response object around its output, as the request configured it. */

@@ -274,6 +274,30 @@ describe("/v1/responses", () => {
     // Two steps: the call (one model call), then the resumed turn, whose usage covers the whole turn (both calls).
     assert.deepEqual([generated.totalUsage.inputTokens, generated.totalUsage.outputTokens], [30, 15]);
 
+    // A conversation the app keeps: the SDK sends homed's earlier answer back as an item_reference (its default store: true).
+    const sent: any[] = [];
+    const watched = createOpenAI({
+      baseURL: `${daemon.url}/v1`,
+      apiKey: keys.app2!,
+      fetch: (async (url: string, init?: RequestInit) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return await fetch(url, init);
+      }) as typeof fetch,
+    });
+    const opening = await generateText({ model: watched("homed"), prompt: "remember the lighthouse" });
+    const followUp = await generateText({
+      model: watched("homed"),
+      messages: [{ role: "user", content: "remember the lighthouse" }, ...opening.response.messages, { role: "user", content: "what did you answer?" }],
+    });
+    assert.equal(followUp.text, "echo: what did you answer?");
+    assert.deepEqual(sent[1].input[1], { type: "item_reference", id: (opening.response.body as any).output[0].id });
+    const seen = requestsFor("what did you answer?")[0]!.body.messages.slice(1);
+    assert.deepEqual(seen, [
+      { role: "user", content: "remember the lighthouse" },
+      { role: "assistant", content: "echo: remember the lighthouse" },
+      { role: "user", content: "what did you answer?" },
+    ]);
+
     const streamed = streamText({ model: homed("homed"), system: "Be kind.", prompt: "stream with the AI SDK" });
     let text = "";
     for await (const piece of streamed.textStream) text += piece;
@@ -292,7 +316,18 @@ describe("/v1/responses", () => {
     await expect({ tools: [{ type: "web_search" }] }, 400, "tools.0.type", /^400 Tools of type 'web_search' are not supported/);
     await expect({ background: true }, 400, "background", /^400 background is not supported/);
     await expect({ include: ["file_search_call.results"] }, 400, "include", /not supported/);
-    await expect({ input: [{ type: "item_reference", id: "msg_1" }] }, 400, "input.0.type", /item_reference' are not supported/);
+    await expect({ input: [{ type: "reasoning", id: "rs_1", summary: [] }] }, 400, "input.0.type", /'reasoning' are not supported/);
+    await expect(
+      {
+        input: [
+          { type: "item_reference", id: "msg_1" },
+          { role: "user", content: "x" },
+        ],
+      },
+      404,
+      "input.0.id",
+      /^404 input.0.id: Item with id 'msg_1' not found/,
+    );
     await expect({ input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] }, 400, "input.0.content.0.type", /input_file' are not supported/);
     await expect({ temperature: 9 }, 400, "temperature", /^400 temperature: /);
     await expect({ model: "gpt-nope" }, 404, "model", /does not exist here/);
@@ -330,6 +365,28 @@ describe("/v1/responses", () => {
       });
       return { status: response.status, body: (await response.text()).replaceAll(previous, "<id>") };
     };
+    // An item_reference to alice's answer: the 404 of a message id homed never made.
+    const reference = async (id: string, key = keys.app2!) => {
+      const response = await fetch(`${daemon.url}/v1/responses`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "homed",
+          input: [
+            { role: "user", content: "hi" },
+            { type: "item_reference", id },
+            { role: "user", content: "what did you say to me?" },
+          ],
+        }),
+      });
+      return { status: response.status, body: (await response.text()).replaceAll(id, "<id>") };
+    };
+    const aliceMessage = hers.output[0]!.id!;
+    const unknownMessage = await reference(`msg_${"0f".repeat(16)}`);
+    assert.equal(unknownMessage.status, 404);
+    assert.equal(JSON.parse(unknownMessage.body).error.param, "input.1.id");
+    assert.deepEqual(await reference(aliceMessage), unknownMessage);
+
     const unknownId = `resp_${"0f".repeat(32)}`;
     const unknown = await attempt(keys.app2!, unknownId, "what is my locker code?");
     assert.equal(unknown.status, 404);
@@ -359,5 +416,12 @@ describe("/v1/responses", () => {
     const again = await alice.responses.create({ model: "homed", previous_response_id: hers.id, input: "what is my locker code?" });
     assert.match(JSON.stringify(requestsFor("what is my locker code?").at(-1)!.body.messages), /31-7-22/);
     assert.match(again.output_text, /^echo: what is my locker code\?/);
+
+    // Alice's own reference reads her answer, until it is forgotten (the answer is stored under the turn's id).
+    assert.equal((await reference(aliceMessage, keys.alice!)).status, 200);
+    const turnId = aliceMessage.slice(4).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+    const forgot = await admin("/api/memory/tools/memory_forget", { method: "POST", body: JSON.stringify({ id: turnId }) });
+    assert.equal(forgot.status, 200, await forgot.text());
+    assert.deepEqual(await reference(aliceMessage, keys.alice!), unknownMessage);
   });
 });

@@ -35,7 +35,7 @@ export async function openAiTurn(
   kernel: Kernel,
   c: Context<AuthEnv>,
   form: ChatForm,
-  options: { chatModel: (id: string) => Promise<ServedModel>; params: Record<string, unknown>; field: string; named?: NamedSession; turnId?: string },
+  options: { chatModel: (id: string) => Promise<ServedModel>; params: Record<string, unknown>; field: string; named?: NamedSession },
 ): Promise<OpenAiTurn> {
   const model = await options.chatModel(form.model);
   const tools = clientTools(
@@ -61,7 +61,6 @@ export async function openAiTurn(
     clientTools: tools,
     toolResults,
     ...conversation,
-    ...(options.turnId ? { turnId: options.turnId } : {}),
   };
   return { model, turn };
 }

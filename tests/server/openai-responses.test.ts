@@ -28,12 +28,13 @@ const textOf = (content: unknown): string =>
 const lastUser = (r: ReceivedRequest) => textOf([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content);
 
 /**
- * The model: "WEATHER…" calls the client's get_weather until it is answered, then quotes the
- * newest result; "FAIL…" is refused by the provider; anything else is echoed.
+ * The model: "WEATHER…" calls the client's get_weather until it is answered in this turn, then
+ * quotes the result; "FAIL…" is refused by the provider; anything else is echoed.
  */
 function script(r: ReceivedRequest): Step {
   const input = lastUser(r);
-  const answer = r.body.messages.findLast((m: any) => m.role === "tool" && m.tool_call_id === "call-w")?.content;
+  const turn = r.body.messages.slice(r.body.messages.findLastIndex((m: any) => m.role === "user"));
+  const answer = turn.find((m: any) => m.role === "tool" && m.tool_call_id === "call-w")?.content;
   if (input.startsWith("FAIL")) return { status: 400, body: JSON.stringify({ error: { message: "the provider refuses this" } }) };
   if (input.startsWith("WEATHER") && !answer) return { toolCalls: [{ id: "call-w", name: "get_weather", arguments: '{"city":"Oslo"}' }] };
   return { content: `echo: ${input}${answer ? ` (${answer})` : ""}` };
@@ -247,6 +248,11 @@ describe("/v1/responses", () => {
     for await (const event of streamed.toTextStream()) text += event;
     await streamed.completed;
     assert.equal(text, "echo: WEATHER in Oslo tomorrow? (rainy in Oslo)");
+    // The SDK's server-managed conversation: each model call continues the last response by id.
+    const chained = await runner.run(agent, "WEATHER in Oslo at noon?", { previousResponseId: result.lastResponseId });
+    assert.equal(chained.finalOutput, "echo: WEATHER in Oslo at noon? (rainy in Oslo)");
+    assert.deepEqual(cities, ["Oslo", "Oslo", "Oslo"]);
+    assert.match(JSON.stringify(requestsFor("WEATHER in Oslo at noon?")[0]!.body.messages), /WEATHER in Oslo today\?/, "the model saw the earlier run's turn");
     assert.deepEqual(provider.sequenceErrors, []);
     assert.ok(await sessionOf("alice"), "the key's partner talked");
   });

@@ -95,7 +95,10 @@ export type TurnRequest = {
   history?: ProviderMessage[];
   /** The caller's instructions, after homed's system prompt. */
   instructions?: string;
-  /** The turn's id (stage hooks' `turnId`), when the caller names the turn to its client (a Responses id); else a new one. */
+  /**
+   * The turn's id (stage hooks' `turnId`; its answer is stored under it, runTurn), when the caller
+   * names the turn to its client (a Responses id); else a new one. A new uuid each turn.
+   */
   turnId?: string;
 };
 

@@ -1,5 +1,6 @@
 /**
- * OpenAI-compatible `/v1/chat/completions` and `/v1/models` (and `/v1/embeddings`, openai-embeddings.ts): any OpenAI client pointed at homed
+ * OpenAI-compatible `/v1/chat/completions` and `/v1/models` (and `/v1/embeddings`, openai-embeddings.ts;
+ * `/v1/responses`, responses-route.ts, the same turn in the Responses shape): any OpenAI client pointed at homed
  * gets an agent with memory. The client's messages are the conversation the model sees (plus
  * homed's memory); the newest user message is the turn's input, and only the turn (input, tool
  * rounds, answer) is stored, so re-sent history is never stored twice. The session is the partner

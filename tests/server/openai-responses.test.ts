@@ -260,19 +260,18 @@ describe("/v1/responses", () => {
   test("AI SDK 6: the default provider's model (the Responses API) in generateText with a tool, and streamText", async () => {
     const homed = createOpenAI({ baseURL: `${daemon.url}/v1`, apiKey: keys.app2! });
     const cities: string[] = [];
+    const weather = aiTool({
+      description: "The weather in a city",
+      inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+      execute: async ({ city }) => {
+        cities.push(city);
+        return `windy in ${city}`;
+      },
+    });
     const generated = await generateText({
       model: homed("homed"),
       prompt: "WEATHER in Oslo, please?",
-      tools: {
-        get_weather: aiTool({
-          description: "The weather in a city",
-          inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
-          execute: async ({ city }) => {
-            cities.push(city);
-            return `windy in ${city}`;
-          },
-        }),
-      },
+      tools: { get_weather: weather },
       stopWhen: stepCountIs(3),
     });
     assert.equal(generated.text, "echo: WEATHER in Oslo, please? (windy in Oslo)");
@@ -310,6 +309,13 @@ describe("/v1/responses", () => {
     assert.equal(text, "echo: stream with the AI SDK");
     assert.equal((await streamed.usage).totalTokens, 15);
     assert.match(requestsFor("stream with the AI SDK")[0]!.body.messages[0].content, /Be kind\.$/);
+
+    // Streamed with the tool: the call arrives as streamed function_call events, the answer after it.
+    const withTool = streamText({ model: homed("homed"), prompt: "WEATHER streamed by the AI SDK", tools: { get_weather: weather }, stopWhen: stepCountIs(3) });
+    let streamedText = "";
+    for await (const piece of withTool.textStream) streamedText += piece;
+    assert.equal(streamedText, "echo: WEATHER streamed by the AI SDK (windy in Oslo)");
+    assert.deepEqual(cities, ["Oslo", "Oslo"]);
   });
 
   test("errors: OpenAI's shape, naming the field; built-in tools and background refused, not dropped", async () => {

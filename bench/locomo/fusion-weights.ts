@@ -58,7 +58,11 @@ try {
   const { alone, real } = rankings;
   const ranked = (id: string, channels: readonly Channel[]) => {
     const out: Partial<Record<Channel, Ranked>> = {};
-    for (const c of channels) out[c] = (alone[c as keyof Rankings["alone"]].get(id) ?? []).map((sources) => ({ id: JSON.stringify(sources), score: 0 }));
+    // Ranks only (RRF reads nothing else), as positive scores: fusion drops what scores 0, a non-match.
+    for (const c of channels) {
+      const list = alone[c as keyof Rankings["alone"]].get(id) ?? [];
+      out[c] = list.map((sources, i) => ({ id: JSON.stringify(sources), score: list.length - i }));
+    }
     return out;
   };
   const fused = (id: string, channels: readonly Channel[], weights: ChannelWeights): string[][] =>

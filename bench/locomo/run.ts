@@ -52,11 +52,12 @@ console.log(`${imported.summary}  (${(lines.length / imported.seconds).toFixed(0
 const rows: [string, Map<string, string[][]>][] = [["baseline: MiniSearch BM25 over turns", bm25Baseline()]];
 // No vector rows: import writes vectors only with a real embedding model, and this benchmark
 // measures recall without one (the fallback embedder's hashed n-grams were worse than grams).
-for (const channels of [undefined, "words", "grams"]) {
+// The default fusion (coverage) and RRF side by side, then each channel alone.
+for (const [channels, fusion] of [[undefined, undefined], [undefined, "rrf"], ["words"], ["grams"]] as const) {
   const started = performance.now();
-  const ranked = batchRecall(join(dir, "data"), queriesFile, 50, channels);
+  const ranked = batchRecall(join(dir, "data"), queriesFile, 50, channels, fusion ? ["-fusion", fusion] : []);
   const ms = (performance.now() - started) / questions.length;
-  rows.push([`homed ${channels ?? "default (words,grams)"} (${ms.toFixed(1)} ms/q)`, ranked]);
+  rows.push([`homed ${channels ?? "default (words,grams)"}${fusion ? `, -fusion ${fusion}` : ""} (${ms.toFixed(1)} ms/q)`, ranked]);
 }
 // The same history again, imported with a real embedding model (the Universal Sentence Encoder,
 // English, through homed's HTTP embedder): what the vector channel adds when one is configured.

@@ -64,8 +64,12 @@ console.log(importInto(join(dir, "data"), join(dir, "memories.jsonl")).summary);
 const rows: [string, Map<string, string[][]>][] = [["baseline: MiniSearch BM25, char bigrams", bigramBaseline()]];
 // No vector rows: import writes vectors only with a real embedding model, and this benchmark
 // measures recall without one (the fallback embedder's hashed n-grams were worse than grams).
-for (const channels of [undefined, "words", "grams"]) {
-  rows.push([`homed ${channels ?? "default (words,grams)"}`, batchRecall(join(dir, "data"), join(dir, "queries.jsonl"), 10, channels)]);
+// The default fusion (coverage) and RRF side by side, then each channel alone.
+for (const [channels, fusion] of [[undefined, undefined], [undefined, "rrf"], ["words"], ["grams"]] as const) {
+  rows.push([
+    `homed ${channels ?? "default (words,grams)"}${fusion ? `, -fusion ${fusion}` : ""}`,
+    batchRecall(join(dir, "data"), join(dir, "queries.jsonl"), 10, channels, fusion ? ["-fusion", fusion] : []),
+  ]);
 }
 console.log("\nRecall@k (fraction of relevant memories in the top k):");
 for (const [name, ranked] of rows)

@@ -77,7 +77,9 @@ function explainLine(c: Candidate, ran: readonly Channel[]): string {
   const parts = CHANNELS.map((ch) => {
     const hit = c.channels[ch];
     if (!c.channels[ch] && !ran.includes(ch)) return `${ch} off`;
-    return hit ? `${ch} #${hit.rank} (${channelScore(hit.score)}) +${hit.contribution.toFixed(4)}` : `${ch} —`;
+    if (!hit) return `${ch} —`;
+    const covers = hit.coverage === undefined ? "" : `, covers ${Math.min(1, hit.coverage).toFixed(2)}`;
+    return `${ch} #${hit.rank} (${channelScore(hit.score)}${covers}) +${hit.contribution.toFixed(4)}`;
   });
   return `     ${parts.join(" · ")}`;
 }
@@ -122,7 +124,7 @@ export async function runRecallCommand(rest: readonly string[], args: ParsedArgs
   // The same fusion weights as the daemon's recall (homed.json "fusion").
   const fusion = configSection(readConfigFile(settings.dataDir), "fusion", FusionConfigSchema);
   const method = stringFlag(args, "fusion");
-  if (method !== undefined && !(FUSION_METHODS as readonly string[]).includes(method)) throw new InputError(`-fusion ${method}: give ${FUSION_METHODS.join(" or ")}`);
+  if (method !== undefined && !(FUSION_METHODS as readonly string[]).includes(method)) throw new InputError(`-fusion ${method}: give ${FUSION_METHODS.join(", ")}`);
   configureFusion({ ...fusion, ...(method ? { method: method as FusionMethod } : {}) });
   const active = await openDataEmbedder(settings);
   const { embedder } = active;

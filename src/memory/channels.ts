@@ -17,8 +17,12 @@ import { coldScopeOf, type RecallScope } from "./scope.ts";
 export const CHANNELS = ["words", "grams", "vector"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** One channel's ranking: event ids best first, with the channel's score (higher is better). */
-export type Ranked = { id: string; score: number }[];
+/**
+ * One channel's ranking: event ids best first, with the channel's score (higher is better) and,
+ * from the BM25 channels, its coverage: the share of the query the match holds (see
+ * `RankedEvents` in src/store/search-bm25.ts).
+ */
+export type Ranked = { id: string; score: number; coverage?: number }[];
 
 /**
  * The words and grams rankings of cold events in `scope`, `limit` deep each. Under a conversation

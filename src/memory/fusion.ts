@@ -1,21 +1,42 @@
 /**
- * How the channels' rankings (words, grams, vector) become one. Two fusions:
+ * How the channels' rankings (words, grams, vector) become one. Three fusions:
  *
- * - **linear** (selectable: `fusion.method: "linear"`, `homed recall -fusion linear`): a convex combination of per-query normalised channel scores
- *   (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023):
- *   each channel's scores divided by that query's best score in the channel, so its clear winner
- *   keeps its margin, weighted and summed over channels, divided by the weights' sum. A message
- *   only the grams channel finds (an unsegmented name jieba splits differently in the query) with
- *   BM25 15.3 against 6.6 for the next keeps that lead; under RRF it earned 1/61 and lost to
- *   matches ranked ~5th in both channels (2/65).
- * - **rrf** (the default), weighted reciprocal rank fusion (Cormack et al., 2009): Σ w_c / (k + rank_c),
- *   rank from 1, k = 60 — dsh-holo-memory's choice; ranks only, so agreement between channels
- *   outweighs one channel's strong opinion.
+ * - **coverage** (the default): weighted reciprocal rank fusion plus a bonus for a match that holds
+ *   most of the query: Σ_c w_c × (1/(k + rank_c) + β × coverage_c² / (k + 1)), coverage being the
+ *   BM25 score over the query's ceiling in that channel (search-bm25.ts: ~the share of the query,
+ *   by idf, the message holds; capped at 1). A message only the grams channel finds (an unsegmented
+ *   name jieba cut differently in the query) holds nearly all of a short exact lookup: it earns up
+ *   to 1 + β times a first rank's credit and passes messages ranked ~5th in both channels, which
+ *   RRF ranked above it (issue 26). A message that shares a few words of a long, chatty query — the
+ *   grams channel's clear winner by raw score in MADial dialogues, mostly wrong there — covers a few
+ *   hundredths of it and earns next to nothing extra, so agreement still decides: squaring keeps
+ *   partial matches' bonus small (half the query, a quarter of the bonus). Channels that report no
+ *   coverage (vectors, facts' FTS5) take part by rank alone.
+ * - **rrf**, weighted reciprocal rank fusion (Cormack et al., 2009): Σ w_c / (k + rank_c), rank from
+ *   1, k = 60 — dsh-holo-memory's choice; ranks only, so agreement between channels outweighs one
+ *   channel's strong opinion, however strong.
+ * - **linear**: a convex combination of per-query normalised channel scores (Bruch, Gai & Ingber,
+ *   "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023): each channel's scores
+ *   over that query's best in the channel, weighted, summed, over the weights' sum.
  *
- * Why RRF stays the default for now (measured, same machine, dev data, words + grams): linear with
- * equal weights lifts LoCoMo dev R@5/10/25/50 .656/.740/.832/.874 → .672/.748/.833/.874 but lowers
- * MADial dev R@1/3/5/10 .305/.468/.533/.660 → .292/.440/.512/.658, and a default must not fall on
- * either. Its weights are not fitted yet (that needs the open-vocabulary benchmark of issue 26).
+ * Measured (bench/fusion-probe: homed's own channel rankings, words + grams, fused offline; dev
+ * splits; the probe is 10k open-vocabulary messages, 400 lookups of 3–4 rare words of one message):
+ *
+ *   |                          | LoCoMo dev R@5/10/25/50 | MADial dev R@1/3/5/10   | probe dev hit@1/10, all · in conversation |
+ *   | rrf, non-matches ranked  | .656/.740/.832/.874     | .305/.468/.533/.660     | .892/.943 · .940/.978 |
+ *   | rrf                      | .656/.740/.832/.874     | .305/.468/.533/.663     | .892/.943 · .940/.978 |
+ *   | linear                   | .672/.748/.833/.874     | .292/.440/.512/.658     | .912/.968 · .953/.998 |
+ *   | coverage (β 3)           | .663/.743/.832/.876     | .305/.468/.533/.663     | .930/.980 · .968/.998 |
+ *
+ * and on the held-out probe (seed 2) hit@1/10 all .925/.980 → .945/.988, in conversation
+ * .973/.995 → .983/.995. β from 1.5 to 6 (and coverage^1.5 or ^3) all keep MADial and LoCoMo at or
+ * above RRF; 3 sits in the middle. Linear loses MADial because there one channel's raw-score winner
+ * is often a long memory sharing many common characters with the long dialogue (see the tests).
+ *
+ * Every fusion counts a channel's candidate only if the channel matched it: a score above 0 and
+ * at least MATCH_FLOOR of the channel's best. Under a conversation scope the BM25 channels list
+ * every event of it that holds a term found in half the store or more (idf floored at a millionth),
+ * and RRF gave them 1/(k + rank) like real matches.
  */
 import { z } from "zod";
 import type { Channel, Ranked } from "./channels.ts";
@@ -44,12 +65,12 @@ export const EQUAL_WEIGHTS: ChannelWeights = {};
 export const VECTOR_WEIGHT = 0.1;
 export const DEFAULT_WEIGHTS: ChannelWeights = { vector: VECTOR_WEIGHT };
 
-export const FUSION_METHODS = ["linear", "rrf"] as const;
+export const FUSION_METHODS = ["coverage", "rrf", "linear"] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
 
 /** `fusion` in homed.json: the method, and per-channel weights (words, grams, vector), each from 0 (off) to 10. */
 export const FusionConfigSchema = z.object({
-  method: z.enum(FUSION_METHODS).default("rrf"),
+  method: z.enum(FUSION_METHODS).default("coverage"),
   weights: z
     .object({ words: z.number().min(0).max(10), grams: z.number().min(0).max(10), vector: z.number().min(0).max(10) })
     .partial()
@@ -58,7 +79,7 @@ export const FusionConfigSchema = z.object({
 });
 
 let configured: ChannelWeights = DEFAULT_WEIGHTS;
-let configuredMethod: FusionMethod = "rrf";
+let configuredMethod: FusionMethod = "coverage";
 
 /**
  * Sets the weights every recall of this process fuses with (injection, memory tools, the
@@ -69,63 +90,97 @@ export function configureFusion(config: z.output<typeof FusionConfigSchema>): vo
   configuredMethod = config.method;
 }
 
-/** The fusion in force (homed.json's, else rrf). */
+/** The fusion in force (homed.json's, else coverage). */
 export const fusionMethod = (): FusionMethod => configuredMethod;
+
+/** The coverage fusion's β: a full match's bonus, in first ranks' credits (see the measurements above). */
+export const COVERAGE_WEIGHT = 3;
+
+/**
+ * A channel's candidate scoring under this share of the channel's best was not matched: only
+ * terms found in half the store or more (BM25's idf floor, a millionth) gave it a score. Relative,
+ * so that in a store of a few messages, where every term is that common, they still rank.
+ */
+export const MATCH_FLOOR = 1e-3;
+
+/** What the channel actually matched: positive scores, at least MATCH_FLOOR of its best. */
+export function matchesOf(ranked: Ranked): Ranked {
+  const best = ranked.reduce((max, r) => Math.max(max, r.score), 0);
+  return ranked.filter((r) => r.score > 0 && r.score >= best * MATCH_FLOOR);
+}
 
 /**
  * The best fused score a memory can get from the words and grams channels (both ranking it first),
- * for checks of thresholds against it (memory_doctor): 2/(k+1) under RRF; under linear, the two
- * channels' share of the weights (1 with the vector channel off).
+ * for checks of thresholds against it (memory_doctor): 2/(k+1) under RRF, (1 + β) times that under
+ * coverage (both covering the whole query); under linear, the two channels' share of the weights
+ * (1 with the vector channel off).
  */
 export function bestLexicalScore(method: FusionMethod = configuredMethod, weights: ChannelWeights = configured): number {
-  if (method === "rrf") return ((weights.words ?? 1) + (weights.grams ?? 1)) / (RRF_K + 1);
+  const rrf = ((weights.words ?? 1) + (weights.grams ?? 1)) / (RRF_K + 1);
+  if (method === "rrf") return rrf;
+  if (method === "coverage") return rrf * (1 + COVERAGE_WEIGHT);
   return 1;
 }
 
 /** Fuses with the method in force (or the one given). */
 export function fuse(rankings: Partial<Record<Channel, Ranked>>, method: FusionMethod = configuredMethod, weights: ChannelWeights = configured): Fused[] {
-  return method === "rrf" ? fuseRrf(rankings, RRF_K, weights) : fuseLinear(rankings, weights);
+  if (method === "rrf") return fuseRrf(rankings, RRF_K, weights);
+  if (method === "coverage") return fuseCoverage(rankings, weights);
+  return fuseLinear(rankings, weights);
 }
 
 /**
- * The linear fusion: Σ_c w_c × score_c / best_c, over the weights' sum of the channels that found
+ * The linear fusion: Σ_c w_c × score_c / best_c, over the weights' sum of the channels that matched
  * anything. Dividing by the best (the theoretical minimum being 0 for BM25 and for cosines above
  * the vector channel's noise floor) rather than min-max keeps a lone match meaningful: min-max would
  * give a channel's only result 1 and its second-best 0 however close they were.
  */
 export function fuseLinear(rankings: Partial<Record<Channel, Ranked>>, weights: ChannelWeights = configured): Fused[] {
   const fused = new Map<string, Fused>();
-  const present = (Object.entries(rankings) as [Channel, Ranked][]).filter(([, ranked]) => ranked.length > 0);
+  const present = (Object.entries(rankings) as [Channel, Ranked][]).map(([channel, ranked]) => [channel, matchesOf(ranked)] as const).filter(([, ranked]) => ranked.length > 0);
   const total = present.reduce((sum, [channel]) => sum + (weights[channel] ?? 1), 0);
   if (total === 0) return [];
   for (const [channel, ranked] of present) {
     const weight = (weights[channel] ?? 1) / total;
     const best = Math.max(...ranked.map((r) => r.score));
-    ranked.forEach(({ id, score }, i) => {
-      const contribution = best > 0 ? (weight * Math.max(0, score)) / best : weight / (i + 1);
+    ranked.forEach(({ id, score, coverage }, i) => {
+      const contribution = (weight * score) / best;
       const entry = fused.get(id) ?? { id, score: 0, channels: {} };
       entry.score += contribution;
-      entry.channels[channel] = { rank: i + 1, score, contribution };
+      entry.channels[channel] = channelHit(i + 1, score, contribution, coverage);
       fused.set(id, entry);
     });
   }
   return [...fused.values()].sort((a, b) => b.score - a.score);
 }
 
-/** What one channel said about a fused result, for `--explain`. */
-export type ChannelHit = { rank: number; score: number; contribution: number };
+/** What one channel said about a fused result, for `--explain` (coverage: from the BM25 channels). */
+export type ChannelHit = { rank: number; score: number; contribution: number; coverage?: number };
 
 export type Fused = { id: string; score: number; channels: Partial<Record<Channel, ChannelHit>> };
 
+const channelHit = (rank: number, score: number, contribution: number, coverage: number | undefined): ChannelHit => ({ rank, score, contribution, ...(coverage === undefined ? {} : { coverage }) });
+
 export function fuseRrf(rankings: Partial<Record<Channel, Ranked>>, k: number = RRF_K, weights: ChannelWeights = configured): Fused[] {
+  return rankFusion(rankings, k, weights, 0);
+}
+
+/** The coverage fusion (the default): RRF plus β × coverage² / (k + 1) per channel, weighted. */
+export function fuseCoverage(rankings: Partial<Record<Channel, Ranked>>, weights: ChannelWeights = configured, beta: number = COVERAGE_WEIGHT): Fused[] {
+  return rankFusion(rankings, RRF_K, weights, beta);
+}
+
+/** Σ_c w_c × (1/(k + rank) + beta × min(1, coverage)² / (k + 1)) over the channels' matches. */
+function rankFusion(rankings: Partial<Record<Channel, Ranked>>, k: number, weights: ChannelWeights, beta: number): Fused[] {
   const fused = new Map<string, Fused>();
-  for (const [channel, ranked] of Object.entries(rankings) as [Channel, Ranked][]) {
+  for (const [channel, all] of Object.entries(rankings) as [Channel, Ranked][]) {
     const weight = weights[channel] ?? 1;
-    ranked.forEach(({ id, score }, i) => {
-      const contribution = weight / (k + i + 1);
+    matchesOf(all).forEach(({ id, score, coverage }, i) => {
+      const bonus = coverage === undefined ? 0 : (beta * Math.min(1, coverage) ** 2) / (k + 1);
+      const contribution = weight / (k + i + 1) + weight * bonus;
       const entry = fused.get(id) ?? { id, score: 0, channels: {} };
       entry.score += contribution;
-      entry.channels[channel] = { rank: i + 1, score, contribution };
+      entry.channels[channel] = channelHit(i + 1, score, contribution, coverage);
       fused.set(id, entry);
     });
   }

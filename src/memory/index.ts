@@ -4,7 +4,11 @@ export { CHANNELS, type Channel } from "./channels.ts";
 export {
   fuse,
   fuseRrf,
+  fuseCoverage,
   fuseLinear,
+  matchesOf,
+  COVERAGE_WEIGHT,
+  MATCH_FLOOR,
   fusionMethod,
   bestLexicalScore,
   FUSION_METHODS,
@@ -50,12 +54,12 @@ export { distillEvent, fallbackFacts, askWithChat, DistilledSchema, DISTILL_SYST
 export { coolOnce, coolingCandidates, startCoolingJob, COOLING_JOB, DEFAULT_COOLING, CoolingConfigSchema, type CoolingConfig, type CoolingOptions, type CoolingRun } from "./cooling.ts";
 export { openRecord, forgetRecord, resolveRecord, RecordError, type FactRecord, type EventRecord, type EvidenceCheck, type RecordRef } from "./records.ts";
 export { stableQuery, importantFacts, type StableCandidate } from "./stable-query.ts";
-export { InjectionConfigSchema, DEFAULT_INJECTION, type InjectionConfig } from "./injection-config.ts";
+export { queryCoverage } from "./query-coverage.ts";
+export { InjectionConfigSchema, DEFAULT_INJECTION, minScoreOf, type InjectionConfig } from "./injection-config.ts";
 export {
   buildInjection,
   injectionOf,
   isConfident,
-  queryCoverage,
   auditInjection,
   listInjections,
   recordCitations,

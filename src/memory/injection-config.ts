@@ -104,10 +104,11 @@ export const InjectionConfigSchema = z.object({
 export type InjectionConfig = z.output<typeof InjectionConfigSchema>;
 
 /**
- * The score floor in force: the configured one, else the fusion's. RRF: 1/(60+25), a memory only
- * one channel ranks 25th or worse. Linear: 0.05, a memory one of two channels alone scores at a
- * tenth of its best match (the same "one weak channel" cut on normalised scores).
+ * The score floor in force: the configured one, else the fusion's. RRF and coverage: 1/(60+25), a
+ * memory only one channel ranks 25th or worse (under coverage, and holding next to none of the
+ * query). Linear: 0.05, a memory one of two channels alone scores at a tenth of its best match
+ * (the same "one weak channel" cut on normalised scores).
  */
-export const minScoreOf = (config: InjectionConfig): number => config.minScore ?? (fusionMethod() === "rrf" ? 1 / 85 : 0.05);
+export const minScoreOf = (config: InjectionConfig): number => config.minScore ?? (fusionMethod() === "linear" ? 0.05 : 1 / 85);
 
 export const DEFAULT_INJECTION: InjectionConfig = InjectionConfigSchema.parse({});

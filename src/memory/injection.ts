@@ -13,7 +13,7 @@ import { recallQuery } from "./recall-query.ts";
 import { visibleScopes, type Viewer } from "./scope.ts";
 import { sessionPartnersOf, type Access } from "./access.ts";
 import { coldUses, countCitation, injectionAuditRecords, insertInjectionAudit, recentColdEvents, standingColdEvents, type InjectionAuditRecord } from "../store/index.ts";
-import { searchWords } from "../text/index.ts";
+import { queryCoverage } from "./query-coverage.ts";
 import { importantFacts, stableQuery } from "./stable-query.ts";
 import { configuredItems, sizedForWindow, whileStrong } from "./injection-window.ts";
 
@@ -204,14 +204,6 @@ export function injectionOf(query: string, lines: InjectedLine[]): Injection {
  */
 export function isConfident(candidate: { channels: Candidate["channels"] }, ran: readonly Channel[], maxRank: number): boolean {
   return maxRank > 0 && ran.every((channel) => (candidate.channels[channel]?.rank ?? Infinity) <= maxRank);
-}
-
-/** The share of the query's (distinct, stemmed, stop-word-free) words that `text` holds. */
-export async function queryCoverage(queryWords: readonly string[], text: string): Promise<number> {
-  const wanted = new Set(queryWords);
-  if (wanted.size === 0) return 0;
-  const held = new Set(await searchWords(text));
-  return [...wanted].filter((w) => held.has(w)).length / wanted.size;
 }
 
 /**

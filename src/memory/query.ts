@@ -1,5 +1,5 @@
 /**
- * `coldcontext_query`: peek into cold context. Runs the enabled channels, fuses them by RRF and
+ * `coldcontext_query`: peek into cold context. Runs the enabled channels, fuses them (fusion.ts) and
  * returns the top k with their text and provenance. It only reads: no access count, no layer,
  * no holder changes — moving is `coldcontextRecall`'s job, after the caller confirms.
  */
@@ -31,7 +31,7 @@ export type QueryOptions = RecallScope & {
 export type Candidate = {
   id: string;
   layer: "L2";
-  /** Fused RRF score. */
+  /** Fused score (the fusion in force). */
   score: number;
   text: string;
   time: number;

@@ -1,6 +1,6 @@
 /**
  * Ranked retrieval over L3 facts: BM25 over words and over character trigrams/bigrams of each
- * fact's "subject predicate object" text, fused by RRF like cold context. Scope applies inside
+ * fact's "subject predicate object" text, fused like cold context. Scope applies inside
  * the SQL: a conversation sees its own facts and user-wide ones. With an embedder, a vector
  * channel joins: an exact scan over the facts' vectors of that model (L3 is small — distilled —
  * so a scan stays cheap where events need the DiskANN index). Facts have search tables of their
@@ -12,6 +12,7 @@ import { factBm25Rows, factListings, factVectorRows, importantFactListings, scop
 import type { Ranked } from "./channels.ts";
 import { fuse } from "./fusion.ts";
 import { channelDepth, preferOwn, type Prefer } from "./query.ts";
+import { queryCoverage } from "./query-coverage.ts";
 import { asRecallQuery, type RecallQuery } from "./recall-query.ts";
 import { visibleScopes, type Viewer } from "./scope.ts";
 
@@ -43,13 +44,15 @@ async function factBm25(client: Client, table: SearchTable, terms: readonly stri
   return rows.map((r) => ({ id: r.id, score: -r.rank }));
 }
 
+const factText = (row: FactListing) => `${row.subject} ${row.predicate} ${row.object}`;
+
 function candidate(row: FactListing, score: number, channels: string[]): StableCandidate {
   return {
     id: row.id,
     layer: "L3",
     score,
     channels,
-    text: `${row.subject} ${row.predicate} ${row.object}`,
+    text: factText(row),
     evidence: row.evidence,
     importance: row.importance,
     citedCount: row.citedCount,
@@ -81,14 +84,22 @@ export async function stableQuery(
   ]);
   const grams = new Map<string, number>();
   for (const { id, score } of [...tri, ...bi]) grams.set(id, (grams.get(id) ?? 0) + score);
-  const rankings = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score), ...(vector ? { vector } : {}) };
+  const lexical = { words, grams: [...grams].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score) };
+  // Every fact either BM25 channel found is read once: for its coverage here, and for the result.
+  const found = new Set([...lexical.words, ...lexical.grams, ...(vector ?? [])].map((r) => r.id));
+  const byId = new Map((found.size === 0 ? [] : await factListings(client, [...found])).map((r) => [r.id, r]));
+  // FTS5 reports no idf to measure coverage by (search-bm25.ts does for events): a fact's is the
+  // share of the query's words it holds, so facts earn the coverage fusion's bonus as events do and
+  // the two layers' scores stay comparable where they are merged (injection, memory_recall).
+  const coverage = new Map<string, number>();
+  for (const id of new Set([...lexical.words, ...lexical.grams].map((r) => r.id))) {
+    const row = byId.get(id);
+    if (row) coverage.set(id, await queryCoverage(terms.words, factText(row)));
+  }
+  const withCoverage = (ranked: Ranked): Ranked => ranked.map((r) => ({ ...r, coverage: coverage.get(r.id) ?? 0 }));
+  const rankings = { words: withCoverage(lexical.words), grams: withCoverage(lexical.grams), ...(vector ? { vector } : {}) };
   const fused = (await preferOwn(client, "triples", fuse(rankings), options.prefer)).slice(0, options.k);
   if (fused.length === 0) return [];
-  const rows = await factListings(
-    client,
-    fused.map((f) => f.id),
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
   return fused.flatMap((f) => (byId.has(f.id) ? [candidate(byId.get(f.id)!, f.score, Object.keys(f.channels))] : []));
 }
 

@@ -158,8 +158,8 @@ async function searchTriples(client: Client, s: Search, asked: RecallQuery, embe
 }
 
 /**
- * One list: ranked matches first, best score first across layers (L2 and L3 scores are both
- * RRF sums, as memory_recall merges them), then the plainly listed ones, newest first.
+ * One list: ranked matches first, best score first across layers (L2 and L3 scores come from the
+ * same fusion, coverage included, as memory_recall merges them), then the plainly listed ones, newest first.
  */
 async function search(client: Client, s: Search, embedder: Embedder | undefined): Promise<MemoryRecord[]> {
   // Both layers are asked with one query: its terms and embedding are made once (and only if used).

@@ -22,7 +22,14 @@ export type SearchTerms = Record<IndexChannel, readonly string[]>;
 /** Which events a search may return: SQL conditions on alias `e` (events). */
 export type EventFilter = { sql: string; args: InValue[] };
 
-export type RankedEvents = { id: string; score: number }[];
+/**
+ * Best first. `coverage`: the score over the query's ceiling in that ranking — the score of a
+ * message of average length holding each query term once — so about the share of what was asked
+ * (by idf) that the message holds: ~1 for a message with all of a short query's rare words, a few
+ * hundredths for one sharing a handful of a pasted page's. Comparable across queries and
+ * rankings, as raw BM25 is not (it grows with the query's length).
+ */
+export type RankedEvents = { id: string; score: number; coverage: number }[];
 
 export type SearchOptions = {
   limit: number;
@@ -169,19 +176,21 @@ function weightedTerms(terms: SearchTerms): { ranking: "words" | "grams"; channe
   return [...out.values()];
 }
 
-type Candidates = { rowids: number[]; scores: number[] };
+type Candidates = { rowids: number[]; scores: number[]; ceiling: number };
 
 /**
  * Scores every matching document of every segment; `allowed`: per segment, the ordinals the filter
  * admits. The event loop gets its turn between records: a pasted page as a query has ~1,500 terms.
  */
 async function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Promise<Record<"words" | "grams", Candidates>> {
-  const out = { words: { rowids: [], scores: [] } as Candidates, grams: { rowids: [], scores: [] } as Candidates };
+  const out = { words: { rowids: [], scores: [], ceiling: 0 } as Candidates, grams: { rowids: [], scores: [], ceiling: 0 } as Candidates };
   const weights = terms.map((t) => {
     let df = 0;
     for (const bytes of read.postings.get(t.term)?.values() ?? []) df += postingsCount(bytes);
     return t.weight * idf(read.stats.docs[t.channel], df);
   });
+  // A term found once in a message of average length adds exactly its weight: tf (K1 + 1) / (tf + K1) with tf = 1.
+  for (const [i, t] of terms.entries()) out[t.ranking].ceiling += weights[i]!;
   for (const segment of read.segments) {
     const mask = allowed?.get(segment.id);
     if (allowed && !mask) continue;
@@ -266,7 +275,7 @@ async function filtered(client: Db, c: Candidates, filter: EventFilter, limit: n
     const ids = new Map(rows.rows.map((r) => [Number(r.r), String(r.id)]));
     for (const i of batch) {
       const id = ids.get(c.rowids[i]!);
-      if (id !== undefined && out.length < limit) out.push({ id, score: c.scores[i]! });
+      if (id !== undefined && out.length < limit) out.push({ id, score: c.scores[i]!, coverage: c.scores[i]! / c.ceiling });
     }
   }
   return out;

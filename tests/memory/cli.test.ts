@@ -30,7 +30,7 @@ describe("homed import and homed recall (child processes)", () => {
     assert.match(lines[0]!, /1\. .* Bo: The spare key is in the zorbel drawer/, out.stdout);
     // Every row holds the words (in a three-turn session each row holds all three turns), so each
     // score is tiny; it must still show, not read 0.000 for all three.
-    assert.match(lines[2]!, /words #1 \((?!0\.000\))[\d.e-]+\) .* grams #1 \((?!0\.000\))[\d.e-]+\)/, out.stdout);
+    assert.match(lines[2]!, /words #1 \((?!0\.000,)[\d.e-]+, covers [\d.]+\) .* grams #1 \((?!0\.000,)[\d.e-]+, covers [\d.]+\)/, out.stdout);
   });
 
   test("import, re-import, then batch recall writes one JSON line per query", async () => {
@@ -71,16 +71,23 @@ describe("homed import and homed recall (child processes)", () => {
     const single = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "support group"]);
     assert.equal(single.code, 0, single.stderr);
     assert.match(single.stdout, /Caroline: I went to a LGBTQ support group/);
-    // The default fusion is RRF: reciprocal ranks, 1/61 a channel for a first place.
-    assert.match(single.stdout, /words #1 \([\d.]+\) \+0\.0164 · grams #1/);
+    // The default fusion is coverage: a first place's 1/61 plus 3 × coverage² / 61, the coverage shown.
+    const shown = /words #1 \([\d.]+, covers ([\d.]+)\) \+([\d.]+) · grams #1 \([\d.]+, covers [\d.]+\)/.exec(single.stdout);
+    assert.ok(shown, single.stdout);
+    const [covers, contribution] = [Number(shown[1]), Number(shown[2])];
+    assert.ok(covers > 0.5, `"support group" is all of the query: covers ${covers}`);
+    assert.ok(Math.abs(contribution - (1 + 3 * covers ** 2) / 61) < 0.001, single.stdout);
     assert.match(single.stdout, /vector off/);
+    // -fusion rrf: reciprocal ranks only, 1/61 a channel for a first place.
+    const rrf = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "-fusion", "rrf", "support group"]);
+    assert.match(rrf.stdout, /words #1 \([\d.]+, covers [\d.]+\) \+0\.0164 · grams #1/);
     // -fusion linear: a channel's best match contributes its weight's share (1 of 2).
     const linear = await run([...SOURCE_HOMED, "recall", "-data", data, "--conversation", "conv-1", "--explain", "-fusion", "linear", "support group"]);
     assert.equal(linear.code, 0, linear.stderr);
-    assert.match(linear.stdout, /words #1 \([\d.]+\) \+0\.5000 · grams #1 \([\d.]+\) \+0\.5000/);
+    assert.match(linear.stdout, /words #1 \([\d.]+, covers [\d.]+\) \+0\.5000 · grams #1 \([\d.]+, covers [\d.]+\) \+0\.5000/);
     const bad = await run([...SOURCE_HOMED, "recall", "-data", data, "-fusion", "borda", "support group"]);
     assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr, /-fusion borda: give linear or rrf/);
+    assert.match(bad.stderr, /-fusion borda: give coverage, rrf, linear/);
   });
 
   test("an invalid line aborts the whole import with its number; --skip-invalid skips and reports", async () => {

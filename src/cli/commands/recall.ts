@@ -3,8 +3,11 @@ import { defineCommand } from "../command.ts";
 
 export const recallCommand = defineCommand({
   name: "recall",
-  summary: '"query" | --queries FILE: search cold context (words, character grams, vectors; fused by RRF or linearly)',
-  usage: ['homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-fusion linear|rrf] [-since TIME] [-until TIME] [-explain] [-json] "query"', "homed recall [-data DIR] --queries FILE"],
+  summary: '"query" | --queries FILE: search cold context (words, character grams, vectors; fused by rank and coverage, RRF or linearly)',
+  usage: [
+    'homed recall [-data DIR] [-conversation C] [-k N] [-channels LIST] [-fusion coverage|rrf|linear] [-since TIME] [-until TIME] [-explain] [-json] "query"',
+    "homed recall [-data DIR] --queries FILE",
+  ],
   flags: [
     {
       name: "conversation",
@@ -24,10 +27,10 @@ export const recallCommand = defineCommand({
     {
       name: "fusion",
       value: "METHOD",
-      default: "homed.json's fusion.method, else rrf",
-      help: "`homed recall`: linear (normalised channel scores, combined) or rrf (reciprocal rank fusion, k = 60)",
+      default: "homed.json's fusion.method, else coverage",
+      help: "`homed recall`: coverage (reciprocal rank fusion plus a bonus for a match holding most of the query), rrf (reciprocal rank fusion, k = 60) or linear (normalised channel scores, combined)",
     },
-    { name: "explain", default: "", help: "`homed recall`: show each channel's rank, raw score and its contribution to the fused score (normalised under linear)" },
+    { name: "explain", default: "", help: "`homed recall`: show each channel's rank, raw score, coverage of the query (BM25 channels) and its contribution to the fused score" },
     { name: "queries", value: "FILE", default: "", help: '`homed recall`: batch mode, one {"id","query","conversation"?} per line in, one JSON line per query out' },
   ],
   takesArguments: true,

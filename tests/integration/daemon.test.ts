@@ -87,7 +87,7 @@ describe("start-up failures: one clear line and a non-zero exit", () => {
     assert.match(result.stderr, /^homed: Cannot use data folder .*a-file\/data: a part of the path is a file/);
   });
 
-  test("a memory threshold out of range in homed.json names the file and the field", async () => {
+  test("a memory threshold or fusion setting out of range in homed.json names the file and the field", async () => {
     const data = tmp();
     writeFileSync(join(data, "homed.json"), JSON.stringify({ injection: { minScore: 2 }, cooling: { maxAccesses: 2 } }));
     const result = await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
@@ -96,6 +96,11 @@ describe("start-up failures: one clear line and a non-zero exit", () => {
     assert.match(result.stderr, /^homed: Cannot start: .*homed\.json: injection\.minScore: /);
     writeFileSync(join(data, "homed.json"), JSON.stringify({ kernel: { budget: 10 } }));
     assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot start: .*homed\.json: kernel\.budget: /);
+    // Fusion: a negative weight, an unknown method — refused at start, the field named.
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ fusion: { weights: { vector: -1 } } }));
+    assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot start: .*homed\.json: fusion\.weights\.vector: /);
+    writeFileSync(join(data, "homed.json"), JSON.stringify({ fusion: { method: "borda" } }));
+    assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot start: .*homed\.json: fusion\.method: .*"coverage"\|"rrf"\|"linear"/);
     writeFileSync(join(data, "homed.json"), "{ not json");
     assert.match((await run([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"])).stderr, /^homed: Cannot read .*homed\.json: /);
   });

@@ -5,13 +5,13 @@
 import { join } from "node:path";
 import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
 import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "./log/index.ts";
-import { serve } from "./runtime/index.ts";
+import { openFilesLimit } from "./runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "./embed/index.ts";
 import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./daemon-plugins.ts";
 import { ChannelsConfigSchema } from "./daemon-channels.ts";
 import { QQChannel } from "./channels/qq/index.ts";
-import { corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, tokenHint } from "./server/index.ts";
+import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "./server/index.ts";
 import { maskKnownSecret } from "./text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
@@ -59,6 +59,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const channels = configSection(file, "channels", ChannelsConfigSchema);
+  const connections = resolveConnectionLimits(configSection(file, "connections", ConnectionLimitsSchema), openFilesLimit());
   const logConfig = configSection(file, "log", LogConfigSchema);
   const log = createLogger({
     level: settings.logLevel,
@@ -137,7 +138,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
         cors,
       });
-      const server = serve(settings.listen.hostname, settings.listen.port, app.fetch);
+      const server = await serveGuarded(settings.listen.hostname, settings.listen.port, app.fetch, connections);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
       // After a switch of embedder, stored memories are re-embedded in the background.
       const stopBackfill = new AbortController();
@@ -162,6 +163,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolder } });
       const stopped = waitForStopSignal(log);
       if (channels.a2a.enabled) log.info(`a2a: agent card at http://${settings.listen.hostname}:${server.port}/.well-known/agent-card.json, JSON-RPC at /a2a (app keys with the a2a scope)`);
+      log.info(`connections: at most ${connections.perClient} per client, ${connections.maxConnections} in all; a request head within ${connections.headTimeoutMs} ms`);
       log.info(`homed ${VERSION} listening on http://${settings.listen.hostname}:${server.port} ` + `(data ${settings.dataDir}, db ${redactDbUrl(settings.dbUrl)}, log ${log.file})`);
       // What a newcomer needs next: where to point the browser, and what to sign in with.
       log.info(`console: open http://${consoleHost(settings.listen.hostname)}:${server.port}/ and sign in with the admin token in ${admin.path} (a different port: -addr HOST:PORT or HOMED_ADDR)`);

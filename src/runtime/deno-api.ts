@@ -10,7 +10,8 @@ export type DenoPointer = { readonly __denoPointer: unique symbol } | null;
 type NativeType = "i32" | "u32" | "i64" | "u64" | "usize" | "pointer" | "buffer" | "void";
 export type ForeignFunction = { parameters: readonly NativeType[]; result: NativeType; nonblocking?: boolean };
 
-export type DenoNetAddr = { hostname: string; port: number; transport: string };
+/** A TCP address, or (transport "unix") a socket path, whose hostname and port are then absent. */
+export type DenoNetAddr = { hostname: string; port: number; transport: string; path?: string };
 
 export interface DenoHttpServer {
   readonly addr: DenoNetAddr;
@@ -31,7 +32,7 @@ export interface DenoApi {
     getArrayBuffer(pointer: NonNullable<DenoPointer>, byteLength: number, offset?: number): ArrayBuffer;
   };
   serve(
-    options: { hostname: string; port: number; signal?: AbortSignal; onListen?: (addr: DenoNetAddr) => void },
+    options: ({ hostname: string; port: number } | { path: string; transport: "unix" }) & { signal?: AbortSignal; onListen?: (addr: DenoNetAddr) => void },
     handler: (request: Request, info: { remoteAddr: DenoNetAddr }) => Response | Promise<Response>,
   ): DenoHttpServer;
   execPath(): string;

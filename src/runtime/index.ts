@@ -1,6 +1,7 @@
 /** The only door to runtime-specific code: Bun or Deno 2, each file picks its side (which.ts). */
 export { readAsset, WEB_ASSETS, type AssetName, type WebAssetName } from "./assets.ts";
-export { serve, ListenError, type FetchHandler, type PeerInfo, type RunningServer } from "./serve.ts";
+export { serve, serveOnUnixSocket, ListenError, type FetchHandler, type PeerInfo, type RunningServer } from "./serve.ts";
+export { openFilesLimit } from "./open-files-limit.ts";
 export { createSegment, openSegment, unlinkSegment, listSegments, SharedMemoryError, type SharedSegment } from "./shm.ts";
 export { spawnPty, type Pty, type PtyOptions } from "./pty.ts";
 export { selfCommand, scriptCommand, evalCommand } from "./self.ts";

@@ -1,11 +1,14 @@
 /** serve.ts with `Bun.serve`. */
-import type { FetchHandler, RunningServer } from "./serve.ts";
+import type { FetchHandler, ListenTarget, PeerOf, RunningServer } from "./serve.ts";
 
-export function serveWithBun(hostname: string, port: number, fetch: FetchHandler): RunningServer {
-  const server = Bun.serve({ hostname, port, fetch: (request, bun) => fetch(request, { remoteAddress: bun.requestIP(request)?.address }), idleTimeout: 120 });
+export function serveWithBun(target: ListenTarget, fetch: FetchHandler, peerOf: PeerOf): RunningServer {
+  // bun-types leave idleTimeout out of the unix-socket options, but Bun honours it there too
+  // (without it, 10 s: a quiet SSE stream would be cut).
+  const listen = ("unixPath" in target ? { unix: target.unixPath } : { hostname: target.hostname, port: target.port }) as { hostname: string; port: number };
+  const server = Bun.serve({ ...listen, fetch: (request, bun) => fetch(request, peerOf(request, bun.requestIP(request)?.address)), idleTimeout: 120 });
   return {
-    port: server.port ?? port,
-    hostname,
+    port: server.port ?? 0,
+    hostname: "unixPath" in target ? target.unixPath : target.hostname,
     async stop(graceMs: number) {
       const graceful = server.stop(false);
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -4,15 +4,16 @@
  * SSE stream left open would otherwise hold the daemon's exit forever).
  */
 import { deno } from "./deno-api.ts";
-import type { FetchHandler, RunningServer } from "./serve.ts";
+import type { FetchHandler, ListenTarget, PeerOf, RunningServer } from "./serve.ts";
 
-export function serveWithDeno(hostname: string, port: number, fetch: FetchHandler): RunningServer {
+export function serveWithDeno(target: ListenTarget, fetch: FetchHandler, peerOf: PeerOf): RunningServer {
   const force = new AbortController();
+  const listen = "unixPath" in target ? { path: target.unixPath, transport: "unix" as const } : { hostname: target.hostname, port: target.port };
   // onListen: without it Deno prints "Listening on ..." to stdout, which is the command's output.
-  const server = deno().serve({ hostname, port, signal: force.signal, onListen: () => {} }, (request, info) => fetch(request, { remoteAddress: info.remoteAddr.hostname }));
+  const server = deno().serve({ ...listen, signal: force.signal, onListen: () => {} }, (request, info) => fetch(request, peerOf(request, info.remoteAddr.hostname)));
   return {
-    port: server.addr.port,
-    hostname,
+    port: server.addr.port ?? 0,
+    hostname: "unixPath" in target ? target.unixPath : target.hostname,
     async stop(graceMs: number) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<"timeout">((resolve) => {

@@ -1,6 +1,8 @@
 export { createApp, type AppDeps } from "./app.ts";
 export { parseAllowedHosts } from "./host-check.ts";
 export { CorsConfigSchema, corsConfig, type CorsConfig } from "./cors.ts";
+export { serveGuarded } from "./guarded-serve.ts";
+export { ConnectionLimitsSchema, resolveConnectionLimits } from "./connection-limits.ts";
 export { ensureAdminToken, resetAdminToken, tokenHint, ADMIN_TOKEN_FILE } from "./admin-token.ts";
 export { HOMED_MODEL_ID } from "./openai-compat.ts";
 export { runTokenCommand } from "./token-command.ts";

@@ -33,7 +33,7 @@ export function startConnectionGuard(hostname: string, port: number, upstreamPat
   const perAddress = new Map<string, number>();
   const open = new Set<Tracked>();
 
-  function onConnection(client: Socket): void {
+  function onConnection(client: Socket) {
     client.on("error", () => client.destroy());
     const address = clientAddress(client.remoteAddress);
     const key = capKey(address);

@@ -93,7 +93,12 @@ function guardConnection(tracked: Tracked, address: string, upstreamPath: string
   };
   // The first head's deadline runs from the accept: a connection that says nothing is closed too.
   arm(limits.headTimeoutMs, "head");
-  client.once("close", () => clearTimeout(timer));
+  // A client gone is gone for the server too: a turn it was streaming is cancelled (only a
+  // failing write or a closed socket tells the server; a half-close does not).
+  client.once("close", () => {
+    clearTimeout(timer);
+    tracked.upstream?.destroy();
+  });
 
   const upstream = () => {
     if (tracked.upstream) return tracked.upstream;
@@ -142,7 +147,6 @@ function guardConnection(tracked: Tracked, address: string, upstreamPath: string
       arm(deadline - Date.now(), "body");
     }
   });
-  client.once("end", () => tracked.upstream?.end());
 }
 
 function answerAndClose(socket: Socket, error: FramingError | { status: 408; message: string }): void {

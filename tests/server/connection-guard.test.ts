@@ -6,10 +6,12 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
+import { ConnectionLimitsSchema, defaultMaxConnections } from "../../src/server/connection-limits.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
+import { ROOT } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 
@@ -26,10 +28,11 @@ async function daemonWith(connections: object, providerUrl?: string): Promise<Ap
 /** A raw connection: what it received, and when it closed (ms after it opened). */
 type Raw = { socket: Socket; received: () => string; closedAfter: Promise<number> };
 
-function open(port: number): Promise<Raw> {
+/** `from`: the local address to connect from; all of 127.0.0.0/8 is loopback, so each is another client. */
+function open(port: number, from = "127.0.0.1"): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const socket = connect({ host: "127.0.0.1", port });
+    const socket = connect({ host: "127.0.0.1", port, localAddress: from });
     let received = "";
     socket.on("data", (d) => (received += d));
     socket.on("error", () => {});
@@ -39,9 +42,16 @@ function open(port: number): Promise<Raw> {
   });
 }
 
+/** When `raw` closed, or Infinity if it is still open after `ms` (then it is closed here). */
+async function closedWithin(raw: Raw, ms: number): Promise<number> {
+  const closed = await Promise.race([raw.closedAfter, sleep(ms).then(() => Number.POSITIVE_INFINITY)]);
+  raw.socket.destroy();
+  return closed;
+}
+
 /** One request on its own connection (`connection: close`), answered as raw text. */
-async function rawRequest(port: number, request: string): Promise<string> {
-  const raw = await open(port);
+async function rawRequest(port: number, request: string, from?: string): Promise<string> {
+  const raw = await open(port, from);
   raw.socket.write(request);
   await raw.closedAfter;
   return raw.received();
@@ -60,6 +70,14 @@ function trickle(raw: Raw, text: string, everyMs: number): void {
 }
 
 describe("connection guard", () => {
+  test("the README's homed.json snippet shows the defaults; the total cap leaves a quarter of the open-files limit", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const open = readme.indexOf("```json\n", readme.indexOf("### Connections")) + "```json\n".length;
+    assert.deepEqual(JSON.parse(readme.slice(open, readme.indexOf("\n```", open))).connections, ConnectionLimitsSchema.parse({}));
+    assert.equal(defaultMaxConnections(4096), 1024, "three files a connection, 1,024 of 4,096 kept");
+    assert.equal(defaultMaxConnections(1024), 256);
+  });
+
   test("a slowloris head is closed at the head deadline however it trickles, and /healthz answers promptly throughout", async () => {
     const daemon = await daemonWith({ headTimeoutMs: 2000, perClient: 16 });
     const endlessHead = `POST /api/login HTTP/1.1\r\nhost: 127.0.0.1\r\n${"x-slow: 1\r\n".repeat(1000)}`;
@@ -76,7 +94,7 @@ describe("connection guard", () => {
         await sleep(200);
       }
     })();
-    const closed = await Promise.all(slow.map((raw) => raw.closedAfter));
+    const closed = await Promise.all(slow.map((raw) => closedWithin(raw, 8000)));
     await probing;
     for (const ms of closed) {
       // Trickled every 250 ms, an idle timeout would never fire: the head deadline does, at 2 s.
@@ -86,7 +104,7 @@ describe("connection guard", () => {
     assert.ok(Math.max(...latencies) < 1500, `healthz latencies ${latencies.map(Math.round).join(", ")} ms`);
   });
 
-  test("one address holds at most perClient connections: the next is refused with 429, and a request succeeds once below", async () => {
+  test("one address holds at most perClient connections: the next is refused with 429, another address is served, and a request succeeds once below", async () => {
     const daemon = await daemonWith({ perClient: 3 });
     const held = await Promise.all([open(daemon.port), open(daemon.port), open(daemon.port)]);
     // Each of the three is accounted for once the guard accepted it; a request on one shows that.
@@ -95,6 +113,7 @@ describe("connection guard", () => {
     assert.match(extra, /^(HTTP\/1\.1 429 .*"error":"too_many_connections".*)?$/s, `the fourth connection is refused (got ${JSON.stringify(extra.slice(0, 80))})`);
     for (let waited = 0; held[0]!.received() === "" && waited < 5000; waited += 20) await sleep(20);
     assert.match(held[0]!.received(), /^HTTP\/1\.1 200 /, "the held connections still work");
+    assert.match(await rawRequest(daemon.port, HEALTHZ, "127.0.0.2"), /^HTTP\/1\.1 200 /, "another client address is not held back by this one's cap");
     held[1]!.socket.destroy();
     await held[1]!.closedAfter;
     let answer = "";
@@ -132,7 +151,7 @@ describe("connection guard", () => {
         .join("")}content-length: ${Buffer.byteLength(body)}\r\n\r\n`,
     );
     trickle(raw, body, 100);
-    const closedAfter = await raw.closedAfter;
+    const closedAfter = await closedWithin(raw, 8000);
     // The body needed ~4.4 s at this pace; the deadline allows 1 s and a few ms for the bytes sent.
     assert.ok(closedAfter >= 900 && closedAfter < 3000, `closed after ${Math.round(closedAfter)} ms, expected ~1000`);
     assert.equal(raw.received(), "", "nothing answered");

@@ -33,12 +33,17 @@ export class RequestFraming {
   private head: Buffer = Buffer.alloc(0);
   private body: Body | undefined;
   private readonly peerLine: string;
+  private readonly peerBytes: Buffer;
+  /** Names that make a head worth reading line by line; a head without them is forwarded as is. */
+  private readonly framingHeaders: string[];
 
   constructor(
     private readonly peerHeader: string,
     peerAddress: string,
   ) {
     this.peerLine = `${peerHeader}: ${peerAddress}`;
+    this.peerBytes = Buffer.from(`${this.peerLine}\r\n`, "latin1");
+    this.framingHeaders = ["content-length", "transfer-encoding", peerHeader.toLowerCase()];
   }
 
   push(chunk: Buffer): Pushed {
@@ -69,16 +74,26 @@ export class RequestFraming {
       out.error = { status: 431, message: "The request head is too large" };
       return Buffer.alloc(0);
     }
-    const head = this.head.subarray(0, end).toString("latin1");
-    bytes = this.head.subarray(end + 4);
+    const whole = this.head;
+    bytes = whole.subarray(end + 4);
     this.head = Buffer.alloc(0);
-    const parsed = this.readHead(head);
-    if ("status" in parsed) {
-      out.error = parsed;
-      return Buffer.alloc(0);
+    const head = whole.subarray(0, end).toString("latin1");
+    const lower = head.toLowerCase();
+    let body: Body | undefined;
+    if (!this.framingHeaders.some((name) => lower.includes(name)) && !/\n[ \t]/.test(head)) {
+      // Most heads (a GET, a fetch without body): no line to read, the peer line goes in as bytes.
+      const lineEnd = whole.indexOf(0x0a) + 1;
+      out.forward.push(whole.subarray(0, lineEnd), this.peerBytes, whole.subarray(lineEnd, end + 4));
+    } else {
+      const parsed = this.readHead(head);
+      if ("status" in parsed) {
+        out.error = parsed;
+        return Buffer.alloc(0);
+      }
+      out.forward.push(Buffer.from(`${parsed.head}\r\n\r\n`, "latin1"));
+      body = parsed.body;
     }
-    out.forward.push(Buffer.from(`${parsed.head}\r\n\r\n`, "latin1"));
-    this.body = parsed.body;
+    this.body = body;
     if (this.body) {
       this.phase = "body";
       out.bodyStarted = true;

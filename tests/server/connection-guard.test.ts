@@ -125,6 +125,16 @@ describe("connection guard", () => {
     for (const raw of held) raw.socket.destroy();
   });
 
+  test("all clients together hold at most maxConnections: the next, from any address, is answered 503", async () => {
+    const daemon = await daemonWith({ perClient: 10, maxConnections: 3 });
+    const held = await Promise.all(["127.0.0.2", "127.0.0.3", "127.0.0.4"].map((from) => open(daemon.port, from)));
+    held[0]!.socket.write("GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
+    for (let waited = 0; held[0]!.received() === "" && waited < 5000; waited += 20) await sleep(20);
+    const extra = await rawRequest(daemon.port, HEALTHZ, "127.0.0.5");
+    assert.match(extra, /^(HTTP\/1\.1 503 .*"error":"too_many_connections".*)?$/s, `a fourth client is refused (got ${JSON.stringify(extra.slice(0, 80))})`);
+    for (const raw of held) raw.socket.destroy();
+  });
+
   test("a long streamed turn is not cut by the deadlines once its request is in", async () => {
     const provider = await startScriptedProvider([{ content: "one two three four five six seven eight nine", delayMs: 500 }]);
     after(() => provider.close());

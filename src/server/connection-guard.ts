@@ -21,8 +21,8 @@ export interface ConnectionGuard {
   readonly port: number;
   /** Stops accepting, and closes the connections that have no request in the server. */
   stopAccepting(): void;
-  /** Closes every connection left. */
-  closeAll(): void;
+  /** Closes every connection left once the server has stopped: at once, or after what is being written (`graceMs` at most). */
+  closeAll(graceMs: number): Promise<void>;
 }
 
 type Tracked = { client: Socket; upstream: Socket | undefined };
@@ -63,7 +63,10 @@ export function startConnectionGuard(hostname: string, port: number, upstreamPat
           server.close();
           for (const t of open) if (!t.upstream) t.client.destroy();
         },
-        closeAll() {
+        async closeAll(graceMs: number) {
+          // What the server wrote last may still be on its way to the client: give it graceMs.
+          const deadline = Date.now() + graceMs;
+          while (open.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
           for (const t of open) {
             t.client.destroy();
             t.upstream?.destroy();

@@ -23,9 +23,10 @@ export async function serveGuarded(hostname: string, port: number, fetch: FetchH
       port: guard.port,
       hostname,
       async stop(graceMs: number) {
+        const started = Date.now();
         guard.stopAccepting();
         await server.stop(graceMs);
-        guard.closeAll();
+        await guard.closeAll(Math.max(100, graceMs - (Date.now() - started)));
         removeFolder();
       },
     };

@@ -1,5 +1,5 @@
 /**
- * homed's own TCP listener in front of the runtime's HTTP server. Bun.serve and Deno.serve offer
+ * homed's own TCP listener in front of the runtime's HTTP server. Bun's and Deno's serve offer
  * no hook per connection, and an idle timeout that every byte resets: 4,300 connections to
  * `/api/login` sending a byte every 10 s filled the 4,096 open files and every `/healthz` timed
  * out. Here each connection is counted against its client address and against all (over either

@@ -2,10 +2,11 @@
  * What the connection guard (src/server/connection-guard.ts) costs: a /healthz-sized JSON answer
  * served by the runtime's server directly and through the guard, each in its own child process;
  * requests/s and latency over keep-alive connections (16 at once), and the latency of a request
- * on a fresh connection each time (connect + request + close). Run twice in turn, as the machine
- * is shared. Usage: bun bench/connection-guard/run.ts (or deno run -A ...).
+ * on a fresh connection each time (connect + request + close), and the server process's CPU time
+ * per request (steadier than requests/s on a shared machine). Run twice in turn. Usage: bun bench/connection-guard/run.ts (or deno run -A ...).
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { scriptCommand } from "../../src/runtime/index.ts";
 
@@ -21,6 +22,12 @@ async function serveMode(mode: string): Promise<void> {
     mode === "plain" ? serve("127.0.0.1", 0, answer).port : (await serveGuarded("127.0.0.1", 0, answer, resolveConnectionLimits(ConnectionLimitsSchema.parse({ perClient: 1000 }), 4096))).port;
   console.error(`listening on ${port}`);
 }
+
+/** User + system CPU time of a process in ms (Linux; clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
@@ -42,6 +49,7 @@ async function measure(mode: string): Promise<string> {
   const url = `http://127.0.0.1:${port}/healthz`;
   for (let i = 0; i < 200; i++) await (await fetch(url)).arrayBuffer(); // warm-up
   const latencies: number[] = [];
+  const cpuBefore = cpuMs(child.pid!);
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -52,11 +60,12 @@ async function measure(mode: string): Promise<string> {
       }
     }),
   );
+  const cpuPerRequest = ((cpuMs(child.pid!) - cpuBefore) * 1000) / latencies.length;
   const fresh: number[] = [];
   for (let i = 0; i < FRESH; i++) fresh.push(await freshRequest(port));
   child.kill("SIGTERM");
   const ms = (x: number) => x.toFixed(2);
-  return `${mode.padEnd(8)} keep-alive: ${Math.round(latencies.length / SECONDS)} req/s, p50 ${ms(percentile(latencies, 0.5))} ms, p99 ${ms(percentile(latencies, 0.99))} ms; fresh connection: p50 ${ms(percentile(fresh, 0.5))} ms, p99 ${ms(percentile(fresh, 0.99))} ms`;
+  return `${mode.padEnd(8)} keep-alive: ${Math.round(latencies.length / SECONDS)} req/s, p50 ${ms(percentile(latencies, 0.5))} ms, p99 ${ms(percentile(latencies, 0.99))} ms, server CPU ${cpuPerRequest.toFixed(0)} µs/request; fresh connection: p50 ${ms(percentile(fresh, 0.5))} ms, p99 ${ms(percentile(fresh, 0.99))} ms`;
 }
 
 if (process.argv[2] === "serve") await serveMode(process.argv[3]!);

@@ -35,6 +35,8 @@ export function startConnectionGuard(hostname: string, port: number, upstreamPat
 
   function onConnection(client: Socket) {
     client.on("error", () => client.destroy());
+    // Answers are relayed in the pieces the server wrote them: none may wait for an ACK (Nagle).
+    client.setNoDelay(true);
     const address = clientAddress(client.remoteAddress);
     const key = capKey(address);
     if (open.size >= limits.maxConnections) return refuse(client, 503, "too_many_connections", "The server holds as many connections as it can; try again shortly");

@@ -11,7 +11,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { ConnectionLimitsSchema, defaultMaxConnections } from "../../src/server/connection-limits.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
-import { ROOT } from "../support/process.ts";
+import { ROOT, SOURCE_HOMED, startDaemon } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 
@@ -76,6 +76,15 @@ describe("connection guard", () => {
     assert.deepEqual(JSON.parse(readme.slice(open, readme.indexOf("\n```", open))).connections, ConnectionLimitsSchema.parse({}));
     assert.equal(defaultMaxConnections(4096), 1024, "three files a connection, 1,024 of 4,096 kept");
     assert.equal(defaultMaxConnections(1024), 256);
+  });
+
+  test("the total cap comes from the process's open-files limit, leaving room for the store and plugins", async () => {
+    const data = testDir();
+    // Soft and hard limit both: a runtime may raise its soft limit up to the hard one at start.
+    const daemon = await startDaemon(["sh", "-c", 'ulimit -n 512 && exec "$0" "$@"', ...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"]);
+    after(() => daemon.stop());
+    assert.match(daemon.stderr(), new RegExp(`connections: at most 64 per client, ${defaultMaxConnections(512)} in all`));
+    assert.equal(defaultMaxConnections(512), 85);
   });
 
   test("a slowloris head is closed at the head deadline however it trickles, and /healthz answers promptly throughout", async () => {

@@ -25,7 +25,8 @@ export interface ConnectionGuard {
   closeAll(graceMs: number): Promise<void>;
 }
 
-type Tracked = { client: Socket; upstream: Socket | undefined };
+/** `inHead`: waiting for its first request head, nothing with the server yet (so it can be evicted). */
+type Tracked = { client: Socket; upstream: Socket | undefined; inHead: boolean };
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 429: "Too Many Requests", 431: "Request Header Fields Too Large", 503: "Service Unavailable" };
 
@@ -39,11 +40,11 @@ export function startConnectionGuard(hostname: string, port: number, upstreamPat
     client.setNoDelay(true);
     const address = clientAddress(client.remoteAddress);
     const key = capKey(address);
-    if (open.size >= limits.maxConnections) return refuse(client, 503, "too_many_connections", "The server holds as many connections as it can; try again shortly");
+    if (open.size >= limits.maxConnections && !evictOldestInHead(open)) return refuse(client, 503, "too_many_connections", "The server holds as many connections as it can; try again shortly");
     const held = perAddress.get(key) ?? 0;
     if (held >= limits.perClient) return refuse(client, 429, "too_many_connections", `Your address holds ${held} connections, the most one client may`);
     perAddress.set(key, held + 1);
-    const tracked: Tracked = { client, upstream: undefined };
+    const tracked: Tracked = { client, upstream: undefined, inHead: true };
     open.add(tracked);
     client.once("close", () => {
       open.delete(tracked);
@@ -136,6 +137,8 @@ function guardConnection(tracked: Tracked, address: string, upstreamPath: string
         socket.once("drain", () => client.resume());
       }
     }
+    // Only before its first request: a later head may follow an answer still streaming.
+    tracked.inHead = framing.phase === "head" && !tracked.upstream;
     if (framing.phase === "answer") {
       clearTimeout(timer);
       timer = undefined;
@@ -152,6 +155,23 @@ function guardConnection(tracked: Tracked, address: string, upstreamPath: string
       arm(deadline - Date.now(), "body");
     }
   });
+}
+
+/**
+ * At the total cap, a new client takes the place of the connection that has waited longest for
+ * its first request head (`open` iterates oldest first): many addresses trickling heads then only churn
+ * among themselves until each one's deadline, instead of keeping everyone else out. Connections
+ * with a request in the server, or kept alive after one, are never evicted.
+ */
+function evictOldestInHead(open: Set<Tracked>): boolean {
+  for (const t of open) {
+    if (!t.inHead || t.client.destroyed) continue;
+    t.client.destroy();
+    t.upstream?.destroy();
+    open.delete(t);
+    return true;
+  }
+  return false;
 }
 
 function answerAndClose(socket: Socket, error: FramingError | { status: 408; message: string }): void {

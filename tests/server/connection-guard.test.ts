@@ -134,14 +134,25 @@ describe("connection guard", () => {
     for (const raw of held) raw.socket.destroy();
   });
 
-  test("all clients together hold at most maxConnections: the next, from any address, is answered 503", async () => {
+  test("at maxConnections a new client takes the place of the oldest waiting for its head; connections with a request are kept", async () => {
     const daemon = await daemonWith({ perClient: 10, maxConnections: 3 });
-    const held = await Promise.all(["127.0.0.2", "127.0.0.3", "127.0.0.4"].map((from) => open(daemon.port, from)));
-    held[0]!.socket.write("GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
-    for (let waited = 0; held[0]!.received() === "" && waited < 5000; waited += 20) await sleep(20);
-    const extra = await rawRequest(daemon.port, HEALTHZ, "127.0.0.5");
-    assert.match(extra, /^(HTTP\/1\.1 503 .*"error":"too_many_connections".*)?$/s, `a fourth client is refused (got ${JSON.stringify(extra.slice(0, 80))})`);
-    for (const raw of held) raw.socket.destroy();
+    const keepAlive = "GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n";
+    const served = await Promise.all(["127.0.0.2", "127.0.0.3"].map((from) => open(daemon.port, from)));
+    for (const raw of served) raw.socket.write(keepAlive);
+    for (let waited = 0; served.some((raw) => raw.received() === "") && waited < 5000; waited += 20) await sleep(20);
+    const waiting = await open(daemon.port, "127.0.0.4");
+    waiting.socket.write("GET /healthz HTTP/1.1\r\n");
+    await sleep(100);
+    assert.match(await rawRequest(daemon.port, HEALTHZ, "127.0.0.5"), /^HTTP\/1\.1 200 /, "a fourth client is served");
+    assert.ok((await closedWithin(waiting, 2000)) < Number.POSITIVE_INFINITY, "in place of the one still waiting for its head");
+    // Now every connection has had a request: none is evicted, a new client is refused.
+    const third = await open(daemon.port, "127.0.0.6");
+    third.socket.write(keepAlive);
+    for (let waited = 0; third.received() === "" && waited < 5000; waited += 20) await sleep(20);
+    const extra = await rawRequest(daemon.port, HEALTHZ, "127.0.0.7");
+    assert.match(extra, /^(HTTP\/1\.1 503 .*"error":"too_many_connections".*)?$/s, `a further client is refused (got ${JSON.stringify(extra.slice(0, 80))})`);
+    for (const raw of served) assert.equal(raw.socket.destroyed, false, "the served connections were kept");
+    for (const raw of [...served, third]) raw.socket.destroy();
   });
 
   test("a long streamed turn is not cut by the deadlines once its request is in", async () => {

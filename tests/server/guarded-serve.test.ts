@@ -5,11 +5,14 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConnectionLimitsSchema, resolveConnectionLimits, serveGuarded } from "../../src/server/index.ts";
+import { removeFoldersOfDeadDaemons } from "../../src/server/guarded-serve.ts";
+import { testDir } from "../support/temp-dir.ts";
 
 const limits = resolveConnectionLimits(ConnectionLimitsSchema.parse({}), 4096);
 
@@ -66,5 +69,14 @@ describe("serving through the connection guard", () => {
     await stopping;
     await assert.rejects(fetch(`http://127.0.0.1:${server.port}/`), "a stopped server must not accept new connections");
     assert.equal(existsSync(join(tmpdir(), folder)), false, "the socket folder is removed");
+  });
+
+  test("a start removes the socket folders of daemons that are gone (killed -9), and only those", () => {
+    const dir = testDir();
+    const gone = spawnSync("true").pid;
+    const names = [`homed-http-${gone}-aB3dE9`, `homed-http-${process.pid}-xY7zQ1`, `homed-http-${process.ppid}-pP0aR3`, "homed-http-notapid", "other-folder"];
+    for (const name of names) mkdirSync(join(dir, name));
+    removeFoldersOfDeadDaemons(dir);
+    assert.deepEqual(readdirSync(dir).sort(), names.slice(1).sort());
   });
 });

@@ -8,6 +8,7 @@ import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { t } from "./i18n.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { RecallCards } from "./recall-cards.tsx";
 
 type Session = SessionsAnswer["sessions"][number];
 type Message = ContextAnswer[number]["messages"][number];
@@ -273,7 +274,10 @@ function LiveAnswer({ turn }: { turn: LiveTurn }) {
         <Data as="p">{turn.said}</Data>
       </div>
       {turn.recalls.map((r, i) => (
-        <RecallLine key={i} report={r} />
+        <Fragment key={i}>
+          <RecallCards report={r} />
+          <RecallLine report={r} />
+        </Fragment>
       ))}
       <div class={turn.streaming ? "msg assistant streaming" : "msg assistant"}>
         {/* Until the first word, tool step or thought arrives: a visible "thinking" line, not an empty bar. */}
@@ -431,6 +435,7 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
         {stored.map(({ message, recall, stopped }, i) => (
           <Fragment key={i}>
             <StoredMessage message={message} results={stored.results} stopped={stopped} />
+            {recall && <RecallCards report={recall} />}
             {recall && <RecallLine report={recall} />}
           </Fragment>
         ))}

@@ -9,6 +9,7 @@ import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
 import { errorText, errorWords } from "./errors.ts";
 import { t, when, word } from "./i18n.ts";
+import { Remembered } from "./remembered.tsx";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
 const CHART_MIN_DAYS = 3;
@@ -454,6 +455,8 @@ export function Memory({ fail }: PageProps) {
   return (
     <>
       <h1>{t("memory.title")}</h1>
+      {/* People's view first: facts in sentences, their sources, correct and forget. */}
+      <Remembered onChanged={reloadStats} />
       {stats && <Totals s={stats} />}
       <div>{stats && <Growth growth={stats.growth} />}</div>
       <ImportForm onImported={reloadStats} />

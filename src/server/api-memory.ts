@@ -9,6 +9,7 @@ import { z } from "zod";
 import { imageEmbedder, type Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
 import { auditBy } from "./auth.ts";
+import { remembersRoutes } from "./api-remembers.ts";
 import { HomedError } from "../errors/index.ts";
 import { coldcontextQuery, forgetRecord, MemoryScopeSchema, openRecord, OWNER, privateToOf, recallQuery, stableQuery, type EventRecord, type FactRecord, type RecallQuery } from "../memory/index.ts";
 import {
@@ -212,6 +213,8 @@ export type RecordAnswer = FactRecord | EventRecord;
 /** `embedder` is the one in use (shown in stats); `recallEmbedder` the one recall searches with (none with the fallback). */
 export function memoryRoutes(client: Client, embedder: Embedder, recallEmbedder: Embedder | undefined, log: Pick<Logger, "info" | "audit">): Hono {
   const app = new Hono();
+  // What homed remembers, in people's words: facts with their sources, corrections, recall explained.
+  app.route("/", remembersRoutes(client, recallEmbedder, log));
   app.get("/stats", async (c) => c.json(await stats(client, embedder, recallEmbedder)));
 
   app.get("/search", async (c) => {

@@ -21,5 +21,6 @@ export type { KeysAnswer, NewKeyAnswer } from "./api-keys.ts";
 export type { ProvidersAnswer, ModelsAnswer, TestAnswer, ProviderInputBody } from "./api-providers.ts";
 export type { SessionsAnswer, ContextAnswer, MessageEvents, DeletedAnswer } from "./api-sessions.ts";
 export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer } from "./api-memory.ts";
+export type { MemorySource, RememberedFact, FactsAnswer, CorrectAnswer, RecallCard, ExplainAnswer } from "./api-remembers.ts";
 export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";
 export type { ImportEvents } from "./api-import.ts";

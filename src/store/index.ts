@@ -27,7 +27,7 @@ export { coolingCandidateRows, moveEventToL3, type ColdEventRecord } from "./eve
 export { liveTfidfJson, nextSeq, eventTextAt, insertEvent, insertEventStatements, liveEvents, sinkEvents, type NewEventRow, type LiveEventRow } from "./events-table.ts";
 export { sessionTimeline, fileLiveEventsInScene, setEventPrivateTo, eventsByIds, listEvents, layerTotals, writtenPerDay, type TimelineRow, type EventRow, type EventFilter } from "./events-table.ts";
 export { factsOfSubject, insertTriple, reaffirmFact, reviseFact, setFactVector, keepRevision, type NewTripleRow } from "./triples-table.ts";
-export { listFacts, tripleCount, setFactPrivateTo, type FactRow, type FactFilter } from "./triples-table.ts";
+export { listFacts, tripleCount, setFactPrivateTo, factUse, type FactRow, type FactFilter, type FactUse } from "./triples-table.ts";
 export { vectorCoverageByLayer, eventWithVector, duplicateFacts, auditedIds, coolingBacklog, leaseOf, storagePath, type VectorCoverageByLayer } from "./memory-health.ts";
 export { memoryTotals, randomFactId, randomColdEvent, blocksHeldElsewhere, type HealthViewer } from "./memory-health.ts";
 export { coldEventPage, factPage } from "./memory-listing.ts";
@@ -39,7 +39,7 @@ export { sessionExists, openSession, openContextSession, startSession, deleteSes
 export { readSetting, writeSetting, deleteSetting } from "./settings-table.ts";
 export { sealedSecret, hasSecret, putSecret, deleteSecret } from "./secrets-table.ts";
 export type { Executor } from "./query-db.ts";
-export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, type InjectionAuditRecord } from "./injection-audit-table.ts";
+export { recentAuditQueries, insertInjectionAudit, injectionAuditRecords, lastInjected, type InjectionAuditRecord } from "./injection-audit-table.ts";
 export { countCitation } from "./citations.ts";
 export { pingDatabase } from "./ping.ts";
 export { integrityCheck, vectorTopOneProbe, fullTextProbe } from "./probes.ts";

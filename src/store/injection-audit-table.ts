@@ -59,3 +59,19 @@ export function recentAuditQueries(client: Executor, limit: number): Promise<{ q
     .orderBy(desc(injectionAudit.id))
     .limit(limit);
 }
+
+/**
+ * When each of these memories was last given to a turn, by the injection audit (its newest 1000
+ * turns): the memory ids sit in each record's JSON list, read with json_each.
+ */
+export async function lastInjected(client: Executor, ids: readonly string[]): Promise<{ id: string; time: number }[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryDb(client).all<{ id: string; time: number }>(
+    sql`SELECT json_extract(j.value, '$.id') AS id, max(a.time) AS time FROM injection_audit a, json_each(a.ids) j
+      WHERE json_extract(j.value, '$.id') IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}) GROUP BY 1`,
+  );
+  return rows.map((r) => ({ id: r.id, time: Number(r.time) }));
+}

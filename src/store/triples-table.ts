@@ -126,3 +126,14 @@ export async function keepRevision(tx: Executor, tripleId: string, revision: num
   const newest = db.select({ revision: tripleRevisions.revision }).from(tripleRevisions).where(eq(tripleRevisions.tripleId, tripleId)).orderBy(desc(tripleRevisions.revision)).limit(kept);
   await db.delete(tripleRevisions).where(and(eq(tripleRevisions.tripleId, tripleId), notInArray(tripleRevisions.revision, newest)));
 }
+
+/** How much each fact has been used: times the model cited it, and when it last did (the console's "last used"). */
+export type FactUse = { id: string; createdAt: number; citedCount: number; lastCited: number | null };
+
+export async function factUse(client: Executor, ids: readonly string[]): Promise<FactUse[]> {
+  if (ids.length === 0) return [];
+  return queryDb(client)
+    .select({ id: triples.id, createdAt: triples.createdAt, citedCount: triples.citedCount, lastCited: triples.lastAccess })
+    .from(triples)
+    .where(inArray(triples.id, [...ids]));
+}

@@ -8,12 +8,9 @@
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { ROOT } from "../support/process.ts";
 import type { Script } from "../support/scripted-provider.ts";
-import { chromiumMissing, openConsole, screenshot, type Console } from "./support.ts";
+import { axeSerious, chromiumMissing, openConsole, screenshot, type Console } from "./support.ts";
 
 const script: Script = ({ body }) => (body.stream ? { content: "你的船是蓝色的。" } : { content: "好" });
 
@@ -92,27 +89,6 @@ async function untranslated(page: Page): Promise<string[]> {
     }
     return found;
   }, LATIN_ALLOWED);
-}
-
-/** axe-core (npm), evaluated into the page through the browser's debugging protocol (the console's CSP forbids any other script). */
-const AXE = readFileSync(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
-
-/** The page's serious and critical accessibility violations by axe-core, each with where. */
-async function axeSerious(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ["violations"] });
-    return violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map(
-        (v) =>
-          `${v.id} (${v.impact}): ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(" "))
-            .join(", ")}`,
-      );
-  });
 }
 
 describe("console in Chinese and English in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {

@@ -103,3 +103,24 @@ export async function logIn(c: { page: Page; token: string; daemon: { url: strin
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** axe-core (npm), evaluated into the page through the browser's debugging protocol (the console's CSP forbids any other script). */
+const AXE = readFileSync(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+
+/** The page's serious and critical accessibility violations by axe-core, each with where. */
+export async function axeSerious(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(", ")}`,
+      );
+  });
+}

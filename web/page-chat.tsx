@@ -275,8 +275,8 @@ function LiveAnswer({ turn }: { turn: LiveTurn }) {
       </div>
       {turn.recalls.map((r, i) => (
         <Fragment key={i}>
-          <RecallCards report={r} />
           <RecallLine report={r} />
+          <RecallCards report={r} />
         </Fragment>
       ))}
       <div class={turn.streaming ? "msg assistant streaming" : "msg assistant"}>
@@ -435,8 +435,8 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
         {stored.map(({ message, recall, stopped }, i) => (
           <Fragment key={i}>
             <StoredMessage message={message} results={stored.results} stopped={stopped} />
-            {recall && <RecallCards report={recall} />}
             {recall && <RecallLine report={recall} />}
+            {recall && <RecallCards report={recall} />}
           </Fragment>
         ))}
         {turns.map((turn, i) => (

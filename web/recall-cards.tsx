@@ -3,7 +3,7 @@
 // engineer's detail (layer, band, score, channels, id) one more click away. The page's recall
 // line beside it keeps the query and the injected lines as they were.
 import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { ExplainAnswer, RecallCard } from "./api-types.ts";
 import { Data, Notice } from "./components.tsx";
@@ -69,11 +69,11 @@ function Card({ card }: { card: RecallCard }) {
 export function RecallCards({ report }: { report: RecalledTurn }) {
   const ids = report.ids ?? [];
   const [cards, setCards] = useState<RecallCard[] | Error | null>(null);
-  const asked = useRef(false);
+  const [asked, setAsked] = useState(false);
   if (ids.length === 0) return null;
   function toggled(event: Event) {
-    if (!(event.currentTarget as HTMLDetailsElement).open || asked.current) return;
-    asked.current = true;
+    if (!(event.currentTarget as HTMLDetailsElement).open || asked) return;
+    setAsked(true);
     const params = new URLSearchParams({ q: report.query ?? "", ids: ids.join(",") });
     api<ExplainAnswer>("GET", `/api/memory/explain?${params}`).then(
       (a) => setCards(a.cards),

@@ -6,7 +6,7 @@
  */
 
 /** mulberry32: a tiny seeded PRNG; Math.random cannot be seeded. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

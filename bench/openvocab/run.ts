@@ -16,7 +16,7 @@
  * `bun bench/openvocab/run.ts [--size 10000,100000] [--queries 200]`; temporary folders are removed
  * at the end of each size and on any exit.
  */
-import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +27,7 @@ import { coldcontextQuery, configureFusion, FUSION_METHODS, FusionConfigSchema, 
 import { openStore } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
+import { cjkBigramsAndWords } from "./cjk-bigrams-and-words.ts";
 import { exactLookups, openVocabCorpus, type ExactLookup, type OpenVocabCorpus, type OpenVocabLine } from "./corpus.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
@@ -94,20 +95,6 @@ async function importMeasured(data: string, file: string): Promise<{ seconds: nu
   return { seconds: out.seconds, peakMiB: out.peakKiB / 1024 };
 }
 
-/** Chinese runs as overlapping bigrams (a lone character as itself), Latin letters and digits as words. */
-export function cjkBigramsAndWords(text: string): string[] {
-  const tokens: string[] = [];
-  for (const [, han, word] of text.matchAll(/(\p{Script=Han}+)|([\p{Script=Latin}\p{N}]+)/gu)) {
-    if (word) tokens.push(word);
-    else {
-      const chars = [...han!];
-      if (chars.length === 1) tokens.push(chars[0]!);
-      for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
-    }
-  }
-  return tokens;
-}
-
 async function homedSystems(size: number, data: string, lookups: readonly ExactLookup[]): Promise<void> {
   const store = await openStore({ url: `file:${join(data, "homed.db")}` });
   const defaultMethod = FusionConfigSchema.parse({}).method;
@@ -167,7 +154,16 @@ async function measureSize(size: number): Promise<void> {
     const lookups = exactLookups(corpus, QUERIES);
     corpusFigures(size, corpus, lookups);
     const file = join(dir, "history.jsonl");
-    writeFileSync(file, `${corpus.lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    writeFileSync(file, "");
+    // In pieces: one string of 1M messages would be ~250 MB.
+    for (let i = 0; i < size; i += 10_000)
+      appendFileSync(
+        file,
+        `${corpus.lines
+          .slice(i, i + 10_000)
+          .map((l) => JSON.stringify(l))
+          .join("\n")}\n`,
+      );
 
     const data = join(dir, "data");
     const imported = await importMeasured(data, file);

@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import MiniSearch from "minisearch";
 import { coldcontextQuery, configureFusion, FUSION_METHODS, FusionConfigSchema, type FusionMethod } from "../../src/memory/index.ts";
-import { openStore } from "../../src/store/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
 import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
 import { cjkBigramsAndWords } from "./cjk-bigrams-and-words.ts";
@@ -64,26 +64,48 @@ const VARIANTS = [
 
 /** A system answers a query with message ids, best first; `undefined` when it cannot ask it at all. */
 type Search = (text: string, conversation: string | undefined) => Promise<string[] | undefined> | string[] | undefined;
+/** `prepare` runs before each of its queries, untimed (homed's fusion method is set per process). */
+type System = { name: string; search: Search; prepare?: () => void };
 
-/** Runs every lookup of each variant through one system: hit@1, hit@10, latency (of the queries it could ask). */
-async function measureSystem(size: number, name: string, lookups: readonly ExactLookup[], search: Search): Promise<void> {
+/**
+ * Every lookup of each variant through every system: hit@1, hit@10, latency (of the queries a
+ * system could ask). The systems take turns query by query, so a busy moment of this shared
+ * machine falls on all of them alike; each answers one query untimed first (homed loads jieba then).
+ */
+async function measureSystems(size: number, systems: readonly System[], lookups: readonly ExactLookup[]): Promise<void> {
+  for (const system of systems) {
+    system.prepare?.();
+    await system.search(lookups[0]!.query, undefined);
+  }
+  const lines = new Map<string, string[]>(systems.map((s) => [s.name, []]));
   for (const variant of VARIANTS) {
-    let at1 = 0;
-    let at10 = 0;
-    const ms: number[] = [];
+    const tallies = systems.map(() => ({ at1: 0, at10: 0, ms: [] as number[] }));
     for (const q of lookups) {
-      const started = performance.now();
-      const ids = await search(variant.text(q), variant.scoped ? q.conversation : undefined);
-      if (ids === undefined) continue;
-      ms.push(performance.now() - started);
-      const rank = ids.indexOf(q.target);
-      if (rank === 0) at1++;
-      if (rank >= 0 && rank < K) at10++;
+      for (const [i, system] of systems.entries()) {
+        system.prepare?.();
+        const started = performance.now();
+        const ids = await system.search(variant.text(q), variant.scoped ? q.conversation : undefined);
+        if (ids === undefined) continue;
+        const tally = tallies[i]!;
+        tally.ms.push(performance.now() - started);
+        const rank = ids.indexOf(q.target);
+        if (rank === 0) tally.at1++;
+        if (rank >= 0 && rank < K) tally.at10++;
+      }
     }
-    ms.sort((a, b) => a - b);
-    const asked = ms.length === lookups.length ? "" : ` (${lookups.length - ms.length} unaskable, counted as misses)`;
-    const latency = ms.length === 0 ? "—" : `p50 ${percentile(ms, 50).toFixed(1)} ms  p95 ${percentile(ms, 95).toFixed(1)} ms`;
-    report(size, `${name}, ${variant.name}`, `hit@1 ${(at1 / lookups.length).toFixed(3)}  hit@10 ${(at10 / lookups.length).toFixed(3)}  ${latency}${asked}`);
+    for (const [i, system] of systems.entries()) {
+      const { at1, at10, ms } = tallies[i]!;
+      ms.sort((x, y) => x - y);
+      const asked = ms.length === lookups.length ? "" : ` (${lookups.length - ms.length} unaskable, counted as misses)`;
+      const latency = ms.length === 0 ? "—" : `p50 ${percentile(ms, 50).toFixed(1)} ms  p95 ${percentile(ms, 95).toFixed(1)} ms`;
+      lines.get(system.name)!.push(`${variant.name}\t${`hit@1 ${(at1 / lookups.length).toFixed(3)}  hit@10 ${(at10 / lookups.length).toFixed(3)}  ${latency}${asked}`}`);
+    }
+  }
+  for (const [name, results] of lines) {
+    for (const result of results) {
+      const [variant, line] = result.split("\t");
+      report(size, `${name}, ${variant}`, line!);
+    }
   }
 }
 
@@ -95,21 +117,16 @@ async function importMeasured(data: string, file: string): Promise<{ seconds: nu
   return { seconds: out.seconds, peakMiB: out.peakKiB / 1024 };
 }
 
-async function homedSystems(size: number, data: string, lookups: readonly ExactLookup[]): Promise<void> {
-  const store = await openStore({ url: `file:${join(data, "homed.db")}` });
+/** homed's engine over the imported store, once per fusion method, the default first (what a user gets). */
+function homedSystems(store: Store): System[] {
   const defaultMethod = FusionConfigSchema.parse({}).method;
-  try {
-    // The default first: it is what a user gets.
-    for (const method of [...FUSION_METHODS].sort((a: FusionMethod, b: FusionMethod) => Number(b === defaultMethod) - Number(a === defaultMethod))) {
-      configureFusion(FusionConfigSchema.parse({ method }));
-      await measureSystem(size, `homed words+grams, ${method}${method === defaultMethod ? " (default)" : ""}`, lookups, async (text, conversation) =>
-        (await coldcontextQuery(store.client, text, { k: K, channels: ["words", "grams"], conversation })).map((c) => c.sources[0] ?? ""),
-      );
-    }
-  } finally {
-    configureFusion(FusionConfigSchema.parse({}));
-    store.close();
-  }
+  return [...FUSION_METHODS]
+    .sort((a: FusionMethod, b: FusionMethod) => Number(b === defaultMethod) - Number(a === defaultMethod))
+    .map((method) => ({
+      name: `homed words+grams, ${method}${method === defaultMethod ? " (default)" : ""}`,
+      prepare: () => configureFusion(FusionConfigSchema.parse({ method })),
+      search: async (text, conversation) => (await coldcontextQuery(store.client, text, { k: K, channels: ["words", "grams"], conversation })).map((c) => c.sources[0] ?? ""),
+    }));
 }
 
 function miniSearchSystem(size: number, lines: readonly OpenVocabLine[]): MiniSearch<OpenVocabLine> {
@@ -177,27 +194,41 @@ async function measureSize(size: number): Promise<void> {
     const mini = miniSearchSystem(size, corpus.lines);
     const fts5 = await fts5TrigramSystem(size, corpus.lines, join(dir, "floor.db"));
 
-    await homedSystems(size, data, lookups);
-    await measureSystem(size, "MiniSearch BM25, CJK bigrams + words", lookups, (text, conversation) =>
-      mini
-        .search(text, conversation === undefined ? {} : { filter: (r) => r.conversation === conversation })
-        .slice(0, K)
-        .map((r) => r.id as string),
-    );
+    const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
-      await measureSystem(size, "plain FTS5 trigram over text", lookups, async (text, conversation) => {
-        const terms = queryTrigrams(text)
-          .map((t) => `"${t.replaceAll('"', '""')}"`)
-          .join(" OR ");
-        // Words of one or two characters give no trigram: a query of them alone cannot be asked.
-        if (terms === "") return undefined;
-        const rows = await fts5.execute({
-          sql: "SELECT rowid FROM floor WHERE floor MATCH ? ORDER BY rank LIMIT ?",
-          args: [conversation === undefined ? `text : (${terms})` : `conversation : "conv_${conversation}z" AND text : (${terms})`, K],
-        });
-        return rows.rows.map((r) => corpus.lines[Number(r.rowid) - 1]!.id);
-      });
+      await measureSystems(
+        size,
+        [
+          ...homedSystems(store),
+          {
+            name: "MiniSearch BM25, CJK bigrams + words",
+            search: (text, conversation) =>
+              mini
+                .search(text, conversation === undefined ? {} : { filter: (r) => r.conversation === conversation })
+                .slice(0, K)
+                .map((r) => r.id as string),
+          },
+          {
+            name: "plain FTS5 trigram over text",
+            search: async (text, conversation) => {
+              const terms = queryTrigrams(text)
+                .map((t) => `"${t.replaceAll('"', '""')}"`)
+                .join(" OR ");
+              // Words of one or two characters give no trigram: a query of them alone cannot be asked.
+              if (terms === "") return undefined;
+              const rows = await fts5.execute({
+                sql: "SELECT rowid FROM floor WHERE floor MATCH ? ORDER BY rank LIMIT ?",
+                args: [conversation === undefined ? `text : (${terms})` : `conversation : "conv_${conversation}z" AND text : (${terms})`, K],
+              });
+              return rows.rows.map((r) => corpus.lines[Number(r.rowid) - 1]!.id);
+            },
+          },
+        ],
+        lookups,
+      );
     } finally {
+      configureFusion(FusionConfigSchema.parse({}));
+      store.close();
       fts5.close();
     }
   } finally {

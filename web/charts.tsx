@@ -6,8 +6,8 @@ import { language } from "./i18n.ts";
 const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626"];
 
 export type Series = { label: string; values: (number | null)[]; colour?: string; dash?: number[] };
-/** A chart of series over x. `time` makes x Unix seconds shown as dates. */
-export type Chart = { title: string; x: number[]; series: Series[]; time?: boolean; summary?: string; height?: number };
+/** A chart of series over x. `time` makes x Unix seconds shown as dates; `range` fixes the x axis (percentiles: 0–100). */
+export type Chart = { title: string; x: number[]; series: Series[]; time?: boolean; summary?: string; height?: number; range?: [number, number] };
 
 /** The figure carries a text summary too, for people who cannot see the picture. */
 export function LineChart(chart: Chart) {
@@ -25,16 +25,20 @@ export function LineChart(chart: Chart) {
   );
 }
 
-function drawChart(figure: HTMLElement, { x, series, time = false, height = 180 }: Chart): void {
+function drawChart(figure: HTMLElement, { x, series, time = false, height = 180, range }: Chart): void {
   const width = Math.max(260, (figure.clientWidth || 600) - 20);
   const [min, max] = [Math.min(...x), Math.max(...x)];
   // A single x value (one day of memories) would otherwise stretch the axis over years.
   const pad = min === max ? (time ? 86_400 : 1) : 0;
+  // The axes in the page's colours (console.css: light or dark).
+  const style = getComputedStyle(figure);
+  const ink = style.getPropertyValue("--muted").trim() || "#555";
+  const grid = { stroke: style.getPropertyValue("--line").trim() || "#ddd", width: 1 };
   new uPlot(
     {
       width,
       height,
-      scales: { x: { time, range: [min - pad, max + pad] } },
+      scales: { x: { time, range: range ?? [min - pad, max + pad] } },
       // Dates in the reader's language (uPlot's own names are English); a template with hours keeps the time.
       fmtDate: (template: string) => {
         const format = new Intl.DateTimeFormat(
@@ -48,8 +52,14 @@ function drawChart(figure: HTMLElement, { x, series, time = false, height = 180 
       // The legend names each line; uPlot's live values read "--" until the pointer is over the chart.
       legend: { live: false },
       axes: [
-        { stroke: "#555", values: time ? undefined : (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? t : "")) },
-        { stroke: "#555", size: 64 },
+        {
+          stroke: ink,
+          grid,
+          // A date label ("Jan 5, 10:00 AM", "1月5日 10:00") is wide: ticks stand far enough apart that labels never run together.
+          space: time ? 120 : 40,
+          values: time ? undefined : (_u: uPlot, ticks: number[]) => ticks.map((t) => (Number.isInteger(t) ? t : "")),
+        },
+        { stroke: ink, grid, size: 64 },
       ],
       series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: s.colour ?? COLOURS[i % COLOURS.length], width: 2, dash: s.dash, points: { show: x.length < 40 } }))],
     },

@@ -2,7 +2,9 @@
 // text and the language chooser.
 import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { detailOf } from "./errors.ts";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.ts";
+import { THEMES, type Theme, setTheme, theme } from "./theme.ts";
 
 /** What the shell gives a page: the address's parameters (#/context/ID → ["ID"]) and where to say it cannot be shown. */
 export type PageProps = { params: string[]; fail: (error: Error) => void };
@@ -40,8 +42,22 @@ export function Data({ as: Tag = "span", class: className, children }: { as?: "s
   );
 }
 
-/** A status line that announces itself to screen readers (an error as an alert). */
+/**
+ * A status line that announces itself to screen readers (an error as an alert). An error in
+ * people's words (web/errors.ts) offers the daemon's technical words under "Technical details".
+ */
 export function Notice({ kind = "info", children }: { kind?: "info" | "error" | "ok"; children: ComponentChildren }) {
+  const detail = kind === "error" && typeof children === "string" ? detailOf(children) : undefined;
+  if (detail)
+    return (
+      <div class="notice error" role="alert">
+        <p>{children}</p>
+        <details class="detail">
+          <summary>{t("look.technical")}</summary>
+          <Data as="code">{detail}</Data>
+        </details>
+      </div>
+    );
   return (
     <p class={`notice ${kind}`} role={kind === "error" ? "alert" : "status"}>
       {children}
@@ -59,5 +75,39 @@ export function LanguageSwitch({ id }: { id: string }) {
         </option>
       ))}
     </select>
+  );
+}
+
+/** The colour scheme chooser: light, dark, or the system's; the choice is remembered. */
+export function ThemeSwitch() {
+  return (
+    <select id="theme" class="language" aria-label={t("look.theme")} onChange={(e) => setTheme(e.currentTarget.value as Theme)}>
+      {THEMES.map((id) => (
+        <option key={id} value={id} selected={id === theme()}>
+          {t(`look.theme_${id}`)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A table wider than a phone: it scrolls sideways inside a region a keyboard can reach and scroll. */
+export function ScrollRegion({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <section class="scroll" aria-label={label} tabindex={0}>
+      {children}
+    </section>
+  );
+}
+
+/** What shows while a page is being fetched: a labelled busy status with a placeholder skeleton. */
+export function Loading({ label = t("look.loading") }: { label?: string }) {
+  return (
+    <div class="loading" role="status" aria-busy="true">
+      <span class="sr-only">{label}</span>
+      <span class="skeleton" aria-hidden="true" />
+      <span class="skeleton" aria-hidden="true" />
+      <span class="skeleton short" aria-hidden="true" />
+    </div>
   );
 }

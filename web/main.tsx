@@ -4,7 +4,7 @@ import { type ComponentChildren, render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuthStatus } from "./api-types.ts";
-import { LanguageSwitch, Notice, type Page } from "./components.tsx";
+import { LanguageSwitch, Loading, Notice, type Page, ThemeSwitch } from "./components.tsx";
 import { errorText } from "./errors.ts";
 import { language, t } from "./i18n.ts";
 import { Audit } from "./page-audit.tsx";
@@ -17,6 +17,10 @@ import { Memory } from "./page-memory.tsx";
 import { Plugins } from "./page-plugins.tsx";
 import { Providers } from "./page-providers.tsx";
 import { Scenes } from "./page-scenes.tsx";
+import { startTheme } from "./theme.ts";
+
+// The chosen colour scheme before the first draw, so a dark page never flashes light.
+startTheme();
 
 /** The pages, in the navigation's order: #/route (its label is t("nav.<route>")) and its renderer. */
 const PAGES = [
@@ -67,6 +71,11 @@ function Shell() {
     document.documentElement.lang = language();
     setOpen(false);
   }, [visit]);
+  // Each page names its tab ("Memory — homed"), so a person with several open can tell them apart.
+  const [route, params] = place();
+  useEffect(() => {
+    document.title = `${loggedIn ? t(`nav.${route}`) : t("login.submit")} — homed`;
+  }, [visit, loggedIn, route]);
 
   // Asked again on every visit until logged in: the daemon may have been down, or the cookie gone.
   useEffect(() => {
@@ -96,7 +105,6 @@ function Shell() {
     setFailure(null);
     again();
   };
-  const [route, params] = place();
   const Shown = PAGES.find(([r]) => r === route)![1];
   let body: ComponentChildren;
   if (failure) {
@@ -109,14 +117,18 @@ function Shell() {
         </button>
       </div>
     );
-  } else if (!auth) body = <Notice>{t("shell.loading")}</Notice>;
+  } else if (!auth) body = <Loading label={t("shell.loading")} />;
   else if (!auth.loggedIn) body = <Login status={auth} onLoggedIn={() => setAuth({ ...auth, loggedIn: true })} />;
   // Keyed by the visit: each one draws the page afresh (a page still loading for an earlier one is dropped).
   else
     body = (
-      <div class="page" key={`${route}/${visit}`}>
-        <Shown params={params} fail={setFailure} />
-      </div>
+      <>
+        <div class="page" key={`${route}/${visit}`}>
+          <Shown params={params} fail={setFailure} />
+        </div>
+        {/* Shown (by console.css) only while the page above has drawn nothing yet: its data is on the way. */}
+        <Loading />
+      </>
     );
 
   return (
@@ -138,12 +150,13 @@ function Shell() {
             </a>
           ))}
         </nav>
-        <span id="top-language">
+        <span id="top-language" class="tools">
           <LanguageSwitch id="top" />
+          <ThemeSwitch />
+          <button type="button" id="logout" class="quiet" onClick={logOut}>
+            {t("shell.logout")}
+          </button>
         </span>
-        <button type="button" id="logout" class="quiet" onClick={logOut}>
-          {t("shell.logout")}
-        </button>
       </header>
       <main id="view" tabindex={-1}>
         {body}

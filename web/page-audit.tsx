@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuditAnswer, ReplayAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
-import { Notice, type PageProps, useLoad } from "./components.tsx";
+import { Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
 import { num, t, when } from "./i18n.ts";
 
@@ -33,11 +33,14 @@ function LatencyPanel() {
     const ms = outcome.samples.map((s) => s.ms).sort((a, b) => a - b);
     if (!ms.length) shown = <Notice>{t("audit.noQueries")}</Notice>;
     else {
+      // The percentile curve over 0–100; one replay is one latency for every percentile: a flat line across, not a dot at 100.
+      const curve = ms.length === 1 ? [ms[0]!, ms[0]!] : ms;
+      const percentiles = curve.map((_, i) => (i / (curve.length - 1)) * 100);
       const stats = t("audit.stats", { n: ms.length, p50: fixed(percentile(ms, 50)), p95: fixed(percentile(ms, 95)), max: fixed(ms.at(-1) ?? 0), embedder: outcome.embedder });
       shown = (
         <>
           <p class="latency-stats">{stats}</p>
-          <LineChart title={t("audit.latencyChart")} x={ms.map((_, i) => (ms.length === 1 ? 100 : (i / (ms.length - 1)) * 100))} series={[{ label: "ms", values: ms }]} summary={stats} />
+          <LineChart title={t("audit.latencyChart")} x={percentiles} range={[0, 100]} series={[{ label: "ms", values: curve }]} summary={stats} />
         </>
       );
     }
@@ -78,7 +81,7 @@ export function Audit({ fail }: PageProps) {
             summary={t("audit.turns", { n: entries.length })}
           />
           <LatencyPanel />
-          <div class="scroll">
+          <ScrollRegion label={t("audit.turns", { n: entries.length })}>
             <table>
               <thead>
                 <tr>
@@ -107,7 +110,7 @@ export function Audit({ fail }: PageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
     </>

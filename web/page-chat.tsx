@@ -506,13 +506,35 @@ async function load(sessionId: string | undefined) {
 
 export function Chat({ params: [sessionId], fail }: PageProps) {
   const [loaded] = useLoad(() => load(sessionId), fail);
+  /** On a phone the conversation list is a drawer (console.css), opened by its button; choosing one redraws the page, closed. */
+  const [drawer, setDrawer] = useState(false);
+  // Focus goes into the opened drawer and back to its button when it closes, as a dialog's would.
+  const toggle = (open: boolean) => {
+    setDrawer(open);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(open ? ".drawer-close" : ".drawer-toggle")?.focus());
+  };
+  // Esc closes the open drawer, wherever the focus is.
+  useEffect(() => {
+    if (!drawer) return;
+    const close = (e: KeyboardEvent) => e.key === "Escape" && toggle(false);
+    document.addEventListener("keydown", close);
+    return () => document.removeEventListener("keydown", close);
+  }, [drawer]);
   if (!loaded) return null;
   const { sessions, current, stored } = loaded;
   return (
     <>
       <h1 class="sr-only">{t("chat.heading")}</h1>
+      <button type="button" class="quiet drawer-toggle" aria-expanded={drawer} aria-controls="conversation-drawer" onClick={() => toggle(true)}>
+        {t("look.conversations")}
+      </button>
       <div class="chat-layout">
-        <Sidebar sessions={sessions} current={current} />
+        <div id="conversation-drawer" class={drawer ? "drawer open" : "drawer"}>
+          <button type="button" class="quiet drawer-close" onClick={() => toggle(false)}>
+            {t("look.closeConversations")}
+          </button>
+          <Sidebar sessions={sessions} current={current} />
+        </div>
         <section class="chat" aria-label={t("chat.conversation")}>
           {current && stored ? <Conversation key={current.id} session={current} stored={stored} /> : <Notice>{sessions.length ? t("chat.missing") : t("chat.startLeft")}</Notice>}
         </section>

@@ -3,7 +3,7 @@
 import { api } from "./api.ts";
 import type { Inspection, SessionsAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
-import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { Data, Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
 import { num, t, when } from "./i18n.ts";
 
 function BudgetBar({ c }: { c: Inspection }) {
@@ -70,7 +70,7 @@ export function Context({ params: [sessionId], fail }: PageProps) {
           <TokensChart c={c} />
           <h2>{t("context.live", { n: c.live.length })}</h2>
           <p class="muted">{c.scoredAgainst ? t("context.scoredAgainst", { text: c.scoredAgainst.slice(0, 120) }) : t("context.noScore")}</p>
-          <div class="scroll">
+          <ScrollRegion label={t("context.live", { n: c.live.length })}>
             <table class="events">
               <thead>
                 <tr>
@@ -97,7 +97,7 @@ export function Context({ params: [sessionId], fail }: PageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <h2>{t("context.sank", { n: c.sunk.length })}</h2>
           {c.sunk.length ? (
             <ul class="records">

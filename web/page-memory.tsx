@@ -438,12 +438,17 @@ function Search({ onDeleted }: { onDeleted: () => void }) {
         {t("memory.showRaw")}
       </button>
       <ul class="records" aria-live="polite">
+        {/* A status in a list is one of its items (axe: list). */}
         {found instanceof Error ? (
-          <Notice kind="error">{errorText(found)}</Notice>
+          <li>
+            <Notice kind="error">{errorText(found)}</Notice>
+          </li>
         ) : !found ? null : found.records.length ? (
           found.records.map((r) => <RecordView key={`${found.n}/${r.id}`} record={r} onDeleted={onDeleted} />)
         ) : (
-          <Notice>{t("memory.noMatch")}</Notice>
+          <li>
+            <Notice>{t("memory.noMatch")}</Notice>
+          </li>
         )}
       </ul>
     </>

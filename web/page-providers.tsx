@@ -2,7 +2,7 @@
 import { useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { ModelsAnswer, ProviderInputBody, ProvidersAnswer, TestAnswer } from "./api-types.ts";
-import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { Data, Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
 import { t } from "./i18n.ts";
 
@@ -171,7 +171,7 @@ export function Providers({ fail }: PageProps) {
       ) : null}
       <p class="help">{t("providers.help")}</p>
       {list.providers.length ? (
-        <div class="scroll">
+        <ScrollRegion label={t("providers.title")}>
           <table>
             <thead>
               <tr>
@@ -219,7 +219,7 @@ export function Providers({ fail }: PageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : (
         <Notice>{t("providers.none")}</Notice>
       )}

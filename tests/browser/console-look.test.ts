@@ -1,0 +1,136 @@
+/**
+ * The console's look in Chromium: dark mode follows the system's prefers-color-scheme until a
+ * scheme is picked (light, dark, system — remembered across reloads), with no serious axe
+ * violation (contrast among them) in either palette, the delete confirmation included; each page
+ * names its tab; and a page whose data is on the way shows a labelled busy skeleton, not a blank.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { axeSerious, chromiumMissing, logIn, openConsole, screenshot, type Console } from "./support.ts";
+
+/** The relative luminance of a CSS rgb() colour (WCAG's formula): dark backgrounds are below 0.05. */
+async function luminance(page: Page, selector: string): Promise<number> {
+  const colour = await page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+const ROUTES: [string, string, string][] = [
+  ["chat", "Chat", "对话"],
+  ["providers", "Providers", "模型服务"],
+  ["memory", "Memory", "记忆"],
+  ["context", "Context", "上下文"],
+  ["audit", "Recall audit", "回忆审计"],
+  ["doctor", "Doctor", "诊断"],
+];
+
+describe("dark mode, page titles and loading states in Chromium", { skip: chromiumMissing ? "no /usr/bin/chromium" : false }, () => {
+  let c: Console;
+  let session: string;
+  before(async () => {
+    c = await openConsole(() => ({ content: "Noted: the **boat** is blue." }));
+    const call = (path: string, body: unknown) =>
+      fetch(`${c.daemon.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    await call("/api/providers", { name: "scripted", baseUrl: c.provider.url, model: "scripted-model" });
+    session = ((await (await call("/api/sessions", { partner: "alice", channel: "console", new: true })).json()) as { id: string }).id;
+    await (await call(`/api/sessions/${session}/messages`, { content: "My boat is blue." })).text();
+    await logIn(c);
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("a dark system gets the dark palette; every page and the delete confirmation pass axe in both palettes", async () => {
+    const { page } = c;
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${c.daemon.url}/#/chat/${session}`);
+      await page.locator(".msg.assistant").first().waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+      const [bg, card] = [await luminance(page, "html"), await luminance(page, ".msg.assistant")];
+      if (scheme === "dark") assert.ok(bg < 0.05 && card < 0.05, `a dark system got a light page (${bg}, ${card})`);
+      else assert.ok(bg > 0.8, `a light system got a dark page (${bg})`);
+      assert.deepEqual(await axeSerious(page), [], `axe: chat, ${scheme}`);
+      await page.getByRole("button", { name: "Delete", exact: true }).click();
+      const confirm = page.getByRole("button", { name: "Delete conversation" });
+      await confirm.waitFor();
+      assert.deepEqual(await axeSerious(page), [], `axe: delete confirmation, ${scheme}`);
+      await screenshot(page, `look-chat-${scheme}`);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      for (const [route] of ROUTES.slice(1)) {
+        await page.goto(`${c.daemon.url}/#/${route}`);
+        await page.locator("main h1").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        assert.deepEqual(await axeSerious(page), [], `axe: #/${route}, ${scheme}`);
+      }
+    }
+  });
+
+  test("the switch picks light, dark or the system's, and the choice outlives a reload", async () => {
+    const { page } = c;
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`${c.daemon.url}/#/memory`);
+    await page.locator("main h1").waitFor();
+    const scheme = page.getByLabel("Colour scheme");
+    await scheme.selectOption("light");
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+    await page.reload();
+    await page.locator("main h1").waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light", "the choice did not outlive the reload");
+    assert.ok((await luminance(page, "html")) > 0.8);
+    await scheme.selectOption("system");
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+    // "System" follows the system as it changes.
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await scheme.selectOption("dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.reload();
+    await page.locator("main h1").waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+    await scheme.selectOption("system");
+  });
+
+  test("each page names its tab, in the reader's language", async () => {
+    const { page } = c;
+    for (const [language, side] of [
+      ["en", 1],
+      ["zh-CN", 2],
+    ] as const) {
+      await page.getByLabel(/^(Language|语言)$/).selectOption(language);
+      for (const route of ROUTES) {
+        await page.goto(`${c.daemon.url}/#/${route[0]}`);
+        await page.waitForFunction((want) => document.title === want, `${route[side]} — homed`);
+      }
+    }
+    await page.getByLabel("语言").selectOption("en");
+  });
+
+  test("a page whose data is on the way shows a labelled busy state, then the page", async () => {
+    const { page } = c;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/providers", async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.goto(`${c.daemon.url}/#/providers`);
+    const busy = page.getByRole("status").filter({ hasText: "Loading…" });
+    await busy.waitFor();
+    assert.equal(await busy.getAttribute("aria-busy"), "true");
+    assert.ok((await page.locator(".loading .skeleton").count()) > 0);
+    assert.deepEqual(await axeSerious(page), [], "axe: loading");
+    release();
+    await page.getByRole("heading", { name: "Providers", level: 1 }).waitFor();
+    await busy.waitFor({ state: "hidden" });
+    await page.unroute("**/api/providers");
+  });
+});

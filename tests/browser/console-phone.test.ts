@@ -91,7 +91,8 @@ describe("the console at 375 px in Chromium", { skip: chromiumMissing ? "no /usr
     await screenshot(page, "phone-drawer");
     await page.keyboard.press("Escape");
     await list.waitFor({ state: "hidden" });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Conversations", "focus does not return to the drawer's button");
+    // Focus returns to the drawer's button (on the next frame).
+    await page.waitForFunction(() => document.activeElement?.textContent === "Conversations", undefined, { timeout: 5000 });
     await open.click();
     await page.getByRole("button", { name: "Close the list" }).click();
     await list.waitFor({ state: "hidden" });

@@ -510,6 +510,35 @@ export const STRINGS = {
     providerFailed: ["The model provider failed", "模型服务出错了"],
     sentence: ["{text}.", "{text}。"],
     providerNext: [" Try again in a moment, or check its settings on the Providers page.", "请稍后再试，或在“模型服务”页检查它的设置。"],
+    // Values the daemon sends (named(kind, value) below): doctor checks, plugin states, roles, bands, channels.
+    check_data_folder_writable: ["data folder writable", "数据目录可写"],
+    check_database_opens: ["database opens", "数据库能打开"],
+    check_database_integrity: ["database integrity", "数据库完整"],
+    check_migrations_current: ["migrations current", "迁移已是最新"],
+    check_vector_search: ["vector search", "向量搜索"],
+    check_full_text_search: ["full-text search", "全文搜索"],
+    check_jieba: ["jieba", "jieba 分词"],
+    check_onnx_runtime: ["ONNX Runtime", "ONNX Runtime 推理"],
+    check_embedder: ["embedder", "嵌入模型"],
+    check_browser_chromium: ["browser: Chromium", "浏览器：Chromium"],
+    check_code_bubblewrap: ["code sandbox: bubblewrap", "代码沙箱：bubblewrap"],
+    state_idle: ["idle", "空闲"],
+    state_starting: ["starting", "正在启动"],
+    state_running: ["running", "运行中"],
+    state_backoff: ["waiting to restart", "等待重启"],
+    state_failed: ["failed", "失败"],
+    state_stopping: ["stopping", "正在停止"],
+    state_stopped: ["stopped", "已停止"],
+    role_user: ["user", "用户"],
+    role_assistant: ["assistant", "助手"],
+    role_tool: ["tool", "工具"],
+    role_system: ["system", "系统"],
+    band_IMMEDIATE: ["immediate", "立即"],
+    band_WORKING: ["working", "工作"],
+    band_BACKGROUND: ["background", "背景"],
+    band_ACTIVE: ["active", "活跃"],
+    channel_console: ["console", "控制台"],
+    local: ["(local)", "（本地）"],
   },
 } as const satisfies Record<string, Record<string, Entry>>;
 
@@ -557,6 +586,12 @@ function entryOf(key: string): Entry | undefined {
 export const word = (value: unknown): string => {
   const key = `vocab.${String(value)}`;
   return has(key) ? t(key) : String(value);
+};
+
+/** What the daemon sends as a value of one kind (a doctor check, a plugin state, a role, a band, a channel) in the reader's words, else as sent. */
+export const named = (kind: "check" | "state" | "role" | "band" | "channel", value: string): string => {
+  const key = `look.${kind}_${value.replace(/\W+/g, "_")}`;
+  return has(key) ? t(key) : value;
 };
 
 /** The text for `key` ("section.name") in the current language, with {placeholders} filled. */

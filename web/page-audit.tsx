@@ -3,9 +3,9 @@ import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { AuditAnswer, ReplayAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
-import { Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
+import { Data, Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
-import { num, t, when } from "./i18n.ts";
+import { named, num, t, when, word } from "./i18n.ts";
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const fixed = (n: number) => num(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -103,8 +103,14 @@ export function Audit({ fail }: PageProps) {
                         .join(" ")}
                     </td>
                     <td class="num">{e.chars}</td>
-                    <td class="ids" translate={false}>
-                      {e.ids.map((i) => `${i.id} (${i.layer} ${i.band} ${i.evidence})`).join(", ")}
+                    <td class="ids">
+                      {e.ids.map((i, n) => (
+                        <span key={i.id}>
+                          {n ? ", " : ""}
+                          <Data>{i.id}</Data>
+                          {` (${i.layer} · ${named("band", i.band)} · ${word(i.evidence)})`}
+                        </span>
+                      ))}
                     </td>
                   </tr>
                 ))}

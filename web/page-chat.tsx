@@ -6,7 +6,7 @@ import { api, type Streamed, streamMessage } from "./api.ts";
 import type { AuditAnswer, ContextAnswer, DeletedAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
-import { t } from "./i18n.ts";
+import { named, t } from "./i18n.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { RecallCards } from "./recall-cards.tsx";
 
@@ -45,6 +45,12 @@ function RecallLine({ report }: { report: RecallReport }) {
       ) : null}
     </details>
   );
+}
+
+/** " · console" in the reader's words; another channel's name (a protocol's) as it is. */
+function Channel({ channel }: { channel: string }) {
+  const said = named("channel", channel);
+  return <span translate={said === channel ? false : undefined}>{` · ${said}`}</span>;
 }
 
 /** A turn's error; on first run (no provider yet) it says what to do and links to where. */
@@ -183,7 +189,10 @@ function ConversationHeading({ session }: { session: Session }) {
         <>
           <h2>
             <Data>{session.title ?? session.partner}</Data>
-            <small translate={false}>{` · ${session.partner} · ${session.channel}`}</small>
+            <small>
+              <Data>{` · ${session.partner}`}</Data>
+              <Channel channel={session.channel} />
+            </small>
           </h2>
           <button type="button" class="quiet small" onClick={() => setEditing(true)}>
             {t("chat.rename")}
@@ -241,7 +250,10 @@ function Sidebar({ sessions, current }: { sessions: Session[]; current: Session 
                 <li key={s.id} data-session={s.id} hidden={!matches(s)}>
                   <a href={`#/chat/${s.id}`} aria-current={s.id === current?.id ? "page" : undefined}>
                     <Data>{s.title ?? s.partner}</Data>
-                    <small translate={false}>{` · ${s.channel}${s.thread ? ` #${s.thread + 1}` : ""}`}</small>
+                    <small>
+                      <Channel channel={s.channel} />
+                      {s.thread ? ` #${s.thread + 1}` : ""}
+                    </small>
                   </a>
                 </li>
               ))}

@@ -4,7 +4,7 @@ import { api } from "./api.ts";
 import type { Inspection, SessionsAnswer } from "./api-types.ts";
 import { LineChart } from "./charts.tsx";
 import { Data, Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
-import { num, t, when } from "./i18n.ts";
+import { named, num, t, when } from "./i18n.ts";
 
 function BudgetBar({ c }: { c: Inspection }) {
   const pct = (n: number) => `${Math.min(100, (n / (c.budget * c.threshold)) * 100).toFixed(1)}%`;
@@ -86,7 +86,7 @@ export function Context({ params: [sessionId], fail }: PageProps) {
                 {c.live.map((e) => (
                   <tr key={e.id} data-id={e.id}>
                     <td>{when(e.time)}</td>
-                    <td translate={false}>{e.roles.join(", ")}</td>
+                    <td>{e.roles.map((r) => named("role", r)).join(", ")}</td>
                     <td class="num">{e.tokens}</td>
                     <td class="num">{e.score.toFixed(3)}</td>
                     <td>{e.pinned ? t("context.pinned") : ""}</td>

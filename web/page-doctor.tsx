@@ -4,7 +4,7 @@ import { api } from "./api.ts";
 import type { DoctorAnswer, Health } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
-import { t } from "./i18n.ts";
+import { named, t } from "./i18n.ts";
 
 /** /healthz's answer, or what went wrong asking. */
 type HealthSeen = Health | { ok: false; error?: string; message?: string };
@@ -58,7 +58,7 @@ export function Doctor({ fail }: PageProps) {
             <ul class="checks">
               {outcome.results.map((c) => (
                 <li key={c.name} class={!c.ok ? "fail" : c.warn ? "warn" : "ok"}>
-                  <strong translate={false}>{`${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${c.name}`}</strong> <Data>{c.detail}</Data>
+                  <strong>{`${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${named("check", c.name)}`}</strong> <Data>{c.detail}</Data>
                 </li>
               ))}
             </ul>

@@ -5,7 +5,7 @@ import { api, ApiError } from "./api.ts";
 import type { PluginEventsAnswer, PluginsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
-import { t, when } from "./i18n.ts";
+import { named, t, when } from "./i18n.ts";
 
 type Plugin = PluginsAnswer["plugins"][number];
 type Pushed = { type?: string; session?: string; urgent?: boolean };
@@ -54,9 +54,7 @@ export function Plugins({ fail }: PageProps) {
               <li key={p.name} class="record plugin" data-plugin={p.name} data-state={p.state}>
                 <div class="meta">
                   <strong translate={false}>{p.name}</strong>
-                  <span class={`badge state-${p.state}`} translate={false}>
-                    {p.state}
-                  </span>
+                  <span class={`badge state-${p.state}`}>{named("state", p.state)}</span>
                   {t("plugins.restarts", { n: p.restarts })}
                   {p.pid ? t("plugins.pid", { pid: String(p.pid) }) : ""}
                   {exitText(p.lastExit)}

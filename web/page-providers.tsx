@@ -95,7 +95,8 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
         <option value="">{t("providers.custom")}</option>
         {presets.map((p) => (
           <option key={p.id} value={p.id} selected={existing?.preset === p.id} translate={false}>
-            {p.name}
+            {/* The product's name stays as it is; "(local)" is the console's word. */}
+            {p.name.replace(/ \(local\)$/, ` ${t("look.local")}`)}
           </option>
         ))}
       </select>

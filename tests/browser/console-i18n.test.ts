@@ -23,7 +23,7 @@ const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "pl
 
 /**
  * Latin words a Chinese reader may meet in the console's own words: the product, protocol and
- * format names, units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
+ * format names (the doctor's Chromium and bubblewrap checks among them), units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
  * the console forgot to translate.
  */
 const LATIN_ALLOWED = [
@@ -52,6 +52,8 @@ const LATIN_ALLOWED = [
   "L3",
   "MCP",
   "webui",
+  "Chromium",
+  "bubblewrap",
 ];
 
 /** Every Latin word in the page's own text and labels, with where it was. */
@@ -182,6 +184,40 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test("the daemon's values are in Chinese too, not hidden by translate=\"no\": doctor checks, roles, bands, the console channel, local presets", async () => {
+    const { page } = c;
+    await page.goto(`${c.daemon.url}/#/doctor`);
+    await page.getByRole("button", { name: "运行深度检查" }).click();
+    const checks = page.locator("ul.checks li strong");
+    await checks.first().waitFor({ timeout: 60_000 });
+    const names = await checks.allInnerTexts();
+    for (const name of ["数据目录可写", "数据库能打开", "向量搜索", "全文搜索", "jieba 分词"]) assert.ok(names.some((n) => n.endsWith(name)), `no check named ${name}: ${names.join(" | ")}`);
+    assert.equal(await page.locator('ul.checks strong[translate="no"]').count(), 0, "the check names are hidden from the language test");
+    assert.deepEqual(await untranslated(page), [], "the doctor's results");
+
+    await page.goto(`${c.daemon.url}/#/context`);
+    const roles = page.locator("table.events tbody td:nth-child(2)");
+    await roles.first().waitFor();
+    assert.deepEqual([...new Set((await roles.allInnerTexts()).flatMap((r) => r.split(", ")))].sort(), ["助手", "用户"]);
+    assert.equal(await page.locator('table.events td[translate="no"]:nth-child(2)').count(), 0);
+
+    await page.goto(`${c.daemon.url}/#/audit`);
+    const ids = page.locator("td.ids").first();
+    await ids.waitFor();
+    assert.match(await ids.innerText(), /\((L2|L3) · (立即|工作|背景|活跃) · /);
+    assert.deepEqual(await untranslated(page), [], "the audit's bands");
+
+    await page.goto(`${c.daemon.url}/#/chat`);
+    await page.locator(".conversation-heading small").getByText("· 控制台").waitFor();
+    assert.deepEqual(await untranslated(page), [], "the chat's channel");
+
+    await page.goto(`${c.daemon.url}/#/providers`);
+    await page.locator("#p-preset").waitFor();
+    const presets = await page.locator("#p-preset option").evaluateAll((all) => all.map((o) => o.textContent?.trim() ?? ""));
+    assert.ok(presets.some((p) => p === "Ollama （本地）"), `presets: ${presets.join(" | ")}`);
+    assert.ok(!presets.some((p) => p.includes("(local)")));
   });
 
   test("the switch turns the console to English, and the choice outlives a reload", async () => {

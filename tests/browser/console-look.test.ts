@@ -133,4 +133,31 @@ describe("dark mode, page titles and loading states in Chromium", { skip: chromi
     await busy.waitFor({ state: "hidden" });
     await page.unroute("**/api/providers");
   });
+
+  test("the memory page: a search with no match passes axe (its status is an item of the list), and no form label wraps mid-label", async () => {
+    const { page } = c;
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 740 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.goto(`${c.daemon.url}/#/memory`);
+      await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-nothing-like-this");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.locator("ul.records").getByRole("status").waitFor();
+      assert.deepEqual(await axeSerious(page), [], `axe: memory search with no match at ${size.width} px`);
+      // A label on one line is about one line-height tall; a label wider than its row may wrap, but not one that fits.
+      const wrapped = await page.locator("form.search > label, form.embed-setup > label").evaluateAll((labels) =>
+        labels
+          .filter((l) => {
+            const box = l.getBoundingClientRect();
+            const row = l.parentElement!.clientWidth;
+            return box.width < row - 40 && box.height > 1.6 * Number.parseFloat(getComputedStyle(l).lineHeight);
+          })
+          .map((l) => l.textContent),
+      );
+      assert.deepEqual(wrapped, [], `labels wrapped mid-label at ${size.width} px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

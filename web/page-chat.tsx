@@ -415,7 +415,10 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
     };
   }, []);
   useEffect(() => {
-    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+    if (!log.current) return;
+    log.current.scrollTop = log.current.scrollHeight;
+    // On a phone the page is the one scroll (console.css): the conversation's end is the page's.
+    if (getComputedStyle(log.current).overflowY === "visible") window.scrollTo(0, document.documentElement.scrollHeight);
   });
 
   async function send(event: Event) {

@@ -55,6 +55,10 @@ describe("the console at 375 px in Chromium", { skip: chromiumMissing ? "no /usr
     await page.goto(`${c.daemon.url}/#/chat/${idOf("alice")}`);
     await page.locator(".log .msg").nth(23).waitFor();
     assert.ok(await inView("#message"), "the message box is not in the viewport after opening the chat");
+    // The conversation opens at its end: the last answer is on the screen, above the docked box.
+    const last = (await page.locator(".log .msg").last().boundingBox())!;
+    const box = (await page.locator(".composer").boundingBox())!;
+    assert.ok(last.y + last.height <= box.y + 1 && last.y + last.height > 0, `the last message is off the screen: ${JSON.stringify({ last, box })}`);
     assert.ok(await inView(".composer button[type=submit]"), "Send is not in the viewport");
     // One scroll: the page is taller than the screen, the log inside it is not a scroller of its own.
     const log = await page.locator(".log").evaluate((el) => ({ overflow: getComputedStyle(el).overflowY, inner: el.scrollHeight - el.clientHeight }));

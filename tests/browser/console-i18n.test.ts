@@ -186,14 +186,18 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test("the daemon's values are in Chinese too, not hidden by translate=\"no\": doctor checks, roles, bands, the console channel, local presets", async () => {
+  test('the daemon\'s values are in Chinese too, not hidden by translate="no": doctor checks, roles, bands, the console channel, local presets', async () => {
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/doctor`);
     await page.getByRole("button", { name: "运行深度检查" }).click();
     const checks = page.locator("ul.checks li strong");
     await checks.first().waitFor({ timeout: 60_000 });
     const names = await checks.allInnerTexts();
-    for (const name of ["数据目录可写", "数据库能打开", "向量搜索", "全文搜索", "jieba 分词"]) assert.ok(names.some((n) => n.endsWith(name)), `no check named ${name}: ${names.join(" | ")}`);
+    for (const name of ["数据目录可写", "数据库能打开", "向量搜索", "全文搜索", "jieba 分词"])
+      assert.ok(
+        names.some((n) => n.endsWith(name)),
+        `no check named ${name}: ${names.join(" | ")}`,
+      );
     assert.equal(await page.locator('ul.checks strong[translate="no"]').count(), 0, "the check names are hidden from the language test");
     assert.deepEqual(await untranslated(page), [], "the doctor's results");
 
@@ -216,7 +220,10 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.goto(`${c.daemon.url}/#/providers`);
     await page.locator("#p-preset").waitFor();
     const presets = await page.locator("#p-preset option").evaluateAll((all) => all.map((o) => o.textContent?.trim() ?? ""));
-    assert.ok(presets.some((p) => p === "Ollama （本地）"), `presets: ${presets.join(" | ")}`);
+    assert.ok(
+      presets.some((p) => p === "Ollama （本地）"),
+      `presets: ${presets.join(" | ")}`,
+    );
     assert.ok(!presets.some((p) => p.includes("(local)")));
   });
 

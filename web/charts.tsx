@@ -44,7 +44,7 @@ function drawChart(figure: HTMLElement, { x, series, time = false, height = 180,
         const format = new Intl.DateTimeFormat(
           language(),
           /\{h/.test(template)
-            ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }
+            ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: /\{ss/.test(template) ? "2-digit" : undefined }
             : { year: /YYYY/.test(template) && !/D/.test(template) ? "numeric" : undefined, month: "short", day: /D/.test(template) ? "numeric" : undefined },
         );
         return (date: Date) => format.format(date);

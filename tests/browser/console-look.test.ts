@@ -35,12 +35,29 @@ describe("dark mode, page titles and loading states in Chromium", { skip: chromi
   let c: Console;
   let session: string;
   before(async () => {
-    c = await openConsole(() => ({ content: "Noted: the **boat** is blue." }));
+    // An imported history, so each turn recalls something and the audit has entries to chart.
+    const history = [
+      { conversation: "alice", session: "old-1", time: "2026-01-05T10:00:00Z", speaker: "alice", role: "user", text: "My boat is painted blue.", id: "m1" },
+      { conversation: "alice", session: "old-1", time: "2026-01-05T10:01:00Z", speaker: "homed", role: "assistant", text: "Noted: a blue boat.", id: "m2" },
+    ];
+    c = await openConsole(() => ({ content: "Noted: the **boat** is blue." }), { history });
     const call = (path: string, body: unknown) =>
       fetch(`${c.daemon.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     await call("/api/providers", { name: "scripted", baseUrl: c.provider.url, model: "scripted-model" });
     session = ((await (await call("/api/sessions", { partner: "alice", channel: "console", new: true })).json()) as { id: string }).id;
-    await (await call(`/api/sessions/${session}/messages`, { content: "My boat is blue." })).text();
+    for (const content of ["My boat is blue.", "Where is my boat moored?", "What colour is my boat?"]) await (await call(`/api/sessions/${session}/messages`, { content })).text();
+    // Every text the charts draw on their canvases, with where and how wide, to find labels that run together.
+    await c.context.addInitScript(() => {
+      const drawn: { chart: string; text: string; left: number; right: number; y: number }[] = [];
+      (window as unknown as { drawnLabels: typeof drawn }).drawnLabels = drawn;
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text: string, x: number, y: number, maxWidth?: number) {
+        const width = this.measureText(text).width;
+        const left = this.textAlign === "center" ? x - width / 2 : this.textAlign === "right" || this.textAlign === "end" ? x - width : x;
+        drawn.push({ chart: this.canvas.closest("figure")?.getAttribute("data-chart") ?? "", text, left, right: left + width, y: Math.round(y) });
+        return fillText.call(this, text, x, y, maxWidth);
+      };
+    });
     await logIn(c);
   });
   after(async () => {
@@ -143,6 +160,8 @@ describe("dark mode, page titles and loading states in Chromium", { skip: chromi
       await page.setViewportSize(size);
       await page.goto(`${c.daemon.url}/#/memory`);
       await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-nothing-like-this");
+      // Written in a year to come: nothing matches, whatever the search's fuzziness.
+      await page.locator("#m-since").fill("2099-01-01");
       await page.getByRole("button", { name: "Search", exact: true }).click();
       await page.locator("ul.records").getByRole("status").waitFor();
       assert.deepEqual(await axeSerious(page), [], `axe: memory search with no match at ${size.width} px`);
@@ -159,5 +178,43 @@ describe("dark mode, page titles and loading states in Chromium", { skip: chromi
       assert.deepEqual(wrapped, [], `labels wrapped mid-label at ${size.width} px`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test("the audit chart's date labels never run together; one latency sample is a flat line over percentiles 0–100", async () => {
+    const { page } = c;
+    type Label = { chart: string; text: string; left: number; right: number; y: number };
+    const labels = (chart: string) => page.evaluate((name) => (window as unknown as { drawnLabels: Label[] }).drawnLabels.filter((l) => l.chart === name), chart);
+    // The audit's turns spread over days and hours (the real ones came seconds apart): uPlot's date ticks at their densest.
+    await page.route("**/api/audit", async (route) => {
+      const answer = (await (await route.fetch()).json()) as { entries: { id: string; time: number }[] };
+      const start = Date.UTC(2026, 0, 5, 8);
+      const entries = Array.from({ length: 14 }, (_, i) => ({ ...answer.entries[i % answer.entries.length]!, id: `spread-${i}`, time: start + i * 3 * 3_600_000 }));
+      await route.fulfill({ contentType: "application/json", body: JSON.stringify({ entries }) });
+    });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${c.daemon.url}/#/audit`);
+      await page.reload();
+      await page.waitForFunction(() => (window as unknown as { drawnLabels: Label[] }).drawnLabels.some((l) => l.chart === "Characters injected per turn"));
+      const drawn = await labels("Characters injected per turn");
+      const rows = new Map<number, Label[]>();
+      for (const l of drawn) rows.set(l.y, [...(rows.get(l.y) ?? []), l]);
+      for (const row of rows.values()) {
+        const sorted = row.sort((a, b) => a.left - b.left);
+        for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]!.left >= sorted[i - 1]!.right, `at ${width} px "${sorted[i - 1]!.text}" runs into "${sorted[i]!.text}"`);
+      }
+    }
+    await page.unroute("**/api/audit");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.route("**/api/audit/replay", (route) =>
+      route.fulfill({ contentType: "application/json", body: JSON.stringify({ embedder: "fallback", samples: [{ query: "boat", ms: 12.5, found: 1 }] }) }),
+    );
+    await page.getByRole("button", { name: "Measure recall latency" }).click();
+    const chart = "Recall latency distribution (ms, by percentile)";
+    await page.waitForFunction((name) => (window as unknown as { drawnLabels: Label[] }).drawnLabels.some((l) => l.chart === name), chart);
+    const texts = (await labels(chart)).map((l) => l.text);
+    assert.ok(texts.includes("0") && texts.includes("100"), `the x axis is not percentiles 0–100: ${texts.join(" ")}`);
+    assert.ok(!texts.includes("101") && !texts.includes("99"), `one sample stretched the axis to 99–101: ${texts.join(" ")}`);
+    await page.unroute("**/api/audit/replay");
   });
 });

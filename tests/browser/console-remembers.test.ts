@@ -188,6 +188,10 @@ describe("what homed remembers, in Chromium", { skip: chromiumMissing ? "no /usr
     const dialog = page.getByRole("dialog", { name: "Forget this?" });
     await dialog.waitFor();
     assert.deepEqual(await axeSerious(page), [], "axe: the confirmation");
+    // The dark palette too: the red confirm button keeps its text readable (console.css, --on-bad).
+    await page.emulateMedia({ colorScheme: "dark" });
+    assert.deepEqual(await axeSerious(page), [], "axe: the confirmation, dark");
+    await page.emulateMedia({ colorScheme: "light" });
     await dialog.getByRole("button", { name: "Forget it" }).click();
     await page.locator(".remembered").getByText("homed remembers no facts yet.", { exact: false }).waitFor();
     assert.equal(await page.locator("li.fact").count(), 0);

@@ -539,6 +539,9 @@ export const STRINGS = {
     band_ACTIVE: ["active", "活跃"],
     channel_console: ["console", "控制台"],
     local: ["(local)", "（本地）"],
+    via_words: ["words", "词语"],
+    via_grams: ["character grams", "字符片段"],
+    via_vector: ["meaning", "语义"],
   },
 } as const satisfies Record<string, Record<string, Entry>>;
 
@@ -588,8 +591,8 @@ export const word = (value: unknown): string => {
   return has(key) ? t(key) : String(value);
 };
 
-/** What the daemon sends as a value of one kind (a doctor check, a plugin state, a role, a band, a channel) in the reader's words, else as sent. */
-export const named = (kind: "check" | "state" | "role" | "band" | "channel", value: string): string => {
+/** What the daemon sends as a value of one kind (a doctor check, a plugin state, a role, a band, a channel, a search channel) in the reader's words, else as sent. */
+export const named = (kind: "check" | "state" | "role" | "band" | "channel" | "via", value: string): string => {
   const key = `look.${kind}_${value.replace(/\W+/g, "_")}`;
   return has(key) ? t(key) : value;
 };

@@ -8,7 +8,7 @@ import { LineChart } from "./charts.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
 import { errorText, errorWords } from "./errors.ts";
-import { t, when, word } from "./i18n.ts";
+import { named, t, when, word } from "./i18n.ts";
 import { Remembered } from "./remembered.tsx";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
@@ -190,7 +190,9 @@ function RecordView({ record, onDeleted }: { record: MemoryRecord; onDeleted: ()
         )}
         {" · "}
         {word(record.scope)}
-        {record.score !== undefined ? <span class="muted">{t("memory.score", { score: record.score.toFixed(4), channels: (record.channels ?? []).join("+") })}</span> : null}
+        {record.score !== undefined ? (
+          <span class="muted">{t("memory.score", { score: record.score.toFixed(4), channels: (record.channels ?? []).map((c) => named("via", c)).join(" + ") })}</span>
+        ) : null}
       </div>
       <Data as="p" class="text">
         {record.text}

@@ -161,6 +161,8 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
     await page.getByRole("searchbox", { name: "搜索" }).fill("蓝色");
     await page.getByRole("button", { name: "搜索", exact: true }).click();
     await page.locator("li.record").filter({ hasText: "我的船漆成了蓝色。" }).filter({ hasText: /得分/ }).waitFor();
+    // The search channels are said in Chinese ("来自 词语 + 字符片段"), not as the daemon's words+grams.
+    assert.deepEqual(await untranslated(page), [], "the memory search's results");
   });
 
   test("every page in a zh-CN browser is in Chinese and has no serious or critical axe-core violation, at 1280 px and at 375 px", async () => {

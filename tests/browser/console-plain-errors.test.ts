@@ -83,6 +83,9 @@ describe("errors in people's words in Chromium", { skip: chromiumMissing ? "no /
       await alert.getByText(w.technical).click();
       assert.match(await alert.locator("details code").innerText(), /Provider answered HTTP 500: .*upstream exploded/);
       assert.deepEqual(await axeSerious(page), [], `axe: provider failure, ${language}`);
+      await page.emulateMedia({ colorScheme: "dark" });
+      assert.deepEqual(await axeSerious(page), [], `axe: provider failure, ${language}, dark`);
+      await page.emulateMedia({ colorScheme: "light" });
     });
   }
 });

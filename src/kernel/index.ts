@@ -1,5 +1,5 @@
 export { Kernel, NoProviderError, DEFAULT_SYSTEM_PROMPT, KernelConfigSchema, type KernelConfig, type KernelOptions, type TurnRequest, type ToolResult } from "./kernel.ts";
-export { Sessions, type Session, type Deleted } from "./sessions.ts";
+export { Sessions, type Session, type Deleted, type TurnFailure } from "./sessions.ts";
 export { ProviderStore, ProviderInputSchema, BaseUrlSchema, ApiKeySchema, ProviderNotFound, type ProviderInput, type ProviderView, type ProviderTarget, type ProviderEnv } from "./providers.ts";
 export { ToolRegistry, toolError, toolSpecTokens, type Tool, type ToolCallContext, type ToolSource } from "./tools.ts";
 export { STAGES, StageError, runHook, type StageName, type Participant, type Hooks, type StopReason, type TurnInfo } from "./stages.ts";

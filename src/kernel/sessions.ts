@@ -1,13 +1,38 @@
 /** Sessions: the channel's own one per (channel, partner), created on first contact, and new ones started beside it. */
 import type { Client } from "@libsql/client";
-import { sinkToL2 } from "../context/index.ts";
+import { loadL1Events, sinkToL2 } from "../context/index.ts";
 import { forgetRecord, OWNER } from "../memory/index.ts";
-import { deleteSession, eventsByIds, listSessions, openContextSession, openSession, renameSession, sessionById, sessionTimeline, startSession, touchSession, type SessionRow } from "../store/index.ts";
+import {
+  deleteSession,
+  deleteSetting,
+  eventsByIds,
+  listSessions,
+  openContextSession,
+  openSession,
+  readSetting,
+  renameSession,
+  sessionById,
+  sessionTimeline,
+  startSession,
+  touchSession,
+  writeSetting,
+  type SessionRow,
+} from "../store/index.ts";
 
 /** What deleting a conversation did with what was said in it: sank to cold history (kept, recallable) or forgotten. */
 export type Deleted = { sunk: number; forgotten: number };
 
 export type Session = SessionRow;
+
+/**
+ * A turn that ended in an error, kept with its conversation until the next turn ends, so a page
+ * loaded later still shows what went wrong and can send `input` again (it may never have been
+ * stored: a turn refused before it started, e.g. with no provider, stores nothing).
+ */
+export type TurnFailure = { error: string; message: string; input: string; time: string };
+
+/** Where a conversation's last failure is kept: a setting of its own (one small JSON value per conversation). */
+const failureKey = (id: string) => `turn_failure:${id}`;
 
 export class Sessions {
   constructor(private readonly client: Client) {}
@@ -55,6 +80,7 @@ export class Sessions {
     if (forget) for (const e of timeline) await forgetRecord(this.client, e.id, OWNER);
     else await sinkToL2(this.client, live);
     await deleteSession(this.client, id);
+    await this.recordFailure(id, null);
     return forget ? { sunk: 0, forgotten: timeline.length } : { sunk: live.length, forgotten: 0 };
   }
 
@@ -67,6 +93,32 @@ export class Sessions {
     const [event] = await eventsByIds(this.client, [turnId]);
     const session = event && (await sessionById(this.client, event.sessionId));
     return session ? { session, text: event.text, privateTo: event.privateTo } : undefined;
+  }
+
+  /** The conversation's last turn, if it failed (cleared when a later turn ends). */
+  async failure(id: string): Promise<TurnFailure | undefined> {
+    return (await readSetting(this.client, failureKey(id))) as TurnFailure | undefined;
+  }
+
+  /** Keeps a turn's failure with its conversation, or (null) clears it once a turn has ended. */
+  recordFailure(id: string, failure: TurnFailure | null): Promise<void> {
+    return failure ? writeSetting(this.client, failureKey(id), failure) : deleteSetting(this.client, failureKey(id));
+  }
+
+  /**
+   * Takes the live events from `eventId` on out of the conversation, so a new message takes their
+   * place (regenerate, edit and resend, retry). They are forgotten, as memory delete forgets one:
+   * replacing them is the person saying so (DESIGN §3), and sunk to cold history instead they
+   * came straight back, since recall restores the cold turns a new message resembles. The count
+   * forgotten, or undefined when `eventId` is not a live event of this conversation.
+   */
+  async rewind(id: string, eventId: string): Promise<number | undefined> {
+    const live = await loadL1Events(this.client, id);
+    const at = live.findIndex((e) => e.id === eventId);
+    if (at < 0) return undefined;
+    const gone = live.slice(at).map((e) => e.id);
+    for (const event of gone) await forgetRecord(this.client, event, OWNER);
+    return gone.length;
   }
 
   touch(id: string): Promise<void> {

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump, type ContextEvent } from "../context/index.ts";
-import type { Deleted, Kernel, PermissionAnswer, Session, TurnEvent, TurnResult } from "../kernel/index.ts";
+import type { Deleted, Kernel, PermissionAnswer, Session, TurnEvent, TurnFailure, TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { auditBy } from "./auth.ts";
 import { randomUUID } from "node:crypto";
@@ -30,6 +30,11 @@ const SendMessageSchema = z
   .object({
     content: z.string().min(1).max(200_000).optional(),
     /**
+     * A live event of this conversation: it and everything after it are forgotten (Sessions.rewind
+     * says why) and `content` takes their place — regenerate, edit and resend, retry.
+     */
+    replace: z.string().min(1).max(100).optional(),
+    /**
      * Ask over this stream before shell and terminal tools run (`homed acp` does): each such call
      * is a `permission` event, answered by POST /api/sessions/:id/permissions/:request.
      */
@@ -49,7 +54,8 @@ const SendMessageSchema = z
       .min(1)
       .optional(),
   })
-  .refine((m) => (m.content === undefined) !== (m.toolResults === undefined), "send either content (a new message) or toolResults (for the paused turn's calls)");
+  .refine((m) => (m.content === undefined) !== (m.toolResults === undefined), "send either content (a new message) or toolResults (for the paused turn's calls)")
+  .refine((m) => m.replace === undefined || m.content !== undefined, "replace goes with content (the message that takes the replaced events' place)");
 
 /** `?memory=forget`: forget what was said in it too; else (`keep`, the default) it stays as cold history. */
 const DeleteSessionSchema = z.object({ memory: z.enum(["keep", "forget"]).default("keep") });
@@ -62,6 +68,8 @@ export type SessionsAnswer = { sessions: Session[] };
 export type DeletedAnswer = Deleted;
 /** `GET /api/sessions/:id/context`: the conversation's live events, each with its messages. */
 export type ContextAnswer = ContextEvent[];
+/** `GET /api/sessions/:id/failure`: the conversation's last turn, if it failed (else null). */
+export type FailureAnswer = { failure: TurnFailure | null };
 /** What `POST /api/sessions/:id/messages` streams, by event name: each turn event under its type, then the result or the error. */
 export type MessageEvents = { [E in TurnEvent as E["type"]]: E } & {
   done: TurnResult;
@@ -116,9 +124,17 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
     return c.json<ContextAnswer>(await exportContextDump(kernel.client, session.id));
   });
 
+  app.get("/:id/failure", async (c) => {
+    const session = await sessionOr404(c.req.param("id"));
+    return c.json<FailureAnswer>({ failure: (await kernel.sessions.failure(session.id)) ?? null });
+  });
+
   app.post("/:id/messages", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    const { content, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
+    const { content, replace, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
+    if (replace !== undefined && (await kernel.sessions.rewind(session.id, replace)) === undefined) {
+      throw new HomedError("not_found", `No live event ${replace} in session ${session.id} to replace`);
+    }
     const clientTools = tools
       ? parseClientTools(
           { tools },
@@ -152,11 +168,15 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
         : undefined;
       try {
         const result = await kernel.turn({ session, input: content ?? "", signal: controller.signal, onEvent, ...(clientTools ? { clientTools } : {}), ...(toolResults ? { toolResults } : {}) });
+        await kernel.sessions.recordFailure(session.id, null);
         await send("done", result);
       } catch (error) {
         const known = publicError(error);
         if (!known) log.error(`turn in session ${session.id} failed: ${(error as Error).stack ?? error}`);
-        await send("error", known ? { error: known.error, message: known.message } : { error: "internal", message: "The turn failed; see the log." });
+        const failed = known ? { error: known.error, message: known.message } : { error: "internal", message: "The turn failed; see the log." };
+        // Kept with the conversation: a page loaded later shows it and can send the message again.
+        if (content !== undefined) await kernel.sessions.recordFailure(session.id, { ...failed, input: content, time: new Date().toISOString() });
+        await send("error", failed);
       } finally {
         unregister?.();
       }

@@ -6,6 +6,7 @@ export type {
   AuthStatus,
   ContextAnswer,
   DeletedAnswer,
+  FailureAnswer,
   DoctorAnswer,
   ImportEvents,
   MemoryRecord,

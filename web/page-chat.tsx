@@ -3,12 +3,17 @@
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
-import type { AuditAnswer, ContextAnswer, DeletedAnswer, MessageEvents, SessionsAnswer } from "./api-types.ts";
+import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
+import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t } from "./i18n.ts";
+import { titleFrom } from "./auto-title.ts";
+import { decorateCodeBlocks } from "./code-blocks.ts";
+import { DAYS, type Day, dayOf } from "./day-groups.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { RecallCards } from "./recall-cards.tsx";
+import { CopyButton, EditMessage } from "./message-actions.tsx";
 
 type Session = SessionsAnswer["sessions"][number];
 type Message = ContextAnswer[number]["messages"][number];
@@ -53,9 +58,13 @@ function Channel({ channel }: { channel: string }) {
   return <span translate={said === channel ? false : undefined}>{` · ${said}`}</span>;
 }
 
-/** A turn's error; on first run (no provider yet) it says what to do and links to where. */
-function TurnError({ code, message }: { code: string; message: string }) {
+/**
+ * A turn's error; on first run (no provider yet) it says what to do and links to where, and once
+ * a provider is there, that the message waits to be sent.
+ */
+function TurnError({ code, message, hasProvider }: { code: string; message: string; hasProvider: boolean }) {
   if (code !== "no_provider") return <Notice kind="error">{errorWords(code, message)}</Notice>;
+  if (hasProvider) return <Notice>{t("turn.notSentYet")}</Notice>;
   return (
     <p class="notice error" role="alert">
       {t("chat.noProvider")}
@@ -68,7 +77,7 @@ function TurnError({ code, message }: { code: string; message: string }) {
 /** An answer as Markdown (marked, then DOMPurify: web/markdown.ts), drawn again when its text grows. */
 function Markdown({ text }: { text: string }) {
   const el = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => void (el.current && renderMarkdown(el.current, text)), [text]);
+  useLayoutEffect(() => void (el.current && decorateCodeBlocks(renderMarkdown(el.current, text))), [text]);
   return <div class="answer md" translate={false} ref={el} />;
 }
 
@@ -91,35 +100,77 @@ function ToolStep({ label, args, result, live }: { label: string; args: string; 
 
 const messageText = (m: Message) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : t("chat.image"))).join(" "));
 
-/** A stored message; a tool call shows its result (from the tool message answering it) as it did live, and a stopped answer says so. */
-function StoredMessage({ message, results, stopped }: { message: Message; results: Map<string, string>; stopped: boolean }) {
-  if (message.role === "tool") return null;
-  const text = messageText(message);
+/** What was said, with Copy and Edit (Edit sends the new text in its place: what followed it goes). */
+function UserMessage({ text, idle, editable, resend }: { text: string; idle: boolean; editable: boolean; resend: (text: string) => void }) {
+  const [editing, setEditing] = useState(false);
+  if (editing && idle)
+    return (
+      <div class="msg user editing">
+        <EditMessage
+          text={text}
+          send={(edited) => {
+            setEditing(false);
+            resend(edited);
+          }}
+          cancel={() => setEditing(false)}
+        />
+      </div>
+    );
   return (
-    <div class={`msg ${message.role}`}>
-      {text ? message.role === "assistant" ? <Markdown text={text} /> : <Data as="p">{text}</Data> : null}
-      {message.role === "assistant" &&
-        (message.tool_calls ?? []).map((c) => {
-          const result = results.get(c.id);
-          return (
-            <ToolStep
-              key={c.id}
-              label={result === undefined ? t("chat.tool", { name: c.function.name }) : t("chat.toolDone", { name: c.function.name })}
-              args={c.function.arguments}
-              result={result}
-              live={false}
-            />
-          );
-        })}
-      {stopped && <p class="muted">{t("chat.stopped")}</p>}
+    <div class="msg user">
+      <Data as="p">{text}</Data>
+      {idle && (
+        <div class="msg-actions">
+          <CopyButton text={text} label={t("turn.copyMessage")} />
+          {editable && (
+            <button type="button" class="quiet small" onClick={() => setEditing(true)}>
+              {t("turn.edit")}
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 }
 
-/**
- * Delete, behind a confirmation that says what happens to the memory: by default what was said
- * stays as cold history (recall still finds it); forgetting it too is a choice the person ticks.
- */
+/** An answer's actions: Copy (its Markdown as written), and Regenerate on the last answer. */
+function AnswerActions({ text, regenerate }: { text: string; regenerate?: () => void }) {
+  return (
+    <div class="msg-actions">
+      {text && <CopyButton text={text} label={t("turn.copyAnswer")} />}
+      {regenerate && (
+        <button type="button" class="quiet small" onClick={regenerate}>
+          {t("turn.regenerate")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A stored answer; a tool call shows its result (from the tool message answering it) as it did live, and a stopped answer says so. */
+function StoredAnswer({ message, results, stopped, idle, regenerate }: { message: Message; results: Map<string, string>; stopped: boolean; idle: boolean; regenerate?: () => void }) {
+  const text = messageText(message);
+  return (
+    <div class="msg assistant">
+      {text ? <Markdown text={text} /> : null}
+      {(message.role === "assistant" ? (message.tool_calls ?? []) : []).map((c) => {
+        const result = results.get(c.id);
+        return (
+          <ToolStep
+            key={c.id}
+            label={result === undefined ? t("chat.tool", { name: c.function.name }) : t("chat.toolDone", { name: c.function.name })}
+            args={c.function.arguments}
+            result={result}
+            live={false}
+          />
+        );
+      })}
+      {stopped && <p class="muted">{t("chat.stopped")}</p>}
+      {idle && (text || regenerate) ? <AnswerActions text={text} regenerate={regenerate} /> : null}
+    </div>
+  );
+}
+
 function DeleteConversation({ session, done }: { session: Session; done: () => void }) {
   const [refused, setRefused] = useState<string | null>(null);
   async function remove(event: Event) {
@@ -210,41 +261,47 @@ function ConversationHeading({ session }: { session: Session }) {
   );
 }
 
-/** The conversations, grouped by partner (each partner's, by channel: #2, #3… for new chats beside the first), and a box that narrows them. */
-function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
-  const partner = useRef<HTMLInputElement>(null);
-  const [q, setQ] = useState("");
+/** Who a console chat is with when nobody is named: the person, talking for themself. */
+const YOURSELF = "me";
+
+/** Starts a new conversation (with `partner`, else the person's own) beside any there are, and opens it. */
+async function startChat(partner = "") {
+  const created = await api<Session>("POST", "/api/sessions", { partner: partner.trim() || YOURSELF, channel: "console", new: true });
+  location.hash = `#/chat/${created.id}`;
+}
+
+/** The first step while no model is set up: what a model is for here, and where to add one. */
+function AddModelStep() {
+  return (
+    <section class="card first-step" aria-labelledby="first-step-title">
+      <h2 id="first-step-title">{t("turn.firstTitle")}</h2>
+      <p>{t("turn.firstWhy")}</p>
+      <p>
+        <a class="button" href="#/providers">
+          {t("turn.firstLink")}
+        </a>
+      </p>
+      <p class="muted small">{t("turn.firstMeanwhile")}</p>
+    </section>
+  );
+}
+
+/** One day's conversations, by partner (each partner's, by channel: #2, #3… for new chats beside the first). */
+function DayGroup({ day, sessions, current, matches }: { day: Day; sessions: Session[]; current: Session | null; matches: (s: Session) => boolean }) {
   const byPartner = new Map<string, Session[]>();
   for (const s of sessions) byPartner.set(s.partner, [...(byPartner.get(s.partner) ?? []), s]);
-  const matches = (s: Session) => `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
-
-  async function start(event: Event) {
-    event.preventDefault();
-    // Always a new conversation, beside any the partner has: the earlier ones stay as they are.
-    const created = await api<Session>("POST", "/api/sessions", { partner: partner.current!.value, channel: "console", new: true });
-    location.hash = `#/chat/${created.id}`;
-  }
-
   return (
-    <aside class="sessions" aria-label={t("chat.conversations")}>
-      <h2>{t("chat.conversations")}</h2>
-      <form class="inline" onSubmit={start}>
-        <label for="new-partner">{t("chat.newWith")}</label>
-        <input ref={partner} id="new-partner" name="partner" required placeholder={t("chat.partnerPlaceholder")} />
-        <button type="submit">{t("chat.start")}</button>
-      </form>
-      {sessions.length ? (
-        <>
-          <label for="find-conversation">{t("chat.find")}</label>
-          <input id="find-conversation" type="search" placeholder={t("chat.findPlaceholder")} onInput={(e) => setQ(e.currentTarget.value)} />
-        </>
-      ) : null}
-      <ul class="conversations">
+    <li class="day" data-day={day} hidden={!sessions.some(matches)}>
+      <h3 class="day-name">{t(`turn.${day}`)}</h3>
+      <ul>
         {[...byPartner].map(([who, list]) => (
           <li key={who} class="partner" data-partner={who} hidden={!list.some(matches)}>
-            <span class="who" translate={false}>
-              {who}
-            </span>
+            {/* The person's own chats need no name over them; someone else's do. */}
+            {who !== YOURSELF && (
+              <span class="who" translate={false}>
+                {who}
+              </span>
+            )}
             <ul>
               {list.map((s) => (
                 <li key={s.id} data-session={s.id} hidden={!matches(s)}>
@@ -261,6 +318,45 @@ function Sidebar({ sessions, current }: { sessions: Session[]; current: Session 
           </li>
         ))}
       </ul>
+    </li>
+  );
+}
+
+/** The conversations by the day each was last used (today, yesterday, earlier), and a box that narrows them. */
+function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
+  const partner = useRef<HTMLInputElement>(null);
+  const [q, setQ] = useState("");
+  const matches = (s: Session) => `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
+  const now = new Date();
+
+  async function start(event: Event) {
+    event.preventDefault();
+    await startChat(partner.current!.value);
+  }
+
+  return (
+    <aside class="sessions" aria-label={t("chat.conversations")}>
+      <h2>{t("chat.conversations")}</h2>
+      <form class="inline" onSubmit={start}>
+        <label for="new-partner">{t("chat.newWith")}</label>
+        <input ref={partner} id="new-partner" name="partner" placeholder={t("turn.partnerOptional")} aria-describedby="partner-help" />
+        <p id="partner-help" class="help small">
+          {t("turn.partnerHelp")}
+        </p>
+        <button type="submit">{t("chat.start")}</button>
+      </form>
+      {sessions.length ? (
+        <>
+          <label for="find-conversation">{t("chat.find")}</label>
+          <input id="find-conversation" type="search" placeholder={t("chat.findPlaceholder")} onInput={(e) => setQ(e.currentTarget.value)} />
+        </>
+      ) : null}
+      <ul class="conversations">
+        {DAYS.map((day) => {
+          const inDay = sessions.filter((s) => dayOf(s.updatedAt, now) === day);
+          return inDay.length ? <DayGroup key={day} day={day} sessions={inDay} current={current} matches={matches} /> : null;
+        })}
+      </ul>
       <p class="muted" hidden={sessions.length === 0 || sessions.some(matches)}>
         {t("chat.noMatch")}
       </p>
@@ -276,15 +372,23 @@ type Part =
   | { kind: "error"; code: string; message: string }
   | { kind: "stopped" }
   | { kind: "failed"; message: string };
-/** A turn sent from this page: what was said, the recall lines, and the answer's parts. */
-type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean };
+/**
+ * A turn sent from this page: what was said, the recall lines, and the answer's parts; `event`
+ * is the stored event of what was said, once the turn has ended (none when it was never stored).
+ */
+type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean; event?: string };
 
-function LiveAnswer({ turn }: { turn: LiveTurn }) {
+/** What a live turn's actions do: send again in its place (edited, or as it was), each replacing what followed. */
+type TurnActions = { idle: boolean; resend: (text: string) => void; last: boolean; hasProvider: boolean };
+
+function LiveAnswer({ turn, actions }: { turn: LiveTurn; actions: TurnActions }) {
+  const answer = turn.parts.flatMap((p) => (p.kind === "answer" ? [p.text] : [])).join("\n\n");
+  const failed = turn.parts.some((p) => p.kind === "error" || p.kind === "failed");
+  // Sent before any model was set up, and one is now: it waits to be sent, it did not fail.
+  const waiting = actions.hasProvider && turn.parts.some((p) => p.kind === "error" && p.code === "no_provider");
   return (
     <>
-      <div class="msg user">
-        <Data as="p">{turn.said}</Data>
-      </div>
+      <UserMessage text={turn.said} idle={actions.idle} editable resend={actions.resend} />
       {turn.recalls.map((r, i) => (
         <Fragment key={i}>
           <RecallLine report={r} />
@@ -311,7 +415,7 @@ function LiveAnswer({ turn }: { turn: LiveTurn }) {
             const label = p.finished ? t(p.finished.denied ? "chat.toolDenied" : "chat.toolDone", { name: p.finished.name }) : t("chat.tool", { name: p.name });
             return <ToolStep key={i} label={label} args={p.args} result={p.result} live />;
           }
-          if (p.kind === "error") return <TurnError key={i} code={p.code} message={p.message} />;
+          if (p.kind === "error") return <TurnError key={i} code={p.code} message={p.message} hasProvider={actions.hasProvider} />;
           if (p.kind === "stopped")
             return (
               <p key={i} class="muted">
@@ -324,6 +428,15 @@ function LiveAnswer({ turn }: { turn: LiveTurn }) {
             </Notice>
           );
         })}
+        {actions.idle && failed ? (
+          <div class="msg-actions">
+            <button type="button" onClick={() => actions.resend(turn.said)}>
+              {waiting ? t("turn.sendNow") : t("turn.retry")}
+            </button>
+          </div>
+        ) : actions.idle && !turn.streaming ? (
+          <AnswerActions text={answer} regenerate={actions.last && answer ? () => actions.resend(turn.said) : undefined} />
+        ) : null}
       </div>
     </>
   );
@@ -333,7 +446,7 @@ function LiveAnswer({ turn }: { turn: LiveTurn }) {
  * Sends a message and gathers the streamed turn into `turn`; `changed` is called after each
  * event (the page draws at most once a frame: the Markdown is parsed again on each draw).
  */
-async function runTurn(sessionId: string, turn: LiveTurn, signal: AbortSignal, changed: () => void): Promise<void> {
+async function runTurn(sessionId: string, turn: LiveTurn, replace: string | undefined, signal: AbortSignal, changed: () => void): Promise<void> {
   let answer: Extract<Part, { kind: "answer" }> | null = null;
   let reasoning: Extract<Part, { kind: "reasoning" }> | null = null;
   let calls = new Map<number, Extract<Part, { kind: "tool" }>>();
@@ -388,7 +501,7 @@ async function runTurn(sessionId: string, turn: LiveTurn, signal: AbortSignal, c
     changed();
   };
   try {
-    await streamMessage(sessionId, turn.said, on, signal);
+    await streamMessage(sessionId, { content: turn.said, ...(replace ? { replace } : {}) }, on, signal);
   } catch (error) {
     if ((error as Error).name === "AbortError") turn.parts.push({ kind: "stopped" });
     else turn.parts.push({ kind: "failed", message: errorText(error) });
@@ -398,18 +511,45 @@ async function runTurn(sessionId: string, turn: LiveTurn, signal: AbortSignal, c
   }
 }
 
-function Conversation({ session, stored }: { session: Session; stored: Stored }) {
+/** The stored event of `said`: the last live one of the conversation whose user message it is (none when it was never stored). */
+async function eventOf(sessionId: string, said: string): Promise<string | undefined> {
+  const events = await api<ContextAnswer>("GET", `/api/sessions/${encodeURIComponent(sessionId)}/context`).catch(() => []);
+  return events.findLast((e) => e.messages[0]?.role === "user" && messageText(e.messages[0]) === said)?.id;
+}
+
+/**
+ * The turn a page loaded later shows for a failure kept with the conversation: its error, with
+ * Retry. When the failed message was stored (the last one), it moves from `stored` to the turn.
+ */
+function failedTurn(stored: StoredMessage[], failure: FailureAnswer["failure"]): { stored: StoredMessage[]; turns: LiveTurn[] } {
+  if (!failure) return { stored, turns: [] };
+  const last = stored.at(-1);
+  const kept = last?.message.role === "user" && messageText(last.message) === failure.input ? last : undefined;
+  const turn: LiveTurn = { said: failure.input, recalls: [], parts: [{ kind: "error", code: failure.error, message: failure.message }], typing: false, streaming: false, event: kept?.event };
+  return { stored: kept ? stored.slice(0, -1) : stored, turns: [turn] };
+}
+
+function Conversation({ session, loaded, hasProvider, renamed }: { session: Session; loaded: Loaded; hasProvider: boolean; renamed: () => void }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const log = useRef<HTMLDivElement>(null);
-  const [turns, setTurns] = useState<LiveTurn[]>([]);
+  const [initial] = useState(() => failedTurn(loaded.stored, loaded.failure));
+  const [stored, setStored] = useState(initial.stored);
+  const [turns, setTurns] = useState<LiveTurn[]>(initial.turns);
+  const [enterAlone, setEnterAlone] = useState(enterSends);
+  /** Whether the conversation still waits for its name: one nobody named, whose first exchange this page sends. */
+  const unnamed = useRef(session.title === null && loaded.stored.length === 0);
   const [, redraw] = useState(0);
-  /** The running turn's controller: Stop (or leaving the page) cancels it; what was said so far stays. */
+  /** The running turn's controller: Stop, Esc (or leaving the page) cancels it; what was said so far stays. */
   const controller = useRef<AbortController | null>(null);
   const frame = useRef(0);
   useEffect(() => {
     input.current?.focus();
+    // Esc stops the answer wherever the focus is (an answer's details, a link, the box).
+    const stop = (e: KeyboardEvent) => e.key === "Escape" && controller.current?.abort();
+    document.addEventListener("keydown", stop);
     return () => {
+      document.removeEventListener("keydown", stop);
       controller.current?.abort();
       cancelAnimationFrame(frame.current);
     };
@@ -421,11 +561,8 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
     if (getComputedStyle(log.current).overflowY === "visible") window.scrollTo(0, document.documentElement.scrollHeight);
   });
 
-  async function send(event: Event) {
-    event.preventDefault();
-    const text = input.current!.value;
-    if (!text.trim()) return;
-    input.current!.value = "";
+  /** Sends `text` as a new turn; with `replace`, in place of that stored event and all after it. */
+  async function say(text: string, replace?: string) {
     const turn: LiveTurn = { said: text, recalls: [], parts: [], typing: true, streaming: true };
     setTurns((all) => [...all, turn]);
     controller.current = new AbortController();
@@ -434,28 +571,76 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
       frame.current = 0;
       redraw((n) => n + 1);
     };
-    await runTurn(session.id, turn, controller.current.signal, () => {
+    await runTurn(session.id, turn, replace, controller.current.signal, () => {
       frame.current ||= requestAnimationFrame(draw);
     });
     controller.current = null;
+    // Which stored event it was, so Edit, Regenerate and Retry can replace it.
+    turn.event = await eventOf(session.id, turn.said);
     draw();
     input.current?.focus();
+    // Its first exchange answered: the conversation takes its name from what was asked.
+    if (unnamed.current && turn.parts.some((p) => p.kind === "answer") && !turn.parts.some((p) => p.kind === "error" || p.kind === "failed")) {
+      unnamed.current = false;
+      const title = titleFrom(text);
+      if (title) await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title }).then(renamed, () => {});
+    }
   }
 
+  async function send(event: Event) {
+    event.preventDefault();
+    const text = input.current!.value;
+    if (!text.trim()) return;
+    input.current!.value = "";
+    await say(text);
+  }
+
+  /** Sends `text` in place of the stored message `i` (and what followed it). */
+  const resendStored = (i: number) => (text: string) => {
+    const from = stored[i]!.event;
+    setStored(stored.slice(0, i));
+    setTurns([]);
+    void say(text, from);
+  };
+  /** Sends `text` in place of live turn `i` (and what followed it); a turn never stored is just sent again. */
+  const resendLive = (i: number) => (text: string) => {
+    const from = turns[i]!.event;
+    setTurns(turns.slice(0, i));
+    void say(text, from);
+  };
+
   const running = turns.at(-1)?.streaming === true;
+  const idle = !running;
+  // Regenerate belongs to the last answer: the stored one only while no turn was sent from this page.
+  const lastAnswer = turns.length ? -1 : stored.findLastIndex((m) => m.message.role === "assistant");
+  const askedBefore = (i: number) => stored.findLastIndex((m, j) => j < i && m.message.role === "user");
   return (
     <>
       <ConversationHeading session={session} />
       <div class="log" role="log" aria-live="polite" ref={log}>
-        {stored.map(({ message, recall, stopped }, i) => (
-          <Fragment key={i}>
-            <StoredMessage message={message} results={stored.results} stopped={stopped} />
-            {recall && <RecallLine report={recall} />}
-            {recall && <RecallCards report={recall} />}
-          </Fragment>
-        ))}
+        {stored.map(({ message, recall, stopped }, i) => {
+          if (message.role === "tool") return null;
+          const asked = i === lastAnswer ? askedBefore(i) : -1;
+          return (
+            <Fragment key={i}>
+              {message.role === "user" ? (
+                <UserMessage text={messageText(message)} idle={idle} editable={typeof message.content === "string"} resend={resendStored(i)} />
+              ) : (
+                <StoredAnswer
+                  message={message}
+                  results={loaded.stored.results}
+                  stopped={stopped}
+                  idle={idle}
+                  regenerate={asked >= 0 ? () => resendStored(asked)(messageText(stored[asked]!.message)) : undefined}
+                />
+              )}
+              {recall && <RecallLine report={recall} />}
+              {recall && <RecallCards report={recall} />}
+            </Fragment>
+          );
+        })}
         {turns.map((turn, i) => (
-          <LiveAnswer key={`t${i}`} turn={turn} />
+          <LiveAnswer key={`t${i}`} turn={turn} actions={{ idle, resend: resendLive(i), last: i === turns.length - 1, hasProvider }} />
         ))}
       </div>
       <form ref={form} class="composer" onSubmit={send}>
@@ -468,8 +653,13 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
           name="message"
           rows={3}
           required
+          aria-describedby="composer-keys"
           placeholder={t("chat.messagePlaceholder")}
-          onKeyDown={(e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && form.current?.requestSubmit()}
+          onKeyDown={(e) => {
+            if (!sendsMessage(e, enterAlone)) return;
+            e.preventDefault();
+            if (!running) form.current?.requestSubmit();
+          }}
         />
         <button type="submit" disabled={running}>
           {t("chat.send")}
@@ -478,6 +668,27 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
           {t("chat.stop")}
         </button>
       </form>
+      <p class="composer-keys small muted">
+        <span id="composer-keys">
+          <kbd translate={false}>{enterAlone ? "Enter" : "Ctrl+Enter"}</kbd>
+          {t("turn.keySends")}
+          <kbd translate={false}>{enterAlone ? "Shift+Enter" : "Enter"}</kbd>
+          {t("turn.keyNewLine")}
+          <kbd translate={false}>Esc</kbd>
+          {t("turn.keyStops")}
+        </span>{" "}
+        <label>
+          <input
+            type="checkbox"
+            checked={enterAlone}
+            onChange={(e) => {
+              setEnterSends(e.currentTarget.checked);
+              setEnterAlone(e.currentTarget.checked);
+            }}
+          />{" "}
+          {t("turn.enterSends")}
+        </label>
+      </p>
     </>
   );
 }
@@ -486,7 +697,10 @@ function Conversation({ session, stored }: { session: Session; stored: Stored })
  * The stored conversation: each message with the recall line of the turn it started (and whether
  * it ends a turn its client stopped), and the tool results by call.
  */
-type Stored = { message: Message; recall: RecallReport | null; stopped: boolean }[] & { results: Map<string, string> };
+type StoredMessage = { message: Message; event: string; recall: RecallReport | null; stopped: boolean };
+type Stored = StoredMessage[] & { results: Map<string, string> };
+/** What the page loads for a conversation: its stored messages and its last turn's failure, if it failed. */
+type Loaded = { stored: Stored; failure: FailureAnswer["failure"] };
 
 /**
  * Each turn's recall line, back in its place: the audit's entries of this conversation, oldest
@@ -500,11 +714,12 @@ function storedConversation(history: ContextAnswer, audit: AuditAnswer): Stored 
     const entry = recalls.splice(0, i + 1).at(-1)!;
     return { query: entry.query, chars: entry.chars, ids: entry.ids.map((x) => x.id) };
   };
-  const messages = history.flatMap((e) => e.messages);
+  const messages = history.flatMap((e) => e.messages.map((message) => ({ message, event: e.id })));
   const stoppedAfter = new Set(history.filter((e) => e.stopped).map((e) => e.messages.at(-1)));
-  const results = new Map(messages.flatMap((m) => (m.role === "tool" ? [[m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)] as const] : [])));
-  const stored = messages.map((message) => ({
+  const results = new Map(messages.flatMap(({ message: m }) => (m.role === "tool" ? [[m.tool_call_id, typeof m.content === "string" ? m.content : JSON.stringify(m.content)] as const] : [])));
+  const stored = messages.map(({ message, event }) => ({
     message,
+    event,
     recall: message.role === "user" && typeof message.content === "string" ? recallFor(message.content) : null,
     stopped: stoppedAfter.has(message),
   }));
@@ -512,15 +727,20 @@ function storedConversation(history: ContextAnswer, audit: AuditAnswer): Stored 
 }
 
 async function load(sessionId: string | undefined) {
-  const { sessions } = await api<SessionsAnswer>("GET", "/api/sessions");
+  const [{ sessions }, { providers }] = await Promise.all([api<SessionsAnswer>("GET", "/api/sessions"), api<ProvidersAnswer>("GET", "/api/providers")]);
+  const hasProvider = providers.length > 0;
   const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : (sessions[0] ?? null));
-  if (!current) return { sessions, current, stored: null };
-  const [history, audit] = await Promise.all([api<ContextAnswer>("GET", `/api/sessions/${current.id}/context`), api<AuditAnswer>("GET", `/api/audit?session=${encodeURIComponent(current.id)}`)]);
-  return { sessions, current, stored: storedConversation(history, audit) };
+  if (!current) return { sessions, current, hasProvider, conversation: null };
+  const [history, audit, { failure }] = await Promise.all([
+    api<ContextAnswer>("GET", `/api/sessions/${current.id}/context`),
+    api<AuditAnswer>("GET", `/api/audit?session=${encodeURIComponent(current.id)}`),
+    api<FailureAnswer>("GET", `/api/sessions/${current.id}/failure`),
+  ]);
+  return { sessions, current, hasProvider, conversation: { stored: storedConversation(history, audit), failure } satisfies Loaded };
 }
 
 export function Chat({ params: [sessionId], fail }: PageProps) {
-  const [loaded] = useLoad(() => load(sessionId), fail);
+  const [loaded, reload] = useLoad(() => load(sessionId), fail);
   /** On a phone the conversation list is a drawer (console.css), opened by its button; choosing one redraws the page, closed. */
   const [drawer, setDrawer] = useState(false);
   // Focus goes into the opened drawer and back to its button when it closes, as a dialog's would.
@@ -536,7 +756,7 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
     return () => document.removeEventListener("keydown", close);
   }, [drawer]);
   if (!loaded) return null;
-  const { sessions, current, stored } = loaded;
+  const { sessions, current, conversation, hasProvider } = loaded;
   return (
     <>
       <h1 class="sr-only">{t("chat.heading")}</h1>
@@ -551,7 +771,18 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
           <Sidebar sessions={sessions} current={current} />
         </div>
         <section class="chat" aria-label={t("chat.conversation")}>
-          {current && stored ? <Conversation key={current.id} session={current} stored={stored} /> : <Notice>{sessions.length ? t("chat.missing") : t("chat.startLeft")}</Notice>}
+          {!hasProvider && <AddModelStep />}
+          {current && conversation ? (
+            <Conversation key={current.id} session={current} loaded={conversation} hasProvider={hasProvider} renamed={reload} />
+          ) : sessions.length ? (
+            <Notice>{t("chat.missing")}</Notice>
+          ) : (
+            <p>
+              <button type="button" onClick={() => void startChat()}>
+                {t("turn.startChat")}
+              </button>
+            </p>
+          )}
         </section>
       </div>
     </>

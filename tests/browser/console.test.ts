@@ -144,7 +144,7 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.reload();
     const kept = page.locator(".log details.recall");
     await kept.waitFor();
-    assert.equal(await kept.evaluate((d) => d.previousElementSibling?.textContent), "What colour is my boat?");
+    assert.equal(await kept.evaluate((d) => d.previousElementSibling?.querySelector("p")?.textContent), "What colour is my boat?");
     assert.match(await kept.locator("summary").innerText(), /^remembered [1-9]\d* things? \([1-9][\d,]* characters\)$/);
     await kept.locator("summary").click();
     assert.match(await kept.innerText(), /looked for: .*What colour is my boat\?/);

@@ -69,6 +69,10 @@ describe("code blocks and table alignment in Chromium", { skip: chromiumMissing 
     await answer.getByRole("button", { name: "Copy code" }).first().click();
     await answer.getByRole("button", { name: "Copied" }).waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), CODE);
-    assert.deepEqual(await axeSerious(page), []);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme);
+      assert.deepEqual(await axeSerious(page), [], `axe, ${scheme}`);
+    }
   });
 });

@@ -27,7 +27,11 @@ describe("first steps in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.goto(`${c.daemon.url}/#/chat`);
     const step = page.getByRole("region", { name: "First, add a model" });
     await step.waitFor();
-    assert.deepEqual(await axeSerious(page), []);
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme);
+      assert.deepEqual(await axeSerious(page), [], `axe, ${scheme}`);
+    }
 
     // No partner needed: the conversation is the person's own.
     await page.getByRole("button", { name: "New chat" }).click();

@@ -9,15 +9,16 @@ const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<AnalysisRequest>) => void) | null;
   postMessage(message: AnalysisReply, transfer: ArrayBuffer[]): void;
 };
-const analysis = new AnalysisHere();
+/** Made with the limits of the first request: the thread serves one import. */
+let analysis: AnalysisHere | undefined;
 
 async function answer(request: AnalysisRequest): Promise<void> {
   try {
-    if (request.op === "add") await analysis.add(request.inputs);
-    const value = request.op === "seal" ? await analysis.seal() : undefined;
+    analysis ??= new AnalysisHere(request.limits);
+    const value = request.op === "add" ? await analysis.add(request.inputs) : await analysis.seal();
     scope.postMessage({ id: request.id, value }, transferables(value));
     // This thread's heap is its own: the import's collections on the other thread never reach it.
-    collectGarbage(request.op === "seal");
+    collectGarbage(request.op === "seal" || (Array.isArray(value) && value.length > 0));
   } catch (error) {
     scope.postMessage({ id: request.id, error: (error as Error).message ?? String(error) }, []);
   }

@@ -7,7 +7,7 @@
  * analyses here: a worker first loads its own jieba and tokenizer (~0.4 s), more than the whole
  * analysis of a few thousand messages.
  */
-import { SegmentBuilder, type SealedSegment, type SearchText } from "../store/index.ts";
+import { BULK_SEGMENT_BYTES, BULK_SEGMENT_DOCS, MAX_MERGE_LEVEL, SegmentBuilder, type SealedSegment, type SearchText } from "../store/index.ts";
 import { startWorker } from "../runtime/index.ts";
 
 /** Messages from which an import analyses in a worker thread (see above). */
@@ -16,9 +16,17 @@ export const WORKER_FROM = 4_000;
 /** One message to analyse: the event rowid it will have and what search indexes of it. */
 export type AnalysisInput = { rowid: number; search: SearchText };
 
+/**
+ * When the segment being built is sealed: once it holds `docs` messages (checked at the end of an
+ * `add`, a chunk of the import) or `bytes` of terms and postings (checked after each message).
+ */
+export type SegmentLimits = { docs: number; bytes: number };
+
+export const IMPORT_SEGMENT_LIMITS: SegmentLimits = { docs: BULK_SEGMENT_DOCS, bytes: BULK_SEGMENT_BYTES };
+
 export interface ImportAnalysis {
-  /** Analyses messages (in ascending rowid) into the segment being built. */
-  add(inputs: readonly AnalysisInput[]): Promise<void>;
+  /** Analyses messages (in ascending rowid) into the segment being built; the segments it filled (see SegmentLimits), sealed for writing. */
+  add(inputs: readonly AnalysisInput[]): Promise<SealedSegment[]>;
   /** The segment built so far, sealed for writing; the next `add` starts another. */
   seal(): Promise<SealedSegment | undefined>;
   close(): void;
@@ -33,39 +41,52 @@ export class AnalysisHere implements ImportAnalysis {
   #segment = new SegmentBuilder();
   #queue: Promise<unknown> = Promise.resolve();
 
+  constructor(private readonly limits: SegmentLimits = IMPORT_SEGMENT_LIMITS) {}
+
   #inTurn<T>(work: () => Promise<T>): Promise<T> {
     const result = this.#queue.then(work);
     this.#queue = result.catch(() => {});
     return result;
   }
 
-  add(inputs: readonly AnalysisInput[]): Promise<void> {
+  add(inputs: readonly AnalysisInput[]): Promise<SealedSegment[]> {
     return this.#inTurn(async () => {
-      for (const input of inputs) await this.#segment.addText(input.rowid, input.search);
+      const full: SealedSegment[] = [];
+      for (const input of inputs) {
+        await this.#segment.addText(input.rowid, input.search);
+        // Bounded by bytes too: on an open vocabulary a few thousand messages hold 100k+ terms.
+        // Such a segment is not merged again, like one of BULK_SEGMENT_DOCS: merging eight would
+        // hold eight times the bound.
+        if (this.#segment.bytes >= this.limits.bytes) full.push({ ...this.#sealNow()!, level: MAX_MERGE_LEVEL });
+      }
+      if (this.#segment.docs >= this.limits.docs) full.push(this.#sealNow()!);
+      return full;
     });
   }
 
+  #sealNow(): SealedSegment | undefined {
+    const sealed = this.#segment.seal();
+    this.#segment = new SegmentBuilder();
+    return sealed;
+  }
+
   seal(): Promise<SealedSegment | undefined> {
-    return this.#inTurn(async () => {
-      const sealed = this.#segment.seal();
-      this.#segment = new SegmentBuilder();
-      return sealed;
-    });
+    return this.#inTurn(async () => this.#sealNow());
   }
 
   close(): void {}
 }
 
 /** What goes to the worker thread and what comes back. */
-export type AnalysisRequest = { id: number } & ({ op: "add"; inputs: readonly AnalysisInput[] } | { op: "seal" });
-export type AnalysisReply = { id: number; value?: SealedSegment; error?: string };
+export type AnalysisRequest = { id: number; limits: SegmentLimits } & ({ op: "add"; inputs: readonly AnalysisInput[] } | { op: "seal" });
+export type AnalysisReply = { id: number; value?: SealedSegment | SealedSegment[]; error?: string };
 /** The worker's first message: its handler is in place. (Bun drops a message that arrives before.) */
 export const WORKER_READY = -1;
 
 /** The byte arrays of a reply, moved to the other thread rather than copied. */
 export function transferables(value: AnalysisReply["value"]): ArrayBuffer[] {
-  if (!value) return [];
-  return [value.rowids, value.lengths, value.postings, value.ends].map((bytes) => bytes.buffer as ArrayBuffer);
+  const segments = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return segments.flatMap((s) => [s.rowids, s.lengths, s.postings, s.ends].map((bytes) => bytes.buffer as ArrayBuffer));
 }
 
 /** The analysis in a worker thread (import-analysis-worker.ts): requests answered in order. */
@@ -77,7 +98,7 @@ export class AnalysisInWorker implements ImportAnalysis {
   #started!: () => void;
   readonly #ready = new Promise<void>((resolve) => (this.#started = resolve));
 
-  constructor() {
+  constructor(private readonly limits: SegmentLimits = IMPORT_SEGMENT_LIMITS) {
     this.#worker.onmessage = (event: MessageEvent<AnalysisReply>) => {
       const { id, value, error } = event.data;
       if (id === WORKER_READY) return this.#started();
@@ -102,13 +123,13 @@ export class AnalysisInWorker implements ImportAnalysis {
       this.#waiting.set(id, { resolve: resolve as (value: AnalysisReply["value"]) => void, reject });
       void this.#ready.then(() => {
         if (this.#failed) reject(this.#failed);
-        else this.#worker.postMessage({ id, ...request } satisfies AnalysisRequest);
+        else this.#worker.postMessage({ id, limits: this.limits, ...request } satisfies AnalysisRequest);
       });
     });
   }
 
-  async add(inputs: readonly AnalysisInput[]): Promise<void> {
-    await this.#call({ op: "add", inputs });
+  add(inputs: readonly AnalysisInput[]): Promise<SealedSegment[]> {
+    return this.#call({ op: "add", inputs });
   }
 
   seal(): Promise<SealedSegment | undefined> {
@@ -121,6 +142,6 @@ export class AnalysisInWorker implements ImportAnalysis {
 }
 
 /** The analysis for an import of `messages` messages (0: not known). */
-export function startImportAnalysis(messages: number): ImportAnalysis {
-  return messages >= WORKER_FROM ? new AnalysisInWorker() : new AnalysisHere();
+export function startImportAnalysis(messages: number, limits: SegmentLimits = IMPORT_SEGMENT_LIMITS): ImportAnalysis {
+  return messages >= WORKER_FROM ? new AnalysisInWorker(limits) : new AnalysisHere(limits);
 }

@@ -13,7 +13,6 @@ import { HomedError } from "../errors/index.ts";
 import {
   attachVectors,
   beginRun,
-  BULK_SEGMENT_DOCS,
   dropRun,
   makeVisible,
   mergeInBackground,
@@ -27,7 +26,7 @@ import {
 } from "../store/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import type { InvalidLine } from "./import-format.ts";
-import { startImportAnalysis, type ImportAnalysis } from "./import-analysis.ts";
+import { startImportAnalysis, type ImportAnalysis, type SegmentLimits } from "./import-analysis.ts";
 import { NeighbourWindow, type WithContext } from "./import-window.ts";
 import { describeMasked, maskSecrets } from "../text/index.ts";
 
@@ -75,6 +74,8 @@ type Options = {
   openSessions?: number;
   /** An id read twice: throw to abort the import (the default), return to skip the line. */
   onInvalid?: (bad: InvalidLine) => void;
+  /** When a search segment is sealed (import-analysis.ts' IMPORT_SEGMENT_LIMITS by default). */
+  segmentLimits?: SegmentLimits;
   /** Where the import logs what it did not store (a masked secret's kinds and event id, never the value). */
   log?: (line: string) => void;
   now?: number;
@@ -101,8 +102,9 @@ type Job = {
   /** Ids read in this chunk of the file, recorded with it (`import_seen`). */
   seen: readonly string[];
   firstRowid: number;
-  analysed: Promise<void>;
-  /** The search segment this chunk completes (every BULK_SEGMENT_DOCS messages, and at the end). */
+  /** The analysis of the chunk, and the search segments it filled (see SegmentLimits). */
+  analysed: Promise<SealedSegment[]>;
+  /** The last chunk's: the last search segment. */
   segment?: Promise<SealedSegment | undefined>;
 };
 
@@ -122,8 +124,6 @@ class Importer {
   readonly #pending: Job[] = [];
   /** Ids read but not yet recorded in `import_seen` (the pending chunks'), for the duplicate check. */
   readonly #seenUnwritten = new Set<string>();
-  /** Messages in the search segment being built. */
-  #segmentDocs = 0;
   #nextRowid: number;
   #writes = 0;
   /** Whether the connection takes the tuning PRAGMAs (a local file, not a server). */
@@ -191,17 +191,13 @@ class Importer {
   async #send(ready: readonly WithContext<ImportMessage>[], seen: readonly string[], last: boolean): Promise<void> {
     const firstRowid = this.#nextRowid;
     this.#nextRowid += ready.length;
-    this.#segmentDocs += ready.length;
     const job: Job = {
       ready,
       seen,
       firstRowid,
       analysed: observed(this.analysis.add(ready.map(({ message, context }, i) => ({ rowid: firstRowid + i, search: searchText(message, context) })))),
     };
-    if ((last && this.#segmentDocs > 0) || this.#segmentDocs >= BULK_SEGMENT_DOCS) {
-      job.segment = observed(this.analysis.seal());
-      this.#segmentDocs = 0;
-    }
+    if (last) job.segment = observed(this.analysis.seal());
     this.#pending.push(job);
     while (this.#pending.length > (last ? 0 : AHEAD)) await this.#write(this.#pending.shift()!);
   }
@@ -216,7 +212,7 @@ class Importer {
             { purpose: "write" },
           )
         : [];
-    await analysed;
+    const filled = await analysed;
     const statements: InStatement[] = [];
     for (const [i, { message }] of ready.entries()) {
       const session = coldSessionId(message.conversation, message.session);
@@ -225,8 +221,9 @@ class Importer {
       const vector = vectors[i] && this.options.embedder ? { modelId: this.options.embedder.modelId, vector: vectors[i] } : undefined;
       statements.push(...(await coldEventStatements(message, seq, vector, this.now, firstRowid + i)));
     }
-    const segment = await sealing;
-    this.#tunable = await writeImportChunk(this.client, { run: this.run, seen, statements, segment, tunable: this.#tunable });
+    const lastSegment = await sealing;
+    const segments = lastSegment ? [...filled, lastSegment] : filled;
+    this.#tunable = await writeImportChunk(this.client, { run: this.run, seen, statements, segments, tunable: this.#tunable });
     this.#remember(seqs);
     for (const id of seen) this.#seenUnwritten.delete(id);
     collectGarbage(++this.#writes % FULL_GC_EVERY === 0);
@@ -262,7 +259,7 @@ class Importer {
 export async function importHistory(client: Client, messages: Iterable<ImportMessage> | AsyncIterable<ImportMessage>, options: Options = {}): Promise<ImportResult> {
   const now = options.now ?? Date.now();
   const total = options.total ?? (Array.isArray(messages) ? messages.length : 0);
-  const analysis = startImportAnalysis(total);
+  const analysis = startImportAnalysis(total, options.segmentLimits);
   try {
     return await importRun(client, messages, options, now, total, analysis);
   } finally {

@@ -59,8 +59,8 @@ export type ImportChunk = {
   seen: readonly string[];
   /** Its staged rows (cold-event.ts), merged into multi-row INSERTs. */
   statements: readonly InStatement[];
-  /** The search segment the chunk completes, written staged under the run. */
-  segment?: SealedSegment;
+  /** The search segments the chunk completes, written staged under the run. */
+  segments: readonly SealedSegment[];
   /** Whether the connection takes the tuning PRAGMAs (a local file, not a server). */
   tunable: boolean;
 };
@@ -84,7 +84,7 @@ export async function writeImportChunk(client: Client, chunk: ImportChunk): Prom
     const seen = chunk.seen.map((id): InStatement => ({ sql: "INSERT INTO import_seen (run, id) VALUES (?, ?)", args: [chunk.run.id, id] }));
     await tx.batch(mergeInserts([...seen, ...chunk.statements]));
     // Staged: no search reads a segment before its import's last step publishes it.
-    if (chunk.segment) await writeSealedSegment(tx, chunk.segment, "staged", chunk.run.id);
+    for (const segment of chunk.segments) await writeSealedSegment(tx, segment, "staged", chunk.run.id);
     await tx.commit();
   } finally {
     tx.close();

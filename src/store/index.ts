@@ -76,6 +76,8 @@ export {
   dropStagedSegments,
   MERGE_FACTOR,
   BULK_SEGMENT_DOCS,
+  BULK_SEGMENT_BYTES,
+  MAX_MERGE_LEVEL,
 } from "./search-segments.ts";
 export { searchColdEvents, type ColdScope } from "./cold-scope.ts";
 export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents } from "./cold-recall.ts";

@@ -39,10 +39,22 @@ export class VarintWriter {
     this.#bytes[this.#length++] = value;
   }
 
+  /** What was written, not copied (valid until the next write). */
+  view(): Uint8Array {
+    return this.#bytes.subarray(0, this.#length);
+  }
+
   /** A copy of what was written. */
   finish(): Uint8Array {
     return this.#bytes.slice(0, this.#length);
   }
+}
+
+/** Bytes `value`'s varint takes. */
+function varintLength(value: number): number {
+  let bytes = 1;
+  for (; value >= 0x80; bytes++) value = Math.floor(value / 0x80);
+  return bytes;
 }
 
 /** Reads varints from `bytes` in order. */
@@ -80,6 +92,11 @@ export class PostingsWriter {
     return this.#count;
   }
 
+  /** Bytes of postings written so far (the record's body). */
+  get bytes(): number {
+    return this.#body.length;
+  }
+
   /** `tf2`: twice the weighted term frequency (own text counts 2, context 1), a whole number. */
   add(ordinal: number, tf2: number): void {
     if (ordinal <= this.#last) throw new RangeError(`Cannot add document ${ordinal} after ${this.#last}: postings are in ascending order`);
@@ -89,13 +106,22 @@ export class PostingsWriter {
     this.#count++;
   }
 
-  finish(): Uint8Array {
-    const head = new VarintWriter();
+  /** The record's length in bytes: its count's varint and its body. */
+  get recordLength(): number {
+    return varintLength(this.#count) + this.#body.length;
+  }
+
+  /** Writes the record (count, then body) into `target` at `offset`, without a copy of its own. */
+  writeRecord(target: Uint8Array, offset: number): void {
+    const head = new VarintWriter(10);
     head.write(this.#count);
-    const body = this.#body.finish();
-    const out = new Uint8Array(head.length + body.length);
-    out.set(head.finish());
-    out.set(body, head.length);
+    target.set(head.view(), offset);
+    target.set(this.#body.view(), offset + head.length);
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.recordLength);
+    this.writeRecord(out, 0);
     return out;
   }
 }

@@ -35,6 +35,20 @@ export const MAX_MERGE_LEVEL = 4;
  */
 export const BULK_SEGMENT_DOCS = 8_192;
 
+/**
+ * What a segment being built may hold in memory, in bytes (SegmentBuilder.bytes): on an open
+ * vocabulary (names, codes, invented words, rare Chinese trigrams) 8,192 messages make 100k+
+ * terms, and the terms, not the documents, are what a builder holds.
+ */
+export const BULK_SEGMENT_BYTES = 24 * 2 ** 20;
+
+/**
+ * Bytes a builder holds for each distinct term besides its characters and postings: the Map
+ * entry, the term in the sorted list, its PostingsWriter with its buffer (measured with
+ * Bun.gc + heapUsed over a segment of 108k open-vocabulary terms: ~330 bytes a term).
+ */
+const TERM_OVERHEAD_BYTES = 320;
+
 /** Postings rows a statement inserts (three values each): a few ms of SQLite a statement. */
 const ROWS_PER_INSERT = 200;
 
@@ -58,9 +72,20 @@ export class SegmentBuilder {
   /** addText's counts by term number for the document being added, and which numbers it has. */
   #counts = new Uint32Array(4_096);
   readonly #counted: number[] = [];
+  /** See `bytes`. */
+  #bytes = 0;
 
   get docs(): number {
     return this.#rowids.length;
+  }
+
+  /**
+   * About what the builder holds in memory: its terms (two bytes a character and TERM_OVERHEAD_BYTES
+   * each), their postings and its documents. An import seals a segment once this passes its bound,
+   * however few documents it holds (BULK_SEGMENT_BYTES).
+   */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /**
@@ -98,7 +123,7 @@ export class SegmentBuilder {
     }
     const ordinal = this.addDocument(rowid, lengths);
     for (const n of this.#counted) {
-      this.#postings[n]!.add(ordinal, this.#counts[n]!);
+      this.#post(n, ordinal, this.#counts[n]!);
       this.#counts[n] = 0;
     }
     this.#counted.length = 0;
@@ -126,8 +151,16 @@ export class SegmentBuilder {
       this.#numbers.set(term, n);
       this.#terms.push(term);
       this.#postings.push(new PostingsWriter());
+      this.#bytes += TERM_OVERHEAD_BYTES + 2 * term.length;
     }
     return n;
+  }
+
+  #post(n: number, ordinal: number, tf2: number): void {
+    const postings = this.#postings[n]!;
+    const before = postings.bytes;
+    postings.add(ordinal, tf2);
+    this.#bytes += postings.bytes - before;
   }
 
   #checkAscending(rowid: number): void {
@@ -140,12 +173,14 @@ export class SegmentBuilder {
     this.#checkAscending(rowid);
     this.#rowids.push(rowid);
     for (const channel of INDEX_CHANNELS) this.#lengths[channel].push(lengths[channel]);
+    // A rowid and three lengths, as numbers in arrays.
+    this.#bytes += 32;
     return this.#rowids.length - 1;
   }
 
   /** One term's frequency in one document; a term's documents must come in ascending ordinal. */
   addPosting(term: string, ordinal: number, tf2: number): void {
-    this.#postings[this.#number(term)]!.add(ordinal, tf2);
+    this.#post(this.#number(term), ordinal, tf2);
   }
 
   /**
@@ -156,14 +191,14 @@ export class SegmentBuilder {
     if (this.docs === 0) return undefined;
     const encoded = encodeSegmentDocs(this.#rowids, this.#lengths);
     const terms = [...this.#terms].sort();
-    const records = terms.map((term) => this.#postings[this.#numbers.get(term)!]!.finish());
-    const postings = new Uint8Array(records.reduce((n, r) => n + r.length, 0));
-    const ends = new Uint32Array(records.length);
+    // Written straight into the one buffer: a copy of each record first held a second copy of
+    // the segment's postings, in 100k+ small arrays on an open vocabulary.
+    const writers = terms.map((term) => this.#postings[this.#numbers.get(term)!]!);
+    const ends = new Uint32Array(writers.length);
     let end = 0;
-    for (const [i, record] of records.entries()) {
-      postings.set(record, end);
-      ends[i] = end += record.length;
-    }
+    for (const [i, writer] of writers.entries()) ends[i] = end += writer.recordLength;
+    const postings = new Uint8Array(end);
+    for (const [i, writer] of writers.entries()) writer.writeRecord(postings, i === 0 ? 0 : ends[i - 1]!);
     const total = (channel: IndexChannel) => this.#lengths[channel].reduce((a, b) => a + b, 0);
     return { docs: this.docs, tokens: { words: total("words"), trigrams: total("trigrams"), bigrams: total("bigrams") }, ...encoded, terms, postings, ends };
   }
@@ -182,6 +217,8 @@ export class SegmentBuilder {
  */
 export type SealedSegment = {
   docs: number;
+  /** Its merge level when not the one its documents give (levelOf): see sealFull in import-analysis.ts. */
+  level?: number;
   tokens: Record<IndexChannel, number>;
   rowids: Uint8Array;
   lengths: Uint8Array;
@@ -195,7 +232,18 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
   const inserted = await db.execute({
     sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    args: [state, importRun, levelOf(sealed.docs), sealed.docs, sealed.tokens.words, sealed.tokens.trigrams, sealed.tokens.bigrams, sealed.rowids, sealed.lengths, JSON.stringify(sealed.terms)],
+    args: [
+      state,
+      importRun,
+      sealed.level ?? levelOf(sealed.docs),
+      sealed.docs,
+      sealed.tokens.words,
+      sealed.tokens.trigrams,
+      sealed.tokens.bigrams,
+      sealed.rowids,
+      sealed.lengths,
+      JSON.stringify(sealed.terms),
+    ],
   });
   const id = Number(inserted.lastInsertRowid);
   const record = (i: number) => sealed.postings.slice(i === 0 ? 0 : sealed.ends[i - 1], sealed.ends[i]);

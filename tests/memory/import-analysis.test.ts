@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AnalysisHere, AnalysisInWorker, startImportAnalysis, WORKER_FROM, type AnalysisInput, type ImportAnalysis } from "../../src/memory/index.ts";
+import { MAX_MERGE_LEVEL } from "../../src/store/index.ts";
 
 const TEXTS = ["我把车停在地下二层 B2-117", "the parking ticket is in the glovebox", "Remind me: 周五 dinner with 韩梅梅 at 7", "ok 👍", "", "key-42 lives in the drawer\nsecond line 第二行"];
 
@@ -38,6 +39,41 @@ describe("an import's analysis", () => {
     assert.equal(here.empty, undefined, "nothing added since the last seal");
     assert.ok(here.first!.terms.includes("b停在") && here.first!.terms.includes("wglovebox"));
     assert.deepEqual(there, here);
+  });
+
+  test("a segment is sealed once its terms and postings pass the configured bytes, however few documents it holds", async () => {
+    // Each message brings terms no other has (an open vocabulary): the bytes grow with every one.
+    const open = (from: number, count: number): AnalysisInput[] =>
+      Array.from({ length: count }, (_, i) => ({ rowid: 2 ** 32 + from + i, search: { own: `Ann: code${from + i}x 编号${from + i}号 zq${(from + i) * 7919}` } }));
+    const limits = { docs: 10_000, bytes: 40_000 };
+    for (const analysis of [new AnalysisHere(limits), new AnalysisInWorker(limits)]) {
+      try {
+        const filled = await analysis.add(open(0, 300));
+        assert.ok(filled.length >= 2, `300 messages of new terms fill ${filled.length} segments of 40,000 bytes`);
+        for (const segment of filled) {
+          assert.ok(segment.docs < 300 && segment.docs > 1, `${segment.docs} documents`);
+          assert.equal(segment.level, MAX_MERGE_LEVEL, "not merged again");
+        }
+        const rest = await analysis.seal();
+        assert.equal(filled.reduce((n, s) => n + s.docs, 0) + (rest?.docs ?? 0), 300, "every message in exactly one segment");
+        assert.equal(rest?.level, undefined);
+      } finally {
+        analysis.close();
+      }
+    }
+    // Under the default bound the same messages stay in one segment, sealed at the end.
+    const unbounded = new AnalysisHere();
+    assert.deepEqual(await unbounded.add(open(0, 300)), []);
+    assert.equal((await unbounded.seal())?.docs, 300);
+  });
+
+  test("a segment is sealed at the end of the chunk that brings it to the configured documents", async () => {
+    const analysis = new AnalysisHere({ docs: 400, bytes: 2 ** 30 });
+    assert.deepEqual(await analysis.add(inputs(0, 300)), []);
+    const [full] = await analysis.add(inputs(300, 200));
+    assert.equal(full?.docs, 500, "the whole chunk, as the import always sealed");
+    assert.equal(full?.level, undefined);
+    assert.equal(await analysis.seal(), undefined);
   });
 
   test("an import of WORKER_FROM messages or more analyses in a worker thread; a smaller one here", () => {

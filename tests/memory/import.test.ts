@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Embedder } from "../../src/embed/index.ts";
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { cleanAbandonedImports, importHistory, parseHistory } from "../../src/memory/index.ts";
+import { cleanAbandonedImports, coldcontextQuery, importHistory, parseHistory } from "../../src/memory/index.ts";
 import { VECTOR_DIM } from "../../src/store/index.ts";
 import { count, message, openTempStore } from "./fixture.ts";
 
@@ -31,6 +31,22 @@ describe("history import", () => {
     assert.match(parsed.invalid[2]!.reason, /"role"/);
     assert.match(parsed.invalid[3]!.reason, /appears twice/);
     assert.match(parsed.invalid[4]!.reason, /empty/);
+  });
+
+  test("an import bounded to few bytes a segment writes several segments, and every message is found in them", async () => {
+    await using store = await openTempStore();
+    const batch = Array.from({ length: 120 }, (_, i) => message(`order zq${i * 7919}x ships from 仓库${i}号`, { session: `s${i % 7}`, sourceId: `m${i}` }));
+    await importHistory(store.client, batch, { segmentLimits: { docs: 8_192, bytes: 30_000 } });
+    const segments = await count(store, "SELECT count(*) FROM search_segments");
+    assert.ok(segments >= 2, `${segments} segments`);
+    assert.equal(await count(store, "SELECT sum(docs) FROM search_segments"), 120);
+    for (const i of [0, 60, 119]) {
+      const found = await coldcontextQuery(store.client, `zq${i * 7919}x`, { k: 1, channels: ["words"] });
+      assert.deepEqual(
+        found.flatMap((r) => r.sources),
+        [`m${i}`],
+      );
+    }
   });
 
   test("re-importing the same messages adds nothing; new ones continue the session's order", async () => {

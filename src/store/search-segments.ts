@@ -45,7 +45,7 @@ export const BULK_SEGMENT_BYTES = 24 * 2 ** 20;
 /**
  * Bytes a builder holds for each distinct term besides its characters and postings: the Map
  * entry, the term in the sorted list, its PostingsWriter with its buffer (measured with
- * Bun.gc + heapUsed over a segment of 108k open-vocabulary terms: ~330 bytes a term).
+ * a full collection and heapUsed over a segment of 108k open-vocabulary terms: ~330 bytes a term).
  */
 const TERM_OVERHEAD_BYTES = 320;
 

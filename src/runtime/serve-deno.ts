@@ -10,7 +10,14 @@ export function serveWithDeno(target: ListenTarget, fetch: FetchHandler, peerOf:
   const force = new AbortController();
   const listen = "unixPath" in target ? { path: target.unixPath, transport: "unix" as const } : { hostname: target.hostname, port: target.port };
   // onListen: without it Deno prints "Listening on ..." to stdout, which is the command's output.
-  const server = deno().serve({ ...listen, signal: force.signal, onListen: () => {} }, (request, info) => fetch(request, peerOf(request, info.remoteAddr.hostname)));
+  // Over a unix socket Deno names the scheme `http+unix:`, so `new URL(request.url).origin` is "null"
+  // (the A2A card's URL was "null/a2a"): the request is what the client sent over HTTP.
+  const viaUnix = "unixPath" in target;
+  const asSent = (request: Request) => (viaUnix && request.url.startsWith("http+unix:") ? new Request(`http:${request.url.slice("http+unix:".length)}`, request) : request);
+  const server = deno().serve({ ...listen, signal: force.signal, onListen: () => {} }, (request, info) => {
+    const sent = asSent(request);
+    return fetch(sent, peerOf(sent, info.remoteAddr.hostname));
+  });
   return {
     port: server.addr.port ?? 0,
     hostname: "unixPath" in target ? target.unixPath : target.hostname,

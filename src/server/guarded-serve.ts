@@ -36,7 +36,9 @@ export async function serveGuarded(hostname: string, port: number, fetch: FetchH
       },
     };
   } catch (error) {
-    await inner?.stop(0);
+    // A grace, not 0: with no connection the stop is immediate, and aborting a Deno server that is
+    // already shutting down throws BadResource from inside Deno (the start failure's line was lost).
+    await inner?.stop(1000);
     removeFolder();
     throw error;
   }

@@ -8,7 +8,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Script } from "../support/scripted-provider.ts";
-import { axeSerious, chromiumMissing, logIn, openConsole, type Console } from "./support.ts";
+import { axeSerious, chromiumMissing, logIn, openConsole, type Console, addScriptedProvider } from "./support.ts";
 
 /** Whether the model answers HTTP 500 to "Will it fail?" (the test turns it off before Retry). */
 let failing = true;
@@ -56,12 +56,7 @@ describe("chat keys and per-message actions in Chromium", { skip: chromiumMissin
     c = await openConsole(script);
     await c.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: c.daemon.url });
     await logIn(c);
-    await c.page.getByRole("link", { name: "Providers" }).click();
-    await c.page.getByLabel("Name").fill("Scripted");
-    await c.page.getByLabel("Base URL").fill(c.provider.url);
-    await c.page.getByLabel("Model").fill("scripted-model");
-    await c.page.getByRole("button", { name: "Add provider" }).click();
-    await c.page.locator("tr[data-provider=Scripted]").waitFor();
+    await addScriptedProvider(c);
   });
   after(async () => {
     await c?.close();

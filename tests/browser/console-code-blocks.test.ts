@@ -6,7 +6,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Script } from "../support/scripted-provider.ts";
-import { axeSerious, chromiumMissing, logIn, openConsole, type Console } from "./support.ts";
+import { axeSerious, chromiumMissing, logIn, openConsole, type Console, addScriptedProvider } from "./support.ts";
 
 const CODE = 'const boat: string = "blue"; // the colour\nfunction sail(n: number) {\n  return n + 1;\n}';
 const ANSWER = ["Here:", "", "```ts", CODE, "```", "", "```", "plain <b>text</b>", "```", "", "| name | count | price |", "| :--- | :---: | ---: |", "| boat | 2 | 10.50 |"].join("\n");
@@ -18,12 +18,7 @@ describe("code blocks and table alignment in Chromium", { skip: chromiumMissing 
     c = await openConsole(script);
     await c.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: c.daemon.url });
     await logIn(c);
-    await c.page.getByRole("link", { name: "Providers" }).click();
-    await c.page.getByLabel("Name").fill("Scripted");
-    await c.page.getByLabel("Base URL").fill(c.provider.url);
-    await c.page.getByLabel("Model").fill("scripted-model");
-    await c.page.getByRole("button", { name: "Add provider" }).click();
-    await c.page.locator("tr[data-provider=Scripted]").waitFor();
+    await addScriptedProvider(c);
   });
   after(async () => {
     await c?.close();

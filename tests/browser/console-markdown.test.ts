@@ -8,7 +8,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Script } from "../support/scripted-provider.ts";
-import { chromiumMissing, logIn, openConsole, type Console } from "./support.ts";
+import { chromiumMissing, logIn, openConsole, type Console, addScriptedProvider } from "./support.ts";
 
 const ANSWER = [
   "## Boats",
@@ -57,12 +57,7 @@ describe("Markdown answers in Chromium", { skip: chromiumMissing ? "no /usr/bin/
   before(async () => {
     c = await openConsole(script);
     await logIn(c);
-    await c.page.getByRole("link", { name: "Providers" }).click();
-    await c.page.getByLabel("Name").fill("Scripted");
-    await c.page.getByLabel("Base URL").fill(c.provider.url);
-    await c.page.getByLabel("Model").fill("scripted-model");
-    await c.page.getByRole("button", { name: "Add provider" }).click();
-    await c.page.locator("tr[data-provider=Scripted]").waitFor();
+    await addScriptedProvider(c);
   });
   after(async () => {
     await c?.close();

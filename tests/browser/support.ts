@@ -100,6 +100,16 @@ export async function logIn(c: { page: Page; token: string; daemon: { url: strin
   await c.page.getByRole("navigation", { name: "Console" }).waitFor();
 }
 
+/** The scripted provider added through the Providers page, as a person would; waits for its row. */
+export async function addScriptedProvider(c: { page: Page; provider: { url: string } }): Promise<void> {
+  await c.page.getByRole("link", { name: "Providers" }).click();
+  await c.page.getByLabel("Name").fill("Scripted");
+  await c.page.getByLabel("Base URL").fill(c.provider.url);
+  await c.page.getByLabel("Model").fill("scripted-model");
+  await c.page.getByRole("button", { name: "Add provider" }).click();
+  await c.page.locator("tr[data-provider=Scripted]").waitFor();
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }

@@ -130,12 +130,14 @@ export class Kernel {
     this.providers = new ProviderStore(options.client, options.secrets, options.env);
     this.engine = createContextEngine({ client: options.client, embedder, logger: options.log });
     const engine = this.engine;
-    this.turnEngine = {
-      ...engine,
+    // The engine itself underneath (not a copy of its methods taken now), so what reads or wraps
+    // `kernel.engine` later — bench/kernel times its steps that way — is what turns call.
+    const writes: Pick<ContextEngine, "append" | "prune" | "makeRoom"> = {
       append: (session, conversation, event) => this.storeWrites.run(session, () => engine.append(session, conversation, event)),
       prune: (session, input, budget) => this.storeWrites.run(session, () => engine.prune(session, input, budget)),
       makeRoom: (session, input, budget, restored) => this.storeWrites.run(session, () => engine.makeRoom(session, input, budget, restored)),
     };
+    this.turnEngine = Object.assign(Object.create(engine) as ContextEngine, writes);
     this.participants.push(
       memoryParticipant({
         client: options.client,

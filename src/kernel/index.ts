@@ -7,4 +7,5 @@ export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnIn
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
 export { pluginEventInbox, kernelWake, WAKE_INTERVAL_MS } from "./plugin-events.ts";
+export { Outbound, type OutboundMessage, type OutboundSink, type OutboundSource } from "./outbound.ts";
 export { ACTS_ON_MACHINE, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission-gate.ts";

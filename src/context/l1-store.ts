@@ -9,7 +9,8 @@
  */
 import type { Client, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, imageEmbedder, type Embedder } from "../embed/index.ts";
-import { eventTextAt, indexEvent, insertBlock, insertEvent, liveEvents, liveTfidfJson, mergeInBackground, nextSeq, sinkEvents } from "../store/index.ts";
+import { eventTextAt, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents } from "../store/index.ts";
+import { indexEvent, mergeInBackground } from "../search/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
 import { maskEventSecrets } from "./mask-event.ts";

@@ -6,7 +6,7 @@
  *   typos and mixed scripts;
  * - vector: cosine distance in the configured embedder's space, never another model's
  *   (`vector-channel.ts`).
- * The two BM25 channels come from one read of the event index (src/store/search-bm25.ts) and take
+ * The two BM25 channels come from one read of the event index (src/search/bm25.ts) and take
  * the query's terms as `shapeQuery` weighs them.
  */
 import type { Client } from "@libsql/client";
@@ -20,7 +20,7 @@ export type Channel = (typeof CHANNELS)[number];
 /**
  * One channel's ranking: event ids best first, with the channel's score (higher is better) and,
  * from the BM25 channels, its coverage: the share of the query the match holds (see
- * `RankedEvents` in src/store/search-bm25.ts).
+ * `RankedEvents` in src/search/bm25.ts).
  */
 export type Ranked = { id: string; score: number; coverage?: number }[];
 

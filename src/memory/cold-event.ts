@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { InStatement } from "@libsql/client";
-import type { SearchText } from "../store/index.ts";
+import type { SearchText } from "../search/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { countTokensYielding, loadTokenizer } from "../text/index.ts";
 

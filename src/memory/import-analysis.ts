@@ -7,7 +7,7 @@
  * analyses here: a worker first loads its own jieba and tokenizer (~0.4 s), more than the whole
  * analysis of a few thousand messages.
  */
-import { BULK_SEGMENT_BYTES, BULK_SEGMENT_DOCS, MAX_MERGE_LEVEL, SegmentBuilder, type SealedSegment, type SearchText } from "../store/index.ts";
+import { BULK_SEGMENT_BYTES, BULK_SEGMENT_DOCS, MAX_MERGE_LEVEL, SegmentBuilder, type SealedSegment, type SearchText } from "../search/index.ts";
 import { startWorker } from "../runtime/index.ts";
 
 /** Messages from which an import analyses in a worker thread (see above). */

@@ -10,20 +10,8 @@ import type { Client, InStatement } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
 import { HomedError } from "../errors/index.ts";
-import {
-  attachVectors,
-  beginRun,
-  dropRun,
-  makeVisible,
-  mergeInBackground,
-  nextSeqsOf,
-  readBefore,
-  storedAmong,
-  truncateWal,
-  writeImportChunk,
-  type ImportRun,
-  type SealedSegment,
-} from "../store/index.ts";
+import { attachVectors, beginRun, dropRun, makeVisible, nextSeqsOf, readBefore, storedAmong, truncateWal, writeImportChunk, type ImportRun } from "../store/index.ts";
+import { mergeInBackground, type SealedSegment } from "../search/index.ts";
 import { coldEventId, coldEventStatements, coldSessionId, searchText, type ColdMessage } from "./cold-event.ts";
 import type { InvalidLine } from "./import-format.ts";
 import { startImportAnalysis, type ImportAnalysis, type SegmentLimits } from "./import-analysis.ts";

@@ -15,10 +15,10 @@ import {
   factRevisions,
   recordsEndingIn,
   recordsWithId,
-  removeFromSearch,
   type Executor,
   type FactRecordRow,
 } from "../store/index.ts";
+import { removeFromSearch } from "../search/index.ts";
 import { sha256 } from "./stable-facts.ts";
 import { privateScopesOf, type Access } from "./access.ts";
 

@@ -15,7 +15,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Transaction } from "@libsql/client";
-import { factsOfSubject, indexForSearch, insertBlock, insertTriple, keepRevision, nodeBlockId, reaffirmFact, removeFromSearch, reviseFact, scopeKeyOf, setFactVector } from "../store/index.ts";
+import { factsOfSubject, insertBlock, insertTriple, keepRevision, nodeBlockId, reaffirmFact, reviseFact, setFactVector } from "../store/index.ts";
+import { indexForSearch, removeFromSearch, scopeKeyOf } from "../search/index.ts";
 import type { PrivateScope } from "./scope.ts";
 import { maskSecrets, mergeMasked, type MaskedSecret } from "../text/index.ts";
 

@@ -8,7 +8,8 @@
  */
 import type { Client } from "@libsql/client";
 import type { Embedder } from "../embed/index.ts";
-import { factBm25Rows, factListings, factVectorRows, importantFactListings, scopedMatch, SEARCH_TABLES, type FactListing, type FactVisibility, type SearchTable } from "../store/index.ts";
+import { factBm25Rows, factListings, factVectorRows, importantFactListings, type FactListing, type FactVisibility } from "../store/index.ts";
+import { scopedMatch, SEARCH_TABLES, type SearchTable } from "../search/index.ts";
 import type { Ranked } from "./channels.ts";
 import { fuse } from "./fusion.ts";
 import { channelDepth, preferOwn, type Prefer } from "./query.ts";

@@ -18,11 +18,9 @@ import {
   duplicateFacts,
   eventWithVector,
   factPage,
-  indexEvent,
   insertEventStatements,
   leaseOf,
   memoryTotals,
-  mergeInBackground,
   nextSeq,
   randomColdEvent,
   randomFactId,
@@ -30,6 +28,7 @@ import {
   vectorCoverageByLayer,
   type HealthViewer,
 } from "../store/index.ts";
+import { indexEvent, mergeInBackground } from "../search/index.ts";
 import { cosine } from "../embed/index.ts";
 import { EVIDENCE_MARKS, listInjections } from "./injection.ts";
 import { coldcontextQuery } from "./query.ts";

@@ -6,7 +6,7 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Executor } from "./query-db.ts";
-import { searchEvents, type EventFilter, type RankedEvents, type SearchTerms } from "./search-bm25.ts";
+import { searchEvents, type EventFilter, type RankedEvents, type SearchTerms } from "../search/index.ts";
 
 export type ColdScope = {
   /** Only this conversation's events and user-wide (`scope = 'user'`) ones. */

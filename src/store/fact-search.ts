@@ -8,7 +8,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { queryDb, type Executor } from "./query-db.ts";
 import { visibleTo } from "./cold-scope.ts";
 import { blocks, triples } from "./schema.ts";
-import { bm25Of, type SearchTable } from "./search-index.ts";
+import { bm25Of, type SearchTable } from "../search/index.ts";
 
 /** Which facts a query sees. */
 export type FactVisibility = {

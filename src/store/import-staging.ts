@@ -16,7 +16,7 @@
  */
 import { hostname } from "node:os";
 import type { Client, InStatement } from "@libsql/client";
-import { dropStagedSegments, publishStagedSegments } from "./search-segments.ts";
+import { dropStagedSegments, publishStagedSegments } from "../search/index.ts";
 
 /**
  * Rowids reserved per run: far more messages than one file holds, and far more live events than

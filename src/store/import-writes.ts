@@ -7,7 +7,7 @@
 import type { Client, InStatement, InValue } from "@libsql/client";
 import type { ImportRun } from "./import-staging.ts";
 import { mergeInserts } from "./merge-inserts.ts";
-import { writeSealedSegment, type SealedSegment } from "./search-segments.ts";
+import { writeSealedSegment, type SealedSegment } from "../search/index.ts";
 
 /**
  * Pages of WAL between checkpoints on the import's connections (SQLite's default is 1000: 4 MB,

@@ -50,38 +50,8 @@ export { putPausedTurn, pausedTurnOf, hasPausedTurn, deletePausedTurn } from "./
 export { SecretBox, SecretUnreadable, SecretKeyFileError, openSecretBox, SECRETS_KEY_FILE } from "./secret-box.ts";
 export { sealStoredSecrets, type SealReport } from "./seal-secrets.ts";
 export * as schema from "./schema.ts";
-export {
-  indexForSearch,
-  removeFromSearch,
-  searchRows,
-  scopedMatch,
-  bm25Of,
-  scopeKeyOf,
-  conversationScopeKey,
-  USER_SCOPE_KEY,
-  SEARCH_COLUMNS,
-  SEARCH_TABLES,
-  type SearchDocKind,
-  type SearchTable,
-} from "./search-index.ts";
-export { analyseDocument, CONTEXT_WEIGHT, type SearchText, type AnalysedDoc } from "./search-analysis.ts";
-export {
-  SegmentBuilder,
-  writeSealedSegment,
-  type SealedSegment,
-  indexEvent,
-  mergeInBackground,
-  mergeOnce,
-  publishStagedSegments,
-  dropStagedSegments,
-  MERGE_FACTOR,
-  BULK_SEGMENT_DOCS,
-  BULK_SEGMENT_BYTES,
-  MAX_MERGE_LEVEL,
-} from "./search-segments.ts";
 export { searchColdEvents, type ColdScope } from "./cold-scope.ts";
 export { coldCandidateRows, idsInConversation, moveColdToL1, coldUses, recentColdEvents } from "./cold-recall.ts";
 export { coldVectorCount, nearestColdEvents, nearestColdImages } from "./cold-vectors.ts";
-export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents } from "./search-bm25.ts";
 export { beginRun, makeVisible, attachVectors, dropRun, cleanAbandonedImports, RUN_ROWIDS, type ImportRun } from "./import-staging.ts";
 export { readBefore, storedAmong, nextSeqsOf, writeImportChunk, truncateWal, type ImportChunk } from "./import-writes.ts";

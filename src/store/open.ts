@@ -9,7 +9,7 @@ import { migrate } from "./migrate.ts";
 import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
 import { databasePath, openWriteLock, type WriteLock } from "./write-lock.ts";
 import { explainServerError } from "./server-errors.ts";
-import { backfillSearchIndex } from "./search-backfill.ts";
+import { backfillSearchIndex } from "../search/index.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
 

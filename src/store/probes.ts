@@ -4,10 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
-import { bm25Of, conversationScopeKey, scopedMatch } from "./search-index.ts";
+import { bm25Of, conversationScopeKey, indexEvent, scopedMatch, searchEvents } from "../search/index.ts";
 import { ensureVectorSpace } from "./vector-spaces.ts";
-import { searchEvents } from "./search-bm25.ts";
-import { indexEvent } from "./search-segments.ts";
 import type { Transaction } from "@libsql/client";
 
 /** The probe's vectors: an odd width, as any model's may be (the store holds any). */

@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AnalysisHere, AnalysisInWorker, startImportAnalysis, WORKER_FROM, type AnalysisInput, type ImportAnalysis } from "../../src/memory/index.ts";
-import { MAX_MERGE_LEVEL } from "../../src/store/index.ts";
+import { MAX_MERGE_LEVEL } from "../../src/search/index.ts";
 
 const TEXTS = ["我把车停在地下二层 B2-117", "the parking ticket is in the glovebox", "Remind me: 周五 dinner with 韩梅梅 at 7", "ok 👍", "", "key-42 lives in the drawer\nsecond line 第二行"];
 

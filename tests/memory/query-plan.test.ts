@@ -7,9 +7,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { buildInjection, coldcontextQuery, coldcontextRecall, DEFAULT_INJECTION, stableQuery, writeFact } from "../../src/memory/index.ts";
-import { moveEventToL3, SEARCH_TABLES } from "../../src/store/index.ts";
+import { moveEventToL3 } from "../../src/store/index.ts";
+import { SEARCH_TABLES } from "../../src/search/index.ts";
 
-/** The messages' search index (src/store/search-segments.ts). */
+/** The messages' search index (src/search/segments.ts). */
 const EVENT_INDEX = ["search_segments", "search_postings"];
 import { message, openTempStore, phraseEmbedder, seed } from "./fixture.ts";
 

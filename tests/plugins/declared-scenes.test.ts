@@ -7,7 +7,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { declarePluginScenes } from "../../src/daemon-plugins.ts";
+import { declarePluginScenes } from "../../src/daemon/index.ts";
 import { activeScene, listScenes } from "../../src/memory/index.ts";
 import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
 import { openStore } from "../../src/store/index.ts";

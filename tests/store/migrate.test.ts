@@ -124,7 +124,7 @@ describe("schema rules", () => {
 
 describe("migration 0006: scope keys in the search tables", () => {
   test("rows written before it get their scope key, the same the writer computes", async () => {
-    const { conversationScopeKey, USER_SCOPE_KEY } = await import("../../src/store/index.ts");
+    const { conversationScopeKey, USER_SCOPE_KEY } = await import("../../src/search/index.ts");
     const client = createClient({ url });
     const before = MIGRATIONS.findIndex((m) => m.tag.startsWith("0006"));
     await migrate(client, MIGRATIONS.slice(0, before));
@@ -164,7 +164,7 @@ describe("migration 0006: scope keys in the search tables", () => {
 
 describe("migration 0010: facts' own search tables, a context column", () => {
   test("facts' rows move to the fact tables; messages' rows stay and rank as before; each table ranks as bm25Of", async () => {
-    const { CONTEXT_WEIGHT, SEARCH_TABLES } = await import("../../src/store/index.ts");
+    const { CONTEXT_WEIGHT, SEARCH_TABLES } = await import("../../src/search/index.ts");
     // The messages' tables as 0010 left them (read into search segments and dropped after 0018).
     const tables = { event: ["memory_words", "memory_grams", "memory_bigrams"], triple: Object.values(SEARCH_TABLES.triple) };
     const columns: Record<string, string> = { memory_words: "words", memory_grams: "text", memory_bigrams: "grams", fact_words: "words", fact_grams: "text", fact_bigrams: "grams" };

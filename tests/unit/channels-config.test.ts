@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { configSection } from "../../src/config/index.ts";
-import { ChannelsConfigSchema } from "../../src/daemon-channels.ts";
+import { ChannelsConfigSchema } from "../../src/daemon/index.ts";
 
 const file = (values: Record<string, unknown>) => ({ path: "/d/homed.json", values });
 

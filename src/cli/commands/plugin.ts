@@ -12,7 +12,7 @@ export const pluginCommand = defineCommand({
   takesArguments: true,
   run: async ({ rest }) => {
     // A built-in plugin working in the user's own folder gets the user's umask back (see
-    // src/daemon-plugins.ts); only this command honours the variable.
+    // src/daemon/plugins.ts); only this command honours the variable.
     useUserUmaskFrom(process.env[USER_UMASK_ENV]);
     return (await import("../../../plugins/index.ts")).runPluginCommand(rest, (message) => new UsageError(message));
   },

@@ -7,5 +7,5 @@ export const serveCommand = defineCommand({
   usage: ["homed [serve] [-data DIR] [-addr HOST:PORT] [-db URL] [-log-level LEVEL]"],
   description: "Runs until SIGINT or SIGTERM; one daemon per data folder.",
   flags: [],
-  run: async ({ settings }) => (await import("../../daemon.ts")).runDaemon(settings()),
+  run: async ({ settings }) => (await import("../../daemon/index.ts")).runDaemon(settings()),
 });

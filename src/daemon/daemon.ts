@@ -3,19 +3,19 @@
  * SIGTERM/SIGINT — stop accepting, let in-flight requests finish, close the database.
  */
 import { join } from "node:path";
-import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "./config/index.ts";
-import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "./log/index.ts";
-import { openFilesLimit } from "./runtime/index.ts";
-import { leasedBackfill, openEmbedder, withSavedEmbedder } from "./embed/index.ts";
-import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "./kernel/index.ts";
-import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./daemon-plugins.ts";
-import { ChannelsConfigSchema } from "./daemon-channels.ts";
-import { QQChannel } from "./channels/qq/index.ts";
-import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "./server/index.ts";
-import { maskKnownSecret } from "./text/index.ts";
-import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "./memory/index.ts";
-import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "./store/index.ts";
-import { VERSION } from "./version.ts";
+import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "../config/index.ts";
+import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "../log/index.ts";
+import { openFilesLimit } from "../runtime/index.ts";
+import { leasedBackfill, openEmbedder, withSavedEmbedder } from "../embed/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
+import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./plugins.ts";
+import { ChannelsConfigSchema } from "./channels.ts";
+import { QQChannel } from "../channels/qq/index.ts";
+import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "../server/index.ts";
+import { maskKnownSecret } from "../text/index.ts";
+import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "../memory/index.ts";
+import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "../store/index.ts";
+import { VERSION } from "../version.ts";
 
 /** In-flight requests get this long after a stop signal; the whole stop must fit in 5 s. */
 const SHUTDOWN_GRACE_MS = 4000;

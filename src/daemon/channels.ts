@@ -4,8 +4,8 @@
  * choice a person makes, not a default.
  */
 import { z } from "zod";
-import { QQConfigSchema } from "./channels/qq/index.ts";
-import { A2AConfigSchema } from "./server/index.ts";
+import { QQConfigSchema } from "../channels/qq/index.ts";
+import { A2AConfigSchema } from "../server/index.ts";
 
 export const ChannelsConfigSchema = z.object({
   /** Agent2Agent: the agent card and JSON-RPC at `/a2a` (src/server/a2a.ts). */

@@ -6,7 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { migrate, MIGRATIONS, openStore, searchEvents } from "../../src/store/index.ts";
+import { migrate, MIGRATIONS, openStore } from "../../src/store/index.ts";
+import { searchEvents } from "../../src/search/index.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 describe("search index upgrade from FTS5", () => {

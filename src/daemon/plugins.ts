@@ -7,12 +7,12 @@
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { builtinSpec } from "../plugins/index.ts";
-import type { Logger } from "./log/index.ts";
-import { createPluginHost, loadExternalPlugins, type PluginHost } from "./plugins/index.ts";
+import { builtinSpec } from "../../plugins/index.ts";
+import type { Logger } from "../log/index.ts";
+import { createPluginHost, loadExternalPlugins, type PluginHost } from "../plugins/index.ts";
 import type { Client } from "@libsql/client";
-import { declareScene } from "./memory/index.ts";
-import { selfCommand, USER_UMASK_ENV, userUmask } from "./runtime/index.ts";
+import { declareScene } from "../memory/index.ts";
+import { selfCommand, USER_UMASK_ENV, userUmask } from "../runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
   enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code"])).default(["files", "notes", "web_fetch"]),

@@ -8,7 +8,7 @@
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { analysedPart, cjkBigrams, searchWords } from "../text/index.ts";
-import { CONTEXT_WEIGHT, type SearchText } from "./search-analysis.ts";
+import { CONTEXT_WEIGHT, type SearchText } from "./analysis.ts";
 
 export type SearchDocKind = "triple";
 

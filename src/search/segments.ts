@@ -13,7 +13,7 @@
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { INDEX_CHANNELS, PostingsWriter, forEachPosting, decodeSegmentDocs, encodeSegmentDocs, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { LineMemo, yieldIfLong } from "../text/index.ts";
-import { analyseDocument, documentLines, lineTerms, type AnalysedDoc, type SearchText } from "./search-analysis.ts";
+import { analyseDocument, documentLines, lineTerms, type AnalysedDoc, type SearchText } from "./analysis.ts";
 
 type Executor = Pick<Client | Transaction, "execute" | "batch">;
 

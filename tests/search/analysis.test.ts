@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyseDocument } from "../../src/store/index.ts";
+import { analyseDocument } from "../../src/search/index.ts";
 import { ANALYSED_CHARS, cjkBigrams, documentTrigrams, searchWords } from "../../src/text/index.ts";
 
 describe("document analysis for the search index", () => {

@@ -1,5 +1,5 @@
 /**
- * The event search index (src/store/search-segments.ts, search-bm25.ts) on real libSQL files:
+ * The event search index (src/search/segments.ts, bm25.ts) on real libSQL files:
  * its BM25 is the textbook formula (checked against a brute-force computation), merging changes
  * no score, a deleted event's postings go at its segment's next merge, an import's staged
  * segments are invisible until published, and a narrow (one conversation) search ranks as the
@@ -19,8 +19,8 @@ import {
   SegmentBuilder,
   type AnalysedDoc,
   type SearchTerms,
-} from "../../src/store/index.ts";
-import { decodeSegmentDocs, encodeSegmentDocs, forEachPosting, PostingsWriter } from "../../src/store/postings-codec.ts";
+} from "../../src/search/index.ts";
+import { decodeSegmentDocs, encodeSegmentDocs, forEachPosting, PostingsWriter } from "../../src/search/postings-codec.ts";
 import { openTempStore } from "../memory/fixture.ts";
 
 const TEXTS = [

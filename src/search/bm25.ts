@@ -10,7 +10,7 @@
 import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
 import { decodeSegmentDocs, INDEX_CHANNELS, postingsCount, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { yieldIfLong } from "../text/index.ts";
-import { CONTEXT_WEIGHT, TERM_PREFIX } from "./search-analysis.ts";
+import { CONTEXT_WEIGHT, TERM_PREFIX } from "./analysis.ts";
 
 /** BM25's term-frequency saturation and length normalisation: the usual values (FTS5's too). */
 const K1 = 1.2;

@@ -7,10 +7,12 @@
  * Two rankings come out of one read: `words` (jieba words) and `grams` (trigrams and CJK
  * bigrams, each with its own BM25 statistics, summed per document).
  */
-import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
+import type { Client, InValue, Transaction } from "@libsql/client";
 import { decodeSegmentDocs, INDEX_CHANNELS, postingsCount, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { yieldIfLong } from "../text/index.ts";
 import { CONTEXT_WEIGHT, TERM_PREFIX } from "./analysis.ts";
+import { acquire, release, type Accumulator } from "./accumulator.ts";
+import { PostingsCache } from "./postings-cache.ts";
 
 /** BM25's term-frequency saturation and length normalisation: the usual values (FTS5's too). */
 const K1 = 1.2;
@@ -62,8 +64,23 @@ type Db = Client | Transaction;
 /** The segments' documents, by client and segment id (ids are never reused: AUTOINCREMENT). */
 const cachedDocs = new WeakMap<Db, Map<number, SegmentDocs>>();
 
-/** Statements run in one read transaction (or in the caller's). */
-const readTogether = (db: Db, statements: InStatement[]): Promise<ResultSet[]> => ("rollback" in db ? db.batch(statements) : db.batch(statements, "read"));
+/**
+ * Postings kept between queries, by client: 16 MiB holds every live segment's record of the
+ * hundred or so everyday words and bigrams most queries share at 100k open-vocabulary messages.
+ */
+export const POSTINGS_CACHE_BYTES = 16 * 2 ** 20;
+const cachedPostings = new WeakMap<Db, PostingsCache>();
+
+/** `work` in one read transaction (or in the caller's): a merge between its reads would otherwise show postings of segments it does not know, or none of a segment it does. */
+async function inOneRead<T>(db: Db, work: (tx: Client | Transaction) => Promise<T>): Promise<T> {
+  if ("rollback" in db) return work(db);
+  const tx = await db.transaction("read");
+  try {
+    return await work(tx);
+  } finally {
+    tx.close();
+  }
+}
 
 type Segment = { id: number; docs: SegmentDocs };
 /**
@@ -78,24 +95,41 @@ type Read = { segments: Segment[]; stats: Stats; postings: Map<string, Map<numbe
 async function readIndex(client: Db, terms: readonly string[]): Promise<Read> {
   let cache = cachedDocs.get(client);
   if (!cache) cachedDocs.set(client, (cache = new Map()));
+  let postingsCache = cachedPostings.get(client);
+  if (!postingsCache) cachedPostings.set(client, (postingsCache = new PostingsCache(POSTINGS_CACHE_BYTES)));
   const cached = [...cache.keys()];
-  // One read transaction: a merge between these reads would otherwise show postings of segments
-  // this read does not know, or none of the segment it does.
-  const [live, fresh, found] = await readTogether(client, [
-    "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
-    {
-      sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
-      args: [JSON.stringify(cached)],
-    },
-    { sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))`, args: [JSON.stringify(terms)] },
-  ]);
-  for (const r of fresh!.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
-  const liveIds = new Set(live!.rows.map((r) => Number(r.id)));
-  for (const id of cache.keys()) if (!liveIds.has(id)) cache.delete(id);
+  const { live, fresh, postings } = await inOneRead(client, async (db) => {
+    const [live, fresh] = await db.batch([
+      "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
+      {
+        sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
+        args: [JSON.stringify(cached)],
+      },
+    ]);
+    const liveIds = live!.rows.map((r) => Number(r.id));
+    const missing = postingsCache.missing(terms, liveIds);
+    if (missing.terms.length > 0) {
+      const found = await db.execute({
+        sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?)) AND segment IN (SELECT value FROM json_each(?))`,
+        args: [JSON.stringify(missing.terms), JSON.stringify(missing.segments)],
+      });
+      postingsCache.fill(
+        missing.terms,
+        missing.segments,
+        found.rows.map((r) => ({ term: String(r.term), segment: Number(r.segment), postings: new Uint8Array(r.postings as ArrayBuffer) })),
+      );
+    }
+    return { live: live!, fresh: fresh!, postings: postingsCache.take(terms, liveIds) };
+  });
+  for (const r of fresh.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
+  const liveIds = new Set(live.rows.map((r) => Number(r.id)));
+  const gone = new Set([...cache.keys()].filter((id) => !liveIds.has(id)));
+  for (const id of gone) cache.delete(id);
+  postingsCache.forgetSegments(gone);
   const segments = [...liveIds].map((id) => ({ id, docs: cache.get(id)! }));
   const tokens = { words: 0, trigrams: 0, bigrams: 0 };
   const docs = { words: 0, trigrams: 0, bigrams: 0 };
-  for (const r of live!.rows) {
+  for (const r of live.rows) {
     tokens.words += Number(r.tokens_words);
     tokens.trigrams += Number(r.tokens_trigrams);
     tokens.bigrams += Number(r.tokens_bigrams);
@@ -103,23 +137,15 @@ async function readIndex(client: Db, terms: readonly string[]): Promise<Read> {
   for (const segment of segments) for (const channel of INDEX_CHANNELS) docs[channel] += segment.docs.present[channel];
   const avgLength = {} as Record<IndexChannel, number>;
   for (const channel of INDEX_CHANNELS) avgLength[channel] = docs[channel] === 0 ? 1 : Math.max(1, tokens[channel] / docs[channel]);
-  const postings = new Map<string, Map<number, Uint8Array>>();
-  for (const r of found!.rows) {
-    const segment = Number(r.segment);
-    if (!liveIds.has(segment)) continue;
-    const term = String(r.term);
-    let bySegment = postings.get(term);
-    if (!bySegment) postings.set(term, (bySegment = new Map()));
-    bySegment.set(segment, new Uint8Array(r.postings as ArrayBuffer));
-  }
   return { segments, stats: { docs, avgLength }, postings };
 }
 
 /**
- * Adds one term's BM25 to `scores` for every document of one postings record. Inlined varint
- * decoding: this loop is most of a query's time.
+ * Adds one term's BM25 to the accumulator for every document of one postings record of the
+ * segment whose documents start at slot `base`. Inlined varint decoding: this loop is most of a
+ * query's time.
  */
-function scoreRecord(bytes: Uint8Array, scores: Float64Array, lengths: Uint32Array, idfWeight: number, avgLength: number, allowed: Uint8Array | undefined): void {
+function scoreRecord(bytes: Uint8Array, into: Accumulator, base: number, lengths: Uint32Array, idfWeight: number, avgLength: number, allowed: Uint8Array | undefined): void {
   const norm0 = K1 * (1 - B);
   const norm1 = (K1 * B) / avgLength;
   let at = 0;
@@ -152,7 +178,7 @@ function scoreRecord(bytes: Uint8Array, scores: Float64Array, lengths: Uint32Arr
     ordinal += gap + 1;
     if (allowed !== undefined && allowed[ordinal] === 0) continue;
     const tf = tf2 * CONTEXT_WEIGHT;
-    scores[ordinal]! += (idfWeight * tf * (K1 + 1)) / (tf + norm0 + norm1 * lengths[ordinal]!);
+    into.add(base + ordinal, (idfWeight * tf * (K1 + 1)) / (tf + norm0 + norm1 * lengths[ordinal]!));
   }
 }
 
@@ -176,14 +202,45 @@ function weightedTerms(terms: SearchTerms): { ranking: "words" | "grams"; channe
   return [...out.values()];
 }
 
-type Candidates = { rowids: number[]; scores: number[]; ceiling: number };
+/**
+ * One ranking's scores over the live segments' documents: slot = the segment's base + ordinal.
+ * `ceiling`: the query's ceiling in this ranking (see RankedEvents).
+ */
+type Scored = { scores: Accumulator; ceiling: number };
+
+/** Where each live segment's documents start among the accumulator's slots, and the event rowid of a slot. */
+class Slots {
+  readonly bases: number[] = [];
+  readonly total: number;
+
+  constructor(private readonly segments: readonly Segment[]) {
+    let total = 0;
+    for (const segment of segments) {
+      this.bases.push(total);
+      total += segment.docs.rowids.length;
+    }
+    this.total = total;
+  }
+
+  rowid = (slot: number): number => {
+    let lo = 0;
+    let hi = this.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.bases[mid]! <= slot) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.segments[lo]!.docs.rowids[slot - this.bases[lo]!]!;
+  };
+}
 
 /**
- * Scores every matching document of every segment; `allowed`: per segment, the ordinals the filter
- * admits. The event loop gets its turn between records: a pasted page as a query has ~1,500 terms.
+ * Scores every matching document of every segment into one accumulator per ranking; `allowed`:
+ * per segment, the ordinals the filter admits. The event loop gets its turn between records: a
+ * pasted page as a query has ~1,500 terms. The caller releases the accumulators.
  */
-async function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Promise<Record<"words" | "grams", Candidates>> {
-  const out = { words: { rowids: [], scores: [], ceiling: 0 } as Candidates, grams: { rowids: [], scores: [], ceiling: 0 } as Candidates };
+async function scoreAll(read: Read, slots: Slots, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Promise<Record<"words" | "grams", Scored>> {
+  const out = { words: { scores: acquire(slots.total), ceiling: 0 }, grams: { scores: acquire(slots.total), ceiling: 0 } };
   const weights = terms.map((t) => {
     let df = 0;
     for (const bytes of read.postings.get(t.term)?.values() ?? []) df += postingsCount(bytes);
@@ -191,94 +248,54 @@ async function scoreAll(read: Read, terms: ReturnType<typeof weightedTerms>, all
   });
   // A term found once in a message of average length adds exactly its weight: tf (K1 + 1) / (tf + K1) with tf = 1.
   for (const [i, t] of terms.entries()) out[t.ranking].ceiling += weights[i]!;
-  for (const segment of read.segments) {
-    const mask = allowed?.get(segment.id);
-    if (allowed && !mask) continue;
-    const size = segment.docs.rowids.length;
-    for (const ranking of ["words", "grams"] as const) {
-      let scores: Float64Array | undefined;
-      for (const [i, t] of terms.entries()) {
-        if (t.ranking !== ranking) continue;
-        const bytes = read.postings.get(t.term)?.get(segment.id);
-        if (!bytes) continue;
-        scores ??= new Float64Array(size);
-        scoreRecord(bytes, scores, segment.docs.lengths[t.channel], weights[i]!, read.stats.avgLength[t.channel], mask);
-        await yieldIfLong();
-      }
-      if (!scores) continue;
-      const into = out[ranking];
-      for (let o = 0; o < size; o++) {
-        if (scores[o]! > 0) {
-          into.rowids.push(segment.docs.rowids[o]!);
-          into.scores.push(scores[o]!);
-        }
-      }
+  for (const [i, t] of terms.entries()) {
+    const records = read.postings.get(t.term);
+    if (!records) continue;
+    for (const [s, segment] of read.segments.entries()) {
+      const bytes = records.get(segment.id);
+      const mask = allowed?.get(segment.id);
+      if (!bytes || (allowed && !mask)) continue;
+      scoreRecord(bytes, out[t.ranking].scores, slots.bases[s]!, segment.docs.lengths[t.channel], weights[i]!, read.stats.avgLength[t.channel], mask);
+      await yieldIfLong();
     }
   }
   return out;
 }
 
-/** Whether candidate a ranks before b: higher score, then lower rowid (a stable order for ties). */
-const before = (c: Candidates, a: number, b: number) => c.scores[a]! > c.scores[b]! || (c.scores[a] === c.scores[b] && c.rowids[a]! < c.rowids[b]!);
-
 /**
- * Indices of the `k` best candidates, best first: a bounded heap over all of them (a query at
- * 100k messages has tens of thousands of matches; sorting them all cost more than scoring).
+ * The events of each ranking the filter admits, best first, up to `limit` each, checked a round
+ * of best matches at a time (see `firstCheck`) — both rankings' rounds in one query, as they
+ * share most of their best matches.
  */
-function best(c: Candidates, k: number): number[] {
-  const heap: number[] = []; // worst of the kept at heap[0]
-  const sink = (at: number) => {
-    for (;;) {
-      const l = 2 * at + 1;
-      const r = l + 1;
-      let worst = at;
-      if (l < heap.length && before(c, heap[worst]!, heap[l]!)) worst = l;
-      if (r < heap.length && before(c, heap[worst]!, heap[r]!)) worst = r;
-      if (worst === at) return;
-      [heap[at], heap[worst]] = [heap[worst]!, heap[at]!];
-      at = worst;
+async function filtered(client: Db, rankings: readonly Scored[], slots: Slots, filter: EventFilter, limit: number): Promise<RankedEvents[]> {
+  const out: RankedEvents[] = rankings.map(() => []);
+  const checked = rankings.map(() => 0);
+  /** Rowid → event id, or null when the filter drops it. */
+  const admitted = new Map<number, string | null>();
+  for (let step = firstCheck(limit); ; step *= 4) {
+    const batches = rankings.map((r, i) => (out[i]!.length < limit && checked[i]! < r.scores.count ? r.scores.best(checked[i]! + step, slots.rowid).slice(checked[i]) : []));
+    if (batches.every((b) => b.length === 0)) return out;
+    const unknown = [...new Set(batches.flat().map(slots.rowid))].filter((rowid) => !admitted.has(rowid));
+    if (unknown.length > 0) {
+      const rows = await client.execute({
+        // Driven by the candidates (CROSS JOIN keeps that order): with `e.layer = 'L2'` in the
+        // filter SQLite chose to walk every cold event by the layer index instead (100 ms at 100k).
+        sql: `SELECT e.rowid AS r, e.id AS id FROM json_each(?) AS c CROSS JOIN events e ON e.rowid = c.value WHERE ${filter.sql}`,
+        args: [JSON.stringify(unknown), ...filter.args],
+      });
+      for (const rowid of unknown) admitted.set(rowid, null);
+      for (const r of rows.rows) admitted.set(Number(r.r), String(r.id));
     }
-  };
-  for (let i = 0; i < c.scores.length; i++) {
-    if (heap.length < k) {
-      heap.push(i);
-      for (let at = heap.length - 1; at > 0; ) {
-        const parent = (at - 1) >> 1;
-        if (!before(c, heap[parent]!, heap[at]!)) break;
-        [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
-        at = parent;
+    for (const [i, batch] of batches.entries()) {
+      const ranking = rankings[i]!;
+      checked[i]! += batch.length;
+      for (const slot of batch) {
+        const id = admitted.get(slots.rowid(slot));
+        const score = ranking.scores.scores[slot]!;
+        if (id && out[i]!.length < limit) out[i]!.push({ id, score, coverage: score / ranking.ceiling });
       }
-    } else if (k > 0 && before(c, i, heap[0]!)) {
-      heap[0] = i;
-      sink(0);
     }
   }
-  return heap.sort((a, b) => (before(c, a, b) ? -1 : 1));
-}
-
-/**
- * The events among `candidates` the filter admits, best first, up to `limit`, checked a round
- * of best matches at a time (see `firstCheck`).
- */
-async function filtered(client: Db, c: Candidates, filter: EventFilter, limit: number): Promise<RankedEvents> {
-  const out: RankedEvents = [];
-  let checked = 0;
-  for (let step = firstCheck(limit); checked < c.scores.length && out.length < limit; step *= 4) {
-    const batch = best(c, checked + step).slice(checked);
-    checked += batch.length;
-    const rows = await client.execute({
-      // Driven by the candidates (CROSS JOIN keeps that order): with `e.layer = 'L2'` in the
-      // filter SQLite chose to walk every cold event by the layer index instead (100 ms at 100k).
-      sql: `SELECT e.rowid AS r, e.id AS id FROM json_each(?) AS c CROSS JOIN events e ON e.rowid = c.value WHERE ${filter.sql}`,
-      args: [JSON.stringify(batch.map((i) => c.rowids[i])), ...filter.args],
-    });
-    const ids = new Map(rows.rows.map((r) => [Number(r.r), String(r.id)]));
-    for (const i of batch) {
-      const id = ids.get(c.rowids[i]!);
-      if (id !== undefined && out.length < limit) out.push({ id, score: c.scores[i]!, coverage: c.scores[i]! / c.ceiling });
-    }
-  }
-  return out;
 }
 
 /**
@@ -324,7 +341,13 @@ export async function searchEvents(client: Db, terms: SearchTerms, options: Sear
     wanted.map((t) => t.term),
   );
   const masks = options.within ? await masksWithin(client, read, options.within) : undefined;
-  const scored = await scoreAll(read, wanted, masks);
-  const [words, grams] = await Promise.all([filtered(client, scored.words, options.filter, options.limit), filtered(client, scored.grams, options.filter, options.limit)]);
-  return { words, grams };
+  const slots = new Slots(read.segments);
+  const scored = await scoreAll(read, slots, wanted, masks);
+  try {
+    const [words, grams] = await filtered(client, [scored.words, scored.grams], slots, options.filter, options.limit);
+    return { words: words!, grams: grams! };
+  } finally {
+    release(scored.words.scores);
+    release(scored.grams.scores);
+  }
 }

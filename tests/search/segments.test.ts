@@ -135,6 +135,43 @@ describe("event search index", () => {
     }
   });
 
+  test("what a search keeps between queries is never stale: events written after it are found, scores stay exact", async () => {
+    await using store = await openTempStore();
+    const first = await seedEvents(store.client, TEXTS.slice(0, 6));
+    // Caches every query term's records of the first six segments, and their absence.
+    await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
+    const later = await seedEvents(store.client, TEXTS.slice(6), 6);
+    const found = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
+    const expected = bruteForce([...first, ...later], QUERY);
+    for (const ranking of ["words", "grams"] as const) {
+      assert.deepEqual(new Set(found[ranking].map((r) => r.id)), new Set(expected[ranking].keys()), `${ranking}: the later events are found`);
+      for (const { id, score } of found[ranking]) assert.ok(Math.abs(score - expected[ranking].get(id)!) < 1e-9, `${ranking} ${id}`);
+    }
+    assert.ok(
+      found.words.some((r) => later.some((d) => d.id === r.id)),
+      "a later event among the words matches",
+    );
+  });
+
+  test("searches running at once give what each gives alone", async () => {
+    await using store = await openTempStore();
+    await seedEvents(store.client, TEXTS);
+    const queries: SearchTerms[] = [
+      QUERY,
+      { words: ["airport", "parking"], trigrams: ["air", "par", "fee"], bigrams: [] },
+      { words: ["西湖"], trigrams: [], bigrams: ["西湖", "划船"] },
+      { words: ["lift"], trigrams: ["lif", "ift"], bigrams: [] },
+    ];
+    const alone = [];
+    for (const q of queries) alone.push(await searchEvents(store.client, q, { limit: 50, filter: ALL }));
+    const together = await Promise.all([...queries, ...queries].map((q) => searchEvents(store.client, q, { limit: 50, filter: ALL })));
+    assert.deepEqual(together, [...alone, ...alone]);
+    assert.ok(
+      alone.every((r) => r.words.length + r.grams.length > 0),
+      "each query matches something",
+    );
+  });
+
   test("a merge keeps scores exactly when nothing was deleted (the cached segment tables follow it)", async () => {
     await using store = await openTempStore();
     await seedEvents(store.client, TEXTS);

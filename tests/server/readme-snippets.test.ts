@@ -328,6 +328,28 @@ describe("the docs, checked against the code", () => {
     assert.deepEqual(broken, []);
   });
 
+  test("every file of the repository the docs name in code (`src/…`, `tests/…`, `bench/…`…) exists", () => {
+    const missing: string[] = [];
+    let named = 0;
+    for (const file of DOC_FILES) {
+      readDoc(file)
+        .split("\n")
+        .forEach((line, i) => {
+          for (const m of line.matchAll(/`((?:src|tests|scripts|bench|web|plugins|packaging)\/[\w./*-]*[\w*/])`/g)) {
+            // A placeholder in capitals (`web/page-NAME.tsx`) stands for any name.
+            const path = m[1]!.replace(/(?<=[-/])[A-Z]{3,}(?=\.)/g, "*");
+            named++;
+            const pattern = new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*")}$`);
+            const folder = dirname(path.replace(/\*.*$/, "x"));
+            const exists = path.includes("*") ? existsSync(join(ROOT, folder)) && readdirSync(join(ROOT, folder)).some((f) => pattern.test(`${folder}/${f}`)) : existsSync(join(ROOT, path));
+            if (!exists) missing.push(`${file}:${i + 1}: ${path}`);
+          }
+        });
+    }
+    assert.deepEqual(missing, []);
+    assert.ok(named >= 100, `only ${named} paths found: is the pattern still right?`);
+  });
+
   test("docs/configuration.md names every flag and environment variable homed reads", () => {
     const doc = readDoc("docs/configuration.md");
     const flags = allFlags(COMMANDS).map((f) => `\`-${f.name}${f.value ? ` ${f.value}` : ""}\``);

@@ -1,5 +1,5 @@
 /**
- * The project's documentation as tests read it: README.md and every docs/*.md, their fenced
+ * The project's documentation as tests read it: README.md, packaging/README.md and every docs/*.md, their fenced
  * blocks and links. A snippet is found by a marker (a phrase just before it) in whichever file
  * holds it, so a paragraph can move between files without its test losing it, and a marker found
  * in two files fails rather than picking one.
@@ -9,9 +9,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./process.ts";
 
-/** README.md and docs/*.md, as paths relative to the repository. */
+/** README.md, the user's guide the packages carry, and docs/*.md, as paths relative to the repository. */
 export const DOC_FILES: readonly string[] = [
   "README.md",
+  "packaging/README.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .sort()

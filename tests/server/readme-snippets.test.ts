@@ -36,8 +36,7 @@ import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "
 import { KernelConfigSchema } from "../../src/kernel/index.ts";
 import { ConnectionLimitsSchema, CorsConfigSchema } from "../../src/server/index.ts";
 import { LogConfigSchema } from "../../src/log/index.ts";
-import { PluginsConfigSchema } from "../../src/daemon-plugins.ts";
-import { ChannelsConfigSchema } from "../../src/daemon-channels.ts";
+import { ChannelsConfigSchema, PluginsConfigSchema } from "../../src/daemon/index.ts";
 
 const snippet = docSnippet;
 

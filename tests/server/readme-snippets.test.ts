@@ -34,8 +34,9 @@ import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { allFlags } from "../../src/cli/help.ts";
 import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "../../src/memory/index.ts";
 import { KernelConfigSchema } from "../../src/kernel/index.ts";
-import { ConnectionLimitsSchema, CorsConfigSchema } from "../../src/server/index.ts";
-import { LogConfigSchema } from "../../src/log/index.ts";
+import { ConnectionLimitsSchema, CorsConfigSchema, createApp } from "../../src/server/index.ts";
+import { kernelHarness } from "../kernel/support.ts";
+import { createLogger, LogConfigSchema } from "../../src/log/index.ts";
 import { ChannelsConfigSchema, PluginsConfigSchema } from "../../src/daemon/index.ts";
 
 const snippet = docSnippet;
@@ -347,6 +348,38 @@ describe("the docs, checked against the code", () => {
     }
     assert.deepEqual(missing, []);
     assert.ok(named >= 100, `only ${named} paths found: is the pattern still right?`);
+  });
+
+  test("docs/http-api.md lists every route the server registers", async () => {
+    const harness = await kernelHarness([]);
+    const dir = tempDir("homed-routes-");
+    try {
+      // Every optional part switched on (A2A, plugins, doctor, the embedder's setup), so every route is registered.
+      const app = createApp({
+        version: "0.0.0-test",
+        store: harness.store,
+        log: createLogger({ level: "error", stderr: () => {} }),
+        kernel: harness.kernel,
+        adminToken: "t".repeat(40),
+        a2a: { enabled: true, name: "homed", description: "test" },
+        plugins: {} as never,
+        doctor: {} as never,
+        embedderSetup: { dataDir: dir.path, source: "models" },
+      });
+      const doc = readDoc("docs/http-api.md");
+      const documented = new Set(
+        [...doc.matchAll(/`((?:GET|POST|PUT|PATCH|DELETE)(?:\/(?:GET|POST|PUT|PATCH|DELETE))*) (\/[^`\s?]*)/g)].flatMap((m) => m[1]!.split("/").map((method) => `${method} ${m[2]}`)),
+      );
+      const served = [...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path.replace(/\{[^}]*\}/g, "")}`))];
+      assert.ok(served.length >= 50, `only ${served.length} routes found`);
+      assert.deepEqual(
+        served.filter((route) => !documented.has(route)),
+        [],
+      );
+    } finally {
+      await harness.close();
+      dir.remove();
+    }
   });
 
   test("docs/configuration.md names every flag and environment variable homed reads", () => {

@@ -36,6 +36,7 @@ import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "
 import { KernelConfigSchema } from "../../src/kernel/index.ts";
 import { ConnectionLimitsSchema, CorsConfigSchema, createApp } from "../../src/server/index.ts";
 import { kernelHarness } from "../kernel/support.ts";
+import { CHARTS, renderChart } from "../../scripts/gen-bench-plots.ts";
 import { createLogger, LogConfigSchema } from "../../src/log/index.ts";
 import { ChannelsConfigSchema, PluginsConfigSchema } from "../../src/daemon/index.ts";
 
@@ -380,6 +381,10 @@ describe("the docs, checked against the code", () => {
       await harness.close();
       dir.remove();
     }
+  });
+
+  test("the charts of docs/benchmarks.md are drawn from its tables as they are now (bun scripts/gen-bench-plots.ts)", () => {
+    for (const chart of CHARTS) assert.ok(readFileSync(join(ROOT, chart.file), "utf8") === renderChart(chart), `${chart.file} is stale: run bun scripts/gen-bench-plots.ts`);
   });
 
   test("docs/configuration.md names every flag and environment variable homed reads", () => {

@@ -71,7 +71,7 @@ export function chartData(chart: Chart, doc = readFileSync(join(ROOT, BENCHMARKS
 }
 
 const COLOURS = ["#2f6fb5", "#d9822b", "#7a7a7a", "#9bbf5a", "#b05c8a"];
-const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+const xmlText = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /** A grouped bar chart: one group per column, one bar per series, values from 0 to 1. */
 export function renderChart(chart: Chart, series = chartData(chart)): string {
@@ -83,7 +83,7 @@ export function renderChart(chart: Chart, series = chartData(chart)): string {
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${left}" y="22" font-size="14" font-weight="bold">${escape(chart.title)}</text>`,
+    `<text x="${left}" y="22" font-size="14" font-weight="bold">${xmlText(chart.title)}</text>`,
   ];
   for (const tick of [0, 0.2, 0.4, 0.6, 0.8, 1]) {
     out.push(`<line x1="${left}" x2="${left + plot.w}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#dddddd"/>`);
@@ -95,15 +95,15 @@ export function renderChart(chart: Chart, series = chartData(chart)): string {
       const v = s.values[c]!;
       const x = x0 + i * bar;
       out.push(`<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(bar - 2).toFixed(1)}" height="${(plot.h * v).toFixed(1)}" fill="${COLOURS[i % COLOURS.length]}"/>`);
-      out.push(`<text x="${(x + bar / 2 - 1).toFixed(1)}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle" font-size="10" fill="#333333">${escape(s.labels[c]!)}</text>`);
+      out.push(`<text x="${(x + bar / 2 - 1).toFixed(1)}" y="${(y(v) - 4).toFixed(1)}" text-anchor="middle" font-size="10" fill="#333333">${xmlText(s.labels[c]!)}</text>`);
     });
-    out.push(`<text x="${(left + c * group + group / 2).toFixed(1)}" y="${top + plot.h + 18}" text-anchor="middle">${escape(column)}</text>`);
+    out.push(`<text x="${(left + c * group + group / 2).toFixed(1)}" y="${top + plot.h + 18}" text-anchor="middle">${xmlText(column)}</text>`);
   });
   series.forEach((s, i) => {
     const x = left + (i % 3) * 220;
     const ly = top + plot.h + 40 + Math.floor(i / 3) * 18;
     out.push(`<rect x="${x}" y="${ly - 10}" width="12" height="12" fill="${COLOURS[i % COLOURS.length]}"/>`);
-    out.push(`<text x="${x + 18}" y="${ly}">${escape(s.name)}</text>`);
+    out.push(`<text x="${x + 18}" y="${ly}">${xmlText(s.name)}</text>`);
   });
   out.push("</svg>");
   return `${out.join("\n")}\n`;

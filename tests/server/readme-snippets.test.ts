@@ -7,7 +7,8 @@
  * (`http://127.0.0.1:8080`), the data folder, the homed command and the key: the `homed key`
  * lines, the OpenAI SDK programs (chat and Responses, the AI SDK's and the Agents SDK's), the MCP
  * config of stdio and of HTTP (connected with the official MCP SDK as Claude Desktop and Cursor
- * connect), the curl line, the history-import example and the plugin written with the SDK.
+ * connect), the curl line, the A2A key, SDK program and curl lines (a daemon with the channel
+ * enabled by the docs' homed.json), the history-import example and the plugin written with the SDK.
  * Open WebUI and LibreChat run in Docker and are not run here; their requests (`GET /v1/models`,
  * streamed chat) are the SDK's, tested in openai-sdk.test.ts.
  *
@@ -166,6 +167,62 @@ describe("the docs' snippets for OpenAI and MCP clients, run", () => {
     const answer = JSON.parse(ran.stdout) as { query: string; results: unknown[] };
     assert.equal(answer.query, "parking", ran.stdout);
     assert.ok(Array.isArray(answer.results), ran.stdout);
+  });
+});
+
+describe("the docs' A2A snippets, run against a daemon with the channel enabled as they say", () => {
+  let dir: TempDir;
+  let provider: ScriptedProvider;
+  let daemon: ApiDaemon;
+  let key: string;
+  const local = (text: string) => text.replaceAll("http://127.0.0.1:8080", daemon.url);
+  /** Every user message the model was sent, across its requests. */
+  const userTexts = () => provider.requests.flatMap((r) => (r.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").map((m) => JSON.stringify(m.content)));
+
+  before(async () => {
+    dir = tempDir("homed-docs-a2a-");
+    provider = await startScriptedProvider(() => ({ content: "the shed key is under the blue pot" }));
+    const config = JSON.parse(snippet("Enable it in `<data>/homed.json`", "json")) as { channels: { a2a: Record<string, unknown> } };
+    // publicUrl is the reader's own address behind a proxy: here the card names the address it is fetched from.
+    delete config.channels.a2a.publicUrl;
+    writeFileSync(join(dir.path, "homed.json"), JSON.stringify(config));
+    daemon = await startApiDaemon(dir.path, provider.url);
+  });
+  after(async () => {
+    await daemon?.stop();
+    await provider?.close();
+    dir?.remove();
+  });
+
+  test("the key line makes a key with the a2a scope; the SDK program's message reaches the model", async () => {
+    const line = snippet("key with the `a2a` scope (keys never get it", "sh").replace(/\s+#.*$/, "");
+    const made = await run([...SOURCE_HOMED, ...line.split(" ").slice(1)], { env: { ...process.env, HOMED_DATA: dir.path } });
+    assert.equal(made.code, 0, made.stderr);
+    key = made.stdout.trim();
+    assert.match(key, /^hk-/);
+    const ran = await run(evalCommand(local(snippet("From another\nagent, with that SDK", "ts"))), { cwd: ROOT, env: { ...process.env, HOMED_KEY: key } });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.ok(
+      userTexts().some((t) => t.includes("What did I say about the shed key?")),
+      "the SDK's message is a turn",
+    );
+  });
+
+  test("the curl lines: a message answered, then its contextId continues the conversation", async () => {
+    const curl = async (marker: string, env: Record<string, string>) => {
+      const ran = await run(["bash", "-c", local(snippet(marker, "sh"))], { env: { ...process.env, HOMED_KEY: key, ...env } });
+      assert.equal(ran.code, 0, ran.stderr);
+      return JSON.parse(ran.stdout) as { result: { contextId: string; status: { state: string } } };
+    };
+    const first = await curl("or by hand (v0.3)", {});
+    assert.equal(first.result.status.state, "completed", JSON.stringify(first));
+    const next = await curl("To continue a conversation, send its id back", { CONTEXT_ID: first.result.contextId });
+    assert.equal(next.result.contextId, first.result.contextId);
+    const last = provider.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    assert.ok(
+      last.some((m) => m.role === "user" && JSON.stringify(m.content).includes("hello")),
+      "the continued conversation holds the first message",
+    );
   });
 });
 

@@ -302,27 +302,34 @@ function homedCommand(line: string): string[] | null {
 describe("the docs, checked against the code", () => {
   const blocks = DOC_FILES.flatMap((file) => fencedBlocks(file));
 
-  test("every `homed …` line of a shell block names a command and only flags homed accepts", () => {
+  test("every `homed …` command of the docs (shell lines and inline code) names a command and only flags homed accepts", () => {
     const names = new Set(COMMANDS.map((c) => c.name));
     const specs = allFlags(COMMANDS);
-    const checked: string[] = [];
-    const wrong: string[] = [];
+    // Inline code that starts with "homed" but is a message homed writes, not a command.
+    const PROSE = new Set(["homed could not answer (<code>)."]);
+    const commands: { where: string; text: string; argv: string[] }[] = [];
     for (const block of blocks.filter((b) => b.lang === "sh")) {
       for (const line of block.body.split("\n")) {
         const argv = homedCommand(line);
-        if (!argv) continue;
-        checked.push(line);
-        try {
-          const parsed = parseArgs(argv, specs);
-          const command = parsed.positionals[0];
-          if (command !== undefined && !names.has(command)) wrong.push(`${block.file}:${block.line}: no command '${command}': ${line}`);
-        } catch (error) {
-          wrong.push(`${block.file}:${block.line}: ${(error as Error).message}: ${line}`);
-        }
+        if (argv) commands.push({ where: `${block.file}:${block.line}`, text: line, argv });
+      }
+    }
+    for (const file of DOC_FILES) {
+      for (const m of readDoc(file).matchAll(/`((?:\.\/)?homed [a-z][^`]*)`/g)) {
+        if (!PROSE.has(m[1]!)) commands.push({ where: file, text: m[1]!, argv: m[1]!.split(/\s+/).slice(1) });
+      }
+    }
+    const wrong: string[] = [];
+    for (const { where, text, argv } of commands) {
+      try {
+        const command = parseArgs(argv, specs).positionals[0];
+        if (command !== undefined && !names.has(command)) wrong.push(`${where}: no command '${command}': ${text}`);
+      } catch (error) {
+        wrong.push(`${where}: ${(error as Error).message}: ${text}`);
       }
     }
     assert.deepEqual(wrong, []);
-    assert.ok(checked.length >= 15, `only ${checked.length} homed lines found: is the extraction still right?`);
+    assert.ok(commands.length >= 80, `only ${commands.length} homed commands found: is the extraction still right?`);
   });
 
   test("every `make` target a shell block runs exists in the Makefile", () => {

@@ -36,7 +36,7 @@ export type AnalysedDoc = {
  * A text's length for the trigram channel: its characters, as FTS5's trigram tokenizer counted
  * it (every window of three, spaces and punctuation included), not only the trigrams indexed —
  * so that length normalisation weighs a message as the FTS5 ranking it replaces did (measured
- * equal or within a point on LoCoMo and MADial, see README).
+ * equal or within a point on LoCoMo and MADial, see docs/benchmarks.md, Recall speed).
  */
 export const trigramLength = (part: string) => Math.max(0, part.length - 2);
 

@@ -8,7 +8,7 @@
  * config-loading file linter with one package per rule, and has neither card numbers nor a
  * generic `password = value` rule; this runs synchronously on every write. What it finds is
  * shapes with a distinctive prefix or structure — no entropy guessing, so a git SHA, a UUID or
- * base64 stays intact (a secret with no recognisable shape is not caught; README, Security).
+ * base64 stays intact (a secret with no recognisable shape is not caught; docs/security.md).
  */
 
 export type MaskedSecret = { kind: string; count: number };

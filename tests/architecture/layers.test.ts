@@ -3,55 +3,14 @@
  * each other in one direction only (no cycle, even between folders of one rank), across folders
  * only through the folder's index.ts, production code never imports tests/, and only
  * src/runtime/ touches Bun's own APIs. Covers src/, plugins/ and web/ (the console's code; not
- * its generated bundle, web/dist/), which takes only types from src/.
+ * its generated bundle, web/dist/), which takes only types from src/. The rank of each area is
+ * in scripts/layers.ts, which also draws it into docs/architecture.md (scripts/gen-architecture.ts).
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { ROOT } from "../support/process.ts";
-
-const SRC = join(ROOT, "src");
-/** The console's bundle, generated from web/'s code by scripts/gen-console.ts. */
-const WEB_BUNDLE = join(ROOT, "web/dist");
-const CODE = /\.(ts|tsx|js)$/;
-
-/**
- * Rank of each area; a file may import only from areas of equal or lower rank. An area is a
- * folder of src/ or plugins/, web/, or one of the files at the top of src/ (main.ts is the entry
- * above everything; src/daemon/ puts the daemon together from the server, kernel and plugins).
- */
-const RANK: Record<string, number> = {
-  "src/runtime": 0,
-  "src/errors": 0,
-  // The plugin protocol, spoken by the host (src/plugins) and the plugin SDK (plugins/sdk).
-  "src/protocol": 0.5,
-  "src/version.ts": 0,
-  "src/log": 1,
-  "src/config": 1,
-  "src/text": 1,
-  // The search engine (analysis, segments of postings, BM25): the store indexes through it.
-  "src/search": 1,
-  "src/embed": 1.2,
-  "src/store": 1.2,
-  "src/context": 2,
-  "src/memory": 2,
-  "src/llm": 2,
-  "src/doctor": 3,
-  "src/kernel": 3,
-  "src/plugins": 3,
-  // The plugin SDK and the built-in plugins (their registry, plugins/index.ts, reads src/plugins' spec).
-  plugins: 3,
-  "src/server": 4,
-  // Channels start kernel turns from outside (QQ's WebSocket), beside the HTTP surface.
-  "src/channels": 4,
-  // The console is a client of the HTTP API: it imports the server's types (and only types).
-  web: 4.2,
-  // The daemon's wiring: store, plugins, channels, kernel and server put together.
-  "src/daemon": 4.5,
-  "src/cli": 5,
-  "src/main.ts": 6,
-};
+import { areaOf, codeAndImports, isCodeIn, rankOf, ROOT, SRC } from "../../scripts/layers.ts";
 
 /**
  * Imports across folders that do not go through the folder's index.ts, known and pinned (by the
@@ -72,42 +31,8 @@ const NOT_THROUGH_INDEX: Record<string, string> = {
   "plugins/rss -> plugins/web-fetch/fetch-limited.ts": "a plugin's index.ts starts the plugin",
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === "node_modules" || path === WEB_BUNDLE) return [];
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return CODE.test(name) && !name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-/** src/<folder>, a file at the top of src/, plugins/<folder> (or plugins/(root)), or web. */
-function areaOf(path: string): string {
-  const parts = relative(ROOT, path).split("/");
-  if (parts[0] === "web") return "web";
-  if (parts[0] === "src") return parts.length === 2 ? `src/${parts[1]}` : `src/${parts[1]}`;
-  return parts.length === 2 ? "plugins/(root)" : `plugins/${parts[1]}`;
-}
-
-const rankOf = (area: string) => RANK[area] ?? (area.startsWith("plugins/") ? RANK.plugins : undefined);
-
-type Import = { from: string; to: string; fromArea: string; toArea: string };
-
-/** Every relative import (static or dynamic) of a code file, resolved. */
-function importsOf(file: string): Import[] {
-  const source = readFileSync(file, "utf8");
-  return [...source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"(\.[^"]+)"/g)].map((m) => {
-    const to = resolve(dirname(file), m[1]!);
-    return { from: relative(ROOT, file), to: relative(ROOT, to), fromArea: areaOf(file), toArea: to.startsWith(ROOT) ? areaOf(to) : "" };
-  });
-}
-
-/** Code of src/, plugins/ or web/; the console's bundle is a file the binary carries (assets-bun.ts embeds it), not an import of code. */
-const isCodeIn = (path: string) => CODE.test(path) && /^(src|plugins|web)\//.test(path) && !path.startsWith("web/dist/");
-
 describe("architecture", () => {
-  const files = [...sourceFiles(SRC), ...sourceFiles(join(ROOT, "plugins")), ...sourceFiles(join(ROOT, "web"))];
-  const imports = files.flatMap(importsOf);
+  const { files, imports } = codeAndImports();
 
   test("every area has a rank", () => {
     const unranked = [...new Set(files.map(areaOf))].filter((a) => rankOf(a) === undefined);

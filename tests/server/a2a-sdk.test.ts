@@ -138,7 +138,7 @@ describe("A2A: the official @a2a-js/sdk client against homed", () => {
     );
   });
 
-  test("contextId over v0.3 (message/send by hand, as the README's curl): the same one continues the conversation", async () => {
+  test("contextId over v0.3 (message/send by hand, as the docs' curl): the same one continues the conversation", async () => {
     const contextId = crypto.randomUUID();
     const send = async (text: string) =>
       (await (

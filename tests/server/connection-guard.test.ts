@@ -6,12 +6,13 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { ConnectionLimitsSchema, defaultMaxConnections } from "../../src/server/connection-limits.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
-import { ROOT, SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { SOURCE_HOMED, startDaemon } from "../support/process.ts";
+import { docSnippet } from "../support/docs.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 
@@ -70,10 +71,8 @@ function trickle(raw: Raw, text: string, everyMs: number): void {
 }
 
 describe("connection guard", () => {
-  test("the README's homed.json snippet shows the defaults; the total cap leaves a quarter of the open-files limit", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const open = readme.indexOf("```json\n", readme.indexOf("### Connections")) + "```json\n".length;
-    assert.deepEqual(JSON.parse(readme.slice(open, readme.indexOf("\n```", open))).connections, ConnectionLimitsSchema.parse({}));
+  test("the docs' homed.json snippet shows the defaults; the total cap leaves a quarter of the open-files limit", () => {
+    assert.deepEqual(JSON.parse(docSnippet("## Connections\n", "json")).connections, ConnectionLimitsSchema.parse({}));
     assert.equal(defaultMaxConnections(4096), 1024, "three files a connection, 1,024 of 4,096 kept");
     assert.equal(defaultMaxConnections(1024), 256);
   });

@@ -8,10 +8,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { corsConfig, CorsConfigSchema } from "../../src/server/cors.ts";
-import { ROOT, run, SOURCE_HOMED } from "../support/process.ts";
+import { run, SOURCE_HOMED } from "../support/process.ts";
+import { docSnippet } from "../support/docs.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
@@ -130,12 +131,8 @@ describe("CORS settings", () => {
     assert.equal(CorsConfigSchema.safeParse({ origins: ["*"], credentials: true }).success, false, "no other keys (credentials never)");
   });
 
-  test("the README's homed.json example is a valid cors section", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const at = readme.indexOf("**Browser apps (CORS).**");
-    assert.ok(at >= 0, "README has the CORS paragraph");
-    const start = readme.indexOf("```json\n", at) + "```json\n".length;
-    const example = JSON.parse(readme.slice(start, readme.indexOf("\n```", start))) as { cors: unknown };
+  test("the docs' homed.json example is a valid cors section", () => {
+    const example = JSON.parse(docSnippet("**Browser apps (CORS).**", "json")) as { cors: unknown };
     assert.deepEqual(CorsConfigSchema.parse(example.cors), { origins: ["https://chat.example.org", "http://localhost:5173"] });
   });
 

@@ -16,7 +16,7 @@ import { tempDir } from "../support/temp-dir.ts";
 const CLIENTS = 200;
 const ADDRESSES = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
 const FLOOD_MS = 3_000;
-/** The bound this test holds the daemon to, per address (the README states it). */
+/** The bound this test holds the daemon to, per address (docs/security.md states it). */
 const MAX_GUESSES_PER_S_PER_ADDRESS = 10;
 
 /** A login POST from a chosen loopback address (node:http binds the client's side; fetch cannot). */

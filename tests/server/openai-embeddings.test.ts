@@ -7,7 +7,6 @@
  */
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { OpenAIEmbeddings } from "@langchain/openai";
@@ -22,6 +21,7 @@ import { answer, startScriptedServer, status, type ScriptedServer } from "../emb
 import { kernelHarness, type Harness } from "../kernel/support.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { evalCommand, ROOT, run } from "../support/process.ts";
+import { docSnippet } from "../support/docs.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
 
 const MODEL = "tiny-sentence@8";
@@ -191,12 +191,8 @@ describe("/v1/embeddings with homed's sentence encoder", () => {
     assert.equal(full.data.length, MAX_EMBED_INPUTS);
   });
 
-  test("the README's snippet runs as written (only the address and the model swapped)", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const at = readme.indexOf("**Embeddings.** `POST /v1/embeddings`");
-    assert.ok(at >= 0, "README has the Embeddings paragraph");
-    const start = readme.indexOf("```ts\n", at) + "```ts\n".length;
-    const program = readme.slice(start, readme.indexOf("\n```", start));
+  test("the docs' snippet runs as written (only the address and the model swapped)", async () => {
+    const program = docSnippet("**Embeddings.** `POST /v1/embeddings`", "ts");
     assert.match(program, /model: "bge-small-en-v1\.5@384"/);
     const local = program.replaceAll("http://127.0.0.1:8080", daemon.url).replace("bge-small-en-v1.5@384", MODEL);
     const ran = await run(evalCommand(local), { cwd: ROOT, env: { ...process.env, HOMED_KEY: v1Key } });

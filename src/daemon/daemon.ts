@@ -7,10 +7,11 @@ import { configSection, describeTightening, ensureWritableDir, lockDataFolder, r
 import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "../log/index.ts";
 import { openFilesLimit } from "../runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "../embed/index.ts";
-import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./plugins.ts";
 import { ChannelsConfigSchema } from "./channels.ts";
 import { QQChannel } from "../channels/qq/index.ts";
+import { ChannelPlugins } from "../channels/index.ts";
 import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "../server/index.ts";
 import { maskKnownSecret } from "../text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "../memory/index.ts";
@@ -107,6 +108,10 @@ export async function runDaemon(settings: Settings): Promise<number> {
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
       // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
       kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
+      // Where what homed says first goes (the console, homed chat, channels register sinks).
+      const outbound = new Outbound();
+      // Channel plugins: their messages are turns of their own sessions; registered before plugins start.
+      const channelPlugins = new ChannelPlugins({ kernel, host: plugins, outbound, log });
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins
         .start()
@@ -172,6 +177,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       qq?.stop();
+      channelPlugins.stop();
       kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, stopPlugins(plugins, pluginsStarted)]);
       log.info("stopped cleanly");

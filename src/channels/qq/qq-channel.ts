@@ -13,9 +13,10 @@
  * request exists.
  */
 import { z } from "zod";
-import type { ImagePart, Kernel } from "../../kernel/index.ts";
+import type { Kernel } from "../../kernel/index.ts";
 import type { Logger } from "../../log/index.ts";
 import { declareScene } from "../../memory/index.ts";
+import { downloadImages } from "../images.ts";
 import { OneBotConnection } from "./connection.ts";
 import { imageUrls, MessageEventSchema, mentions, messageText, segmentsOf, text, type MessageEvent, type Segment } from "./onebot.ts";
 
@@ -46,9 +47,6 @@ export const QQConfigSchema = z
   })
   .refine((c) => !c.enabled || c.url, { message: "url is needed when qq is enabled", path: ["url"] });
 export type QQConfig = z.output<typeof QQConfigSchema>;
-
-/** An image larger than this is not downloaded (a model request has its own limits). */
-const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 
 /** Markdown images in an answer: sent as image segments. */
 const MARKDOWN_IMAGE = /!\[[^\]]*\]\((https?:\/\/[^)\s]+)\)/g;
@@ -123,7 +121,7 @@ export class QQChannel {
     const group = event.message_type === "group" ? event.group_id : undefined;
     const partner = group ? `group_${group}` : (this.config.partners[event.user_id] ?? `qq_${event.user_id}`);
     const said = messageText(segments, event.self_id);
-    const images = await this.download(imageUrls(segments));
+    const images = await downloadImages(imageUrls(segments), (line) => this.log.warn(`qq: ${line}`));
     if (!said && images.length === 0) return;
     const session = await this.kernel.sessions.open(QQ_CHANNEL, partner);
     if (group && !this.declared.has(partner)) {
@@ -145,24 +143,5 @@ export class QQChannel {
     if (reply.length === 0) return;
     if (group) await this.connection.call("send_group_msg", { group_id: idParam(group), message: [{ type: "reply", data: { id: event.message_id } }, ...reply] });
     else await this.connection.call("send_private_msg", { user_id: idParam(event.user_id), message: reply });
-  }
-
-  /** The images as data-URL parts; one that cannot be fetched is left out with a log line. */
-  private async download(urls: string[]): Promise<ImagePart[]> {
-    const parts: ImagePart[] = [];
-    for (const url of urls) {
-      try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-        const type = response.headers.get("content-type") ?? "";
-        const length = Number(response.headers.get("content-length") ?? 0);
-        if (!response.ok || !type.startsWith("image/") || length > MAX_IMAGE_BYTES) throw new Error(`HTTP ${response.status} ${type} ${length} bytes`);
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        if (bytes.length > MAX_IMAGE_BYTES) throw new Error(`${bytes.length} bytes, over ${MAX_IMAGE_BYTES}`);
-        parts.push({ type: "image_url", image_url: { url: `data:${type.split(";")[0]};base64,${Buffer.from(bytes).toString("base64")}` } });
-      } catch (error) {
-        this.log.warn(`qq: image ${url} left out: ${(error as Error).message}`);
-      }
-    }
-    return parts;
   }
 }

@@ -7,10 +7,9 @@
  * `group_<id>` and declares its scene `chan:qq/peer:group_<id>`. Images come in as image parts
  * (downloaded, up to 8 MiB each) and markdown images in the answer go out as image segments.
  *
- * A module of the daemon rather than a plugin process: a channel starts turns, and the plugin
- * protocol has no request by which a plugin starts one (plugins serve tools and hooks); this
- * module's only contact with the kernel is `kernel.turn`, so it can move into a plugin once that
- * request exists.
+ * A module of the daemon rather than a plugin process, for now: its only contact with the kernel
+ * is `kernel.turn`, so it can move onto the channel-plugin role (src/channels/plugin-channels.ts,
+ * docs/channel-plugins.md) as Telegram did.
  */
 import { z } from "zod";
 import type { Kernel } from "../../kernel/index.ts";

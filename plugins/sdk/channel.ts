@@ -37,6 +37,12 @@ export type ChannelHost = {
    * the peer's (one per peer); homed decides the partner from the peer, so the plugin never names one.
    */
   send(message: InboundMessage, options?: SendOptions): Promise<InboundAnswer>;
+  /**
+   * A line for the daemon log, under the channel's name (an answer the network refused): what
+   * the person running homed should see. At most 5 a second reach the log; the plugin's stderr
+   * stays its own log (the console's plugin page).
+   */
+  report(text: string): void;
 };
 
 /** What an open channel does when homed speaks first: send `delivery.text` to `delivery.peer`. Returns false when it could not. */
@@ -77,6 +83,10 @@ export function serveChannelMethods(peer: Peer, open: ChannelOpen<z.ZodType>, co
       } finally {
         if (options.onDelta) deltas.delete(messageId!);
       }
+    },
+    report(text) {
+      log(text);
+      void peer.notify(CHANNEL_METHODS.report, { text: text.slice(0, 2000) }).catch(() => {});
     },
   };
   peer.on(CHANNEL_METHODS.delta, (params) => {

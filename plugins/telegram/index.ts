@@ -76,7 +76,7 @@ class TelegramBot {
         if (signal.aborted) return;
         failures++;
         const wait = error instanceof TelegramError && error.retryAfter ? error.retryAfter * 1000 : Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
-        this.log(`telegram: polling failed (${(error as Error).message}); again in ${wait} ms`);
+        this.log(`polling failed (${(error as Error).message}); again in ${wait} ms`);
         await sleep(wait, signal);
       }
     }
@@ -104,7 +104,8 @@ class TelegramBot {
       const reply = message.reply_to_message;
       const answer = await this.homed.send({
         peer: String(chat),
-        ...(message.from && message.chat.type !== "private" ? { sender: { id: String(message.from.id), name: message.from.first_name } } : {}),
+        chat: message.chat.type === "private" ? "direct" : "group",
+        ...(message.from ? { sender: { id: String(message.from.id), name: message.from.first_name } } : {}),
         text,
         images,
         ...(reply ? { replyTo: { id: String(reply.message_id), ...(reply.text ? { text: reply.text.slice(0, 4000) } : {}) } } : {}),
@@ -116,7 +117,7 @@ class TelegramBot {
         replyTo = undefined;
       }
     } catch (error) {
-      this.log(`telegram: answering message ${message.message_id} in chat ${chat} failed: ${(error as Error).message}`);
+      this.log(`answering message ${message.message_id} in chat ${chat} failed: ${(error as Error).message}`);
     } finally {
       clearInterval(typing);
     }
@@ -130,7 +131,7 @@ class TelegramBot {
       const { data, type } = await this.api.download(largest.file_id, MAX_PHOTO_BYTES);
       return [{ data: Buffer.from(data).toString("base64"), mimeType: type }];
     } catch (error) {
-      this.log(`telegram: photo of message ${message.message_id} left out: ${(error as Error).message}`);
+      this.log(`photo of message ${message.message_id} left out: ${(error as Error).message}`);
       return [];
     }
   }
@@ -141,7 +142,7 @@ class TelegramBot {
       for (const chunk of messageChunks(text)) await this.api.sendMessage(peer, chunk);
       return true;
     } catch (error) {
-      this.log(`telegram: delivering to chat ${peer} failed: ${(error as Error).message}`);
+      this.log(`delivering to chat ${peer} failed: ${(error as Error).message}`);
       return false;
     }
   }
@@ -155,7 +156,7 @@ export const telegramChannel = defineChannel({
   open({ config, homed, lifecycle }) {
     const token = config.token ?? process.env.TELEGRAM_BOT_TOKEN;
     if (!token) throw new Error('Cannot open the Telegram channel: give "token" in its config or TELEGRAM_BOT_TOKEN');
-    const bot = new TelegramBot(new BotApi(config.apiBase, token), homed, config, (line) => process.stderr.write(`${line}\n`));
+    const bot = new TelegramBot(new BotApi(config.apiBase, token), homed, config, (line) => homed.report(line));
     const stop = new AbortController();
     const polling = bot.run(stop.signal);
     lifecycle.onClose(async () => {

@@ -16,8 +16,9 @@ import { z } from "zod";
 import { HomedError } from "../errors/index.ts";
 import type { ImagePart, Kernel, Outbound, OutboundMessage } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
-import type { PluginHost, PluginStatus } from "../plugins/index.ts";
-import { CHANNEL_METHODS, DeliveredSchema, InboundMessageSchema, RpcError, ErrorCode, type InboundAnswer } from "../protocol/index.ts";
+import { declareScene } from "../memory/index.ts";
+import { TokenBucket, type PluginHost, type PluginStatus } from "../plugins/index.ts";
+import { CHANNEL_METHODS, ChannelReportSchema, DeliveredSchema, InboundMessageSchema, RpcError, ErrorCode, type InboundAnswer } from "../protocol/index.ts";
 import { dataUrlPart, downloadImages } from "./images.ts";
 
 /**
@@ -27,8 +28,12 @@ import { dataUrlPart, downloadImages } from "./images.ts";
  */
 export const RESERVED_CHANNELS: ReadonlySet<string> = new Set(["console", "terminal", "openai", "a2a", "acp", "mcp", "api", "qq"]);
 
+/** Report lines a channel may write to the daemon log: 5 a second, 20 at once; the rest are counted, not written. */
+const REPORTS_PER_SECOND = 5;
+const REPORT_BURST = 20;
+
 export type ChannelPluginsOptions = {
-  kernel: Pick<Kernel, "sessions" | "turn">;
+  kernel: Pick<Kernel, "sessions" | "turn" | "client">;
   host: PluginHost;
   /** Where proactive messages are offered; each channel plugin registers a sink for its sessions. */
   outbound?: Outbound;
@@ -50,10 +55,10 @@ export function peerFor(channel: string, partners: Readonly<Record<string, strin
   return peer && partners[peer] === undefined ? peer : undefined;
 }
 
-/** The text a turn is given for a message: who spoke when not the peer itself, and what it answers. */
+/** The text a turn is given for a message: in a group who spoke, and what it answers. */
 function turnInput(message: z.output<typeof InboundMessageSchema>): string {
   const quoted = message.replyTo?.text ? `[in reply to: ${JSON.stringify(message.replyTo.text)}]\n` : "";
-  const speaker = message.sender && message.sender.id !== message.peer ? `${message.sender.name || message.sender.id}: ` : "";
+  const speaker = message.chat === "group" && message.sender ? `${message.sender.name || message.sender.id}: ` : "";
   return `${quoted}${speaker}${message.text}`;
 }
 
@@ -62,10 +67,14 @@ export class ChannelPlugins {
   /** The Outbound sink of each channel plugin that has run, kept across its restarts. */
   private readonly sinks = new Map<string, () => void>();
   private readonly stops: (() => void)[] = [];
+  /** Group scenes declared since start (declaring is idempotent; this spares the store). */
+  private readonly declared = new Set<string>();
+  private readonly reports = new Map<string, { bucket: TokenBucket; dropped: number }>();
 
   constructor(private readonly options: ChannelPluginsOptions) {
     this.reserved = options.reserved ?? RESERVED_CHANNELS;
     options.host.handle(CHANNEL_METHODS.message, (plugin, params, context) => this.receive(plugin, params, context.signal));
+    options.host.listen(CHANNEL_METHODS.report, (plugin, params) => this.report(plugin, params));
     this.stops.push(options.host.onRunning((status) => void this.open(status)));
   }
 
@@ -84,15 +93,15 @@ export class ChannelPlugins {
   private async open(status: PluginStatus): Promise<void> {
     if (!status.manifest?.channel) return;
     const channel = status.name;
-    if (this.reserved.has(channel)) return this.options.log.warn(`plugin ${channel}: declares the channel role, but "${channel}" is a channel homed serves itself; rename the plugin`);
+    if (this.reserved.has(channel)) return this.options.log.warn(`${channel}: the plugin declares the channel role, but "${channel}" is a channel homed serves itself; rename the plugin`);
     if (!this.sinks.has(channel) && this.options.outbound) {
       this.sinks.set(channel, this.options.outbound.register({ name: `plugin:${channel}`, deliver: (message) => this.deliver(channel, message) }));
     }
     try {
       await this.options.host.request(channel, CHANNEL_METHODS.open, { channel });
-      this.options.log.info(`channel ${channel}: open (plugin)`);
+      this.options.log.info(`${channel}: open as a channel (plugin)`);
     } catch (error) {
-      this.options.log.warn(`channel ${channel}: the plugin did not open: ${(error as Error).message}`);
+      this.options.log.warn(`${channel}: the channel plugin did not open: ${(error as Error).message}`);
     }
   }
 
@@ -104,7 +113,7 @@ export class ChannelPlugins {
     const message = parsed.data;
     if (message.stream && !message.messageId) throw new RpcError(ErrorCode.InvalidParams, "Cannot stream the answer: give the message a messageId for its deltas to carry");
     const partner = partnerFor(plugin, this.options.host.spec(plugin).partners, message.peer);
-    const warn = (line: string) => this.options.log.warn(`channel ${plugin}: ${line}`);
+    const warn = (line: string) => this.options.log.warn(`${plugin}: ${line}`);
     const images: ImagePart[] = [
       ...message.images.flatMap((i) => ("data" in i ? [dataUrlPart(i.mimeType, i.data)] : [])),
       ...(await downloadImages(
@@ -113,6 +122,7 @@ export class ChannelPlugins {
       )),
     ];
     const session = await this.options.kernel.sessions.open(plugin, partner);
+    if (message.chat === "group") await this.declareGroup(plugin, message.peer, warn);
     const input = turnInput(message);
     if (!input.trim() && images.length === 0) return { text: "", sessionId: session.id, stopReason: "empty" };
     const onEvent = message.stream
@@ -128,6 +138,33 @@ export class ChannelPlugins {
       warn(`turn for ${partner} failed: ${(error as Error).message}`);
       return { text: `homed could not answer (${code}).`, sessionId: session.id, stopReason: "failed" };
     }
+  }
+
+  /** A group is a scene from its first message (DESIGN §3 Scenes), keyed by the peer as the channel names it. */
+  private async declareGroup(channel: string, peer: string, warn: (line: string) => void): Promise<void> {
+    const key = `chan:${channel}/peer:${peer}`;
+    if (this.declared.has(key)) return;
+    try {
+      await declareScene(this.options.kernel.client, key);
+      this.declared.add(key);
+    } catch (error) {
+      warn(`cannot declare scene ${key}: ${(error as Error).message}`);
+    }
+  }
+
+  /** A channel's line for the daemon log, under its name, held to REPORTS_PER_SECOND. */
+  private report(plugin: string, params: unknown): void {
+    const parsed = ChannelReportSchema.safeParse(params);
+    if (!parsed.success || !this.isChannel(plugin)) return;
+    let limit = this.reports.get(plugin);
+    if (!limit) this.reports.set(plugin, (limit = { bucket: new TokenBucket(REPORTS_PER_SECOND, REPORT_BURST), dropped: 0 }));
+    if (!limit.bucket.take()) {
+      limit.dropped++;
+      return;
+    }
+    const dropped = limit.dropped ? ` (${limit.dropped} earlier lines dropped, over ${REPORTS_PER_SECOND} a second)` : "";
+    limit.dropped = 0;
+    this.options.log.warn(`${plugin}: ${parsed.data.text}${dropped}`);
   }
 
   /** A proactive message, when its session is one of this channel's and the plugin runs. */

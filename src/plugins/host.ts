@@ -11,7 +11,7 @@ import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import { sweepOrphanedTrees } from "./process-tree-guard.ts";
 import type { PluginSpec } from "./spec.ts";
-import { Supervisor, type PluginRequestHandler, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
+import { Supervisor, type PluginNotificationListener, type PluginRequestHandler, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
 import type { IntakeLimits } from "./intake.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -62,6 +62,8 @@ export interface PluginHost {
    * first. Installed on each plugin process as it starts: register before `start()`.
    */
   handle(method: string, handler: PluginRequestHandler): void;
+  /** Listens to notifications plugins send the kernel (`method`, namespaced `homed/…`); register before `start()`, like `handle`. */
+  listen(method: string, listener: PluginNotificationListener): void;
   /** A request to a running plugin (a channel's delivery); rejects with `plugin_unavailable` when it does not run. */
   request(plugin: string, method: string, params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<unknown>;
   /** A notification to a running plugin (a streamed answer's delta); dropped when it does not run. */
@@ -94,6 +96,7 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
   const orphans = sweepOrphanedTrees();
   if (orphans.length > 0) options.report?.("warn", `ended ${orphans.length} plugin process${orphans.length === 1 ? "" : "es"} left running by a homed that is gone (pid ${orphans.join(", ")})`);
   const handlers = new Map<string, PluginRequestHandler>();
+  const listeners = new Map<string, PluginNotificationListener>();
   const supervisors = new Map(
     specs.map((spec) => [
       spec.name,
@@ -104,6 +107,7 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
         ...(options.report ? { report: options.report } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
         handlers,
+        listeners,
       }),
     ]),
   );
@@ -178,6 +182,9 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
     spec: (name) => get(name).spec,
     handle(method, handler) {
       handlers.set(method, handler);
+    },
+    listen(method, listener) {
+      listeners.set(method, listener);
     },
     async request(plugin, method, params, requestOptions = {}) {
       const child = get(plugin).running;

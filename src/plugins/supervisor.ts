@@ -53,7 +53,12 @@ export type SupervisorOptions = {
   limits?: IntakeLimits;
   /** Requests the kernel answers, by method; read at each start, so a handler added later serves the next process. */
   handlers?: ReadonlyMap<string, PluginRequestHandler>;
+  /** Notifications the kernel listens to, by method, read at each start like `handlers`. */
+  listeners?: ReadonlyMap<string, PluginNotificationListener>;
 };
+
+/** A notification a plugin may send the kernel (a channel's report), with the plugin's name. */
+export type PluginNotificationListener = (plugin: string, params: unknown) => void;
 
 export class Supervisor {
   readonly log: LogRing;
@@ -154,6 +159,7 @@ export class Supervisor {
     });
     this.child = child;
     for (const [method, handler] of this.options.handlers ?? []) child.peer.handle(method, (params, context) => handler(this.spec.name, params, context));
+    for (const [method, listener] of this.options.listeners ?? []) child.peer.on(method, (params) => listener(this.spec.name, params));
     void child.exited.then((exit) => this.onExit(child, exit));
     try {
       await child.connect();

@@ -13,6 +13,8 @@
  *   also comes as it is written, in `homed/channel/delta` notifications carrying `messageId`.
  * - `homed/channel/deliver` (host → plugin, request): a message homed sends first (a reminder's
  *   answer) to one of the channel's peers.
+ * - `homed/channel/report` (plugin → host, notification): a line for the daemon log, for what the
+ *   person running homed should see (an answer the network refused), prefixed with the channel.
  */
 import { z } from "zod";
 
@@ -21,6 +23,7 @@ export const CHANNEL_METHODS = {
   message: "homed/channel/message",
   delta: "homed/channel/delta",
   deliver: "homed/channel/deliver",
+  report: "homed/channel/report",
 } as const;
 
 /**
@@ -44,7 +47,12 @@ export type ChannelImage = z.infer<typeof ChannelImageSchema>;
 export const InboundMessageSchema = z.strictObject({
   /** The chat the message came from: decides the session (one per peer) and the partner. */
   peer: PeerIdSchema,
-  /** Who wrote it, where that is not the peer itself (a member of a group chat): named to the model. */
+  /**
+   * A chat of one person with homed (`direct`), or of several (`group`): in a group the model is
+   * told who spoke (`sender`), and the group is a declared scene `chan:<channel>/peer:<peer>`.
+   */
+  chat: z.enum(["direct", "group"]).default("direct"),
+  /** Who wrote it: in a group, named to the model before the text. */
   sender: z.strictObject({ id: z.string().min(1).max(128), name: z.string().max(200).optional() }).optional(),
   text: z.string().max(100_000).default(""),
   images: z.array(ChannelImageSchema).max(8).default([]),
@@ -79,6 +87,9 @@ export const DeliverySchema = z.object({
   sessionId: z.string(),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
+
+/** A line for the daemon log. */
+export const ChannelReportSchema = z.object({ text: z.string().min(1).max(2000) });
 
 /** The plugin's answer to `homed/channel/deliver`: whether it reached the peer. */
 export const DeliveredSchema = z.object({ delivered: z.boolean() });

@@ -34,6 +34,7 @@ export {
   AnswerDeltaSchema,
   DeliverySchema,
   DeliveredSchema,
+  ChannelReportSchema,
   type ChannelImage,
   type InboundMessage,
   type InboundAnswer,

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChannelPlugins } from "../../src/channels/index.ts";
 import { Outbound } from "../../src/kernel/index.ts";
-import { OWNER, runMemoryTool } from "../../src/memory/index.ts";
+import { listScenes, OWNER, runMemoryTool } from "../../src/memory/index.ts";
 import { createPluginHost, PluginSpecSchema, type PluginHost } from "../../src/plugins/index.ts";
 import type { ReceivedRequest } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
@@ -75,10 +75,10 @@ describe("a channel plugin written only against the SDK", () => {
     assert.equal(first.body.answer.stopReason, "no_tool_calls");
     const session = await h.kernel.sessions.get(first.body.answer.sessionId);
     assert.deepEqual([session?.channel, session?.partner], ["loopback", "alice"]);
-    const second = await send({ peer: "111", text: "which locker?", sender: { id: "9", name: "Bob" }, replyTo: { text: "my locker is 42" } });
+    const second = await send({ peer: "111", text: "which locker?", sender: { id: "111", name: "Alice" }, replyTo: { text: "my locker is 42" } });
     assert.equal(second.body.answer.sessionId, session!.id, "one session per peer");
     const request = h.provider.requests.at(-1)!;
-    assert.equal(userText(request as ReceivedRequest), '[in reply to: "my locker is 42"]\nBob: which locker?');
+    assert.equal(userText(request as ReceivedRequest), '[in reply to: "my locker is 42"]\nwhich locker?');
     assert.ok(
       request.body.messages.some((m: any) => m.content === "my locker is 42"),
       "the model sees the first message",
@@ -92,6 +92,16 @@ describe("a channel plugin written only against the SDK", () => {
     assert.equal(body.deltas.join(""), body.answer.text);
     const session = await h.kernel.sessions.get(body.answer.sessionId);
     assert.deepEqual([session?.channel, session?.partner], ["loopback", "loopback_222"]);
+  });
+
+  test("in a group the model is told who spoke, and the group is a declared scene; a report reaches the daemon log under the channel's name", async () => {
+    const { body } = await send({ peer: "g-9", chat: "group", sender: { id: "333", name: "Bob" }, text: "hello all" });
+    assert.equal(body.answer.text, "echo: Bob: hello all");
+    const session = await h.kernel.sessions.get(body.answer.sessionId);
+    assert.deepEqual([session?.channel, session?.partner], ["loopback", "loopback_g-9"]);
+    assert.ok((await listScenes(h.store.client)).some((s) => s.key === "chan:loopback/peer:g-9"));
+    await fetch(`${network}/report`, { method: "POST", body: JSON.stringify({ text: "sending answer 7 failed: 403 Forbidden" }) });
+    await until(() => logs.includes("loopback: sending answer 7 failed: 403 Forbidden"), "the report in the log");
   });
 
   test("a plugin cannot open another channel's partner by naming it: its turns act as its own partner and cannot read their memory", async () => {

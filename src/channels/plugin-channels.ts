@@ -23,10 +23,10 @@ import { dataUrlPart, downloadImages } from "./images.ts";
 
 /**
  * Channel names homed's own surfaces use for their sessions (the console, `homed chat`, `/v1`,
- * A2A, ACP, the daemon's QQ module): a plugin named so cannot be a channel, or it would answer in
- * their sessions and receive their proactive messages.
+ * A2A, ACP): a plugin named so cannot be a channel, or it would answer in their sessions and
+ * receive their proactive messages.
  */
-export const RESERVED_CHANNELS: ReadonlySet<string> = new Set(["console", "terminal", "openai", "a2a", "acp", "mcp", "api", "qq"]);
+export const RESERVED_CHANNELS: ReadonlySet<string> = new Set(["console", "terminal", "openai", "a2a", "acp", "mcp", "api"]);
 
 /** Report lines a channel may write to the daemon log: 5 a second, 20 at once; the rest are counted, not written. */
 const REPORTS_PER_SECOND = 5;

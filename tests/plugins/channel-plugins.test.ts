@@ -52,6 +52,13 @@ describe("a channel plugin written only against the SDK", () => {
           env: { HOMED_PLUGIN_CONFIG: JSON.stringify({ portFile }) },
           partners: { "111": "alice" },
         }),
+        // The same channel, named as the console's sessions are: refused the role.
+        PluginSpecSchema.parse({
+          name: "console",
+          command: process.execPath,
+          args: [join(FIXTURES, "loopback-channel.ts")],
+          env: { HOMED_PLUGIN_CONFIG: JSON.stringify({ portFile: join(dir.path, "console-port") }) },
+        }),
       ],
       { report: () => {} },
     );
@@ -150,5 +157,13 @@ describe("a channel plugin written only against the SDK", () => {
         ["222", "feed: 3 new items", "feed", unmapped.id],
       ],
     );
+  });
+
+  test("a plugin named as one of homed's own channels (the console's) is refused the role: never opened, no sink", async () => {
+    await until(() => logs.some((l) => l.startsWith('console: the plugin declares the channel role, but "console" is a channel homed serves itself')), "the refusal");
+    assert.equal(host.status("console").state, "running", "it still runs as a plugin");
+    assert.ok(!existsSync(join(dir.path, "console-port")), "never opened");
+    const consoleSession = await h.kernel.sessions.open("console", "someone");
+    assert.deepEqual(await outbound.deliver({ sessionId: consoleSession.id, text: "for the console", source: { kind: "plugin", plugin: "x" } }), []);
   });
 });

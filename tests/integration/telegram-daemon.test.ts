@@ -2,7 +2,7 @@
  * The Telegram channel plugin as a person installs it: a real daemon from source loads it from
  * `<data>/plugins/telegram/plugin.json` (with `partners`), opens the channel, and a message from
  * the Bot API stand-in (tests/support/fake-telegram.ts) is answered by the scripted provider
- * through the daemon's own wiring (src/daemon.ts: Outbound and ChannelPlugins).
+ * through the daemon's own wiring (src/daemon/daemon.ts: Outbound and ChannelPlugins).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -95,7 +95,7 @@ export class ChannelPlugins {
     const channel = status.name;
     if (this.reserved.has(channel)) return this.options.log.warn(`${channel}: the plugin declares the channel role, but "${channel}" is a channel homed serves itself; rename the plugin`);
     if (!this.sinks.has(channel) && this.options.outbound) {
-      this.sinks.set(channel, this.options.outbound.register({ name: `plugin:${channel}`, deliver: (message) => this.deliver(channel, message) }));
+      this.sinks.set(channel, this.options.outbound.register({ name: channel, deliver: (message) => this.deliver(channel, message) }));
     }
     try {
       await this.options.host.request(channel, CHANNEL_METHODS.open, { channel });

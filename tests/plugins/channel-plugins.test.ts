@@ -144,8 +144,8 @@ describe("a channel plugin written only against the SDK", () => {
     const unmapped = await h.kernel.sessions.open("loopback", "loopback_222");
     const elsewhere = await h.kernel.sessions.open("console", "alice");
     const source = { kind: "reminder" as const, plugin: "calendar" };
-    assert.deepEqual(await outbound.deliver({ sessionId: alice.id, text: "time to stretch", source }), ["plugin:loopback"]);
-    assert.deepEqual(await outbound.deliver({ sessionId: unmapped.id, text: "feed: 3 new items", source: { kind: "feed", plugin: "rss" } }), ["plugin:loopback"]);
+    assert.deepEqual(await outbound.deliver({ sessionId: alice.id, text: "time to stretch", source }), ["loopback"]);
+    assert.deepEqual(await outbound.deliver({ sessionId: unmapped.id, text: "feed: 3 new items", source: { kind: "feed", plugin: "rss" } }), ["loopback"]);
     assert.deepEqual(await outbound.deliver({ sessionId: elsewhere.id, text: "not for this channel", source }), []);
     const unreachable = await h.kernel.sessions.open("loopback", "loopback_unreachable");
     assert.deepEqual(await outbound.deliver({ sessionId: unreachable.id, text: "nobody there", source }), [], "a delivery the plugin could not make is not counted");

@@ -113,7 +113,7 @@ describe("Telegram channel plugin against a Bot API stand-in", () => {
     const alice = await h.kernel.sessions.open("telegram", "alice");
     const since = telegram.calls.length;
     const delivered = await outbound.deliver({ sessionId: alice.id, text: "time to stretch", source: { kind: "reminder", plugin: "calendar" } });
-    assert.deepEqual(delivered, ["plugin:telegram"]);
+    assert.deepEqual(delivered, ["telegram"]);
     const message = await sent(ALICE_CHAT, since);
     assert.equal(message.params.text, "time to stretch");
     assert.equal(message.params.reply_parameters, undefined);

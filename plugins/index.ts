@@ -9,6 +9,7 @@ import { calendarPlugin } from "./calendar/index.ts";
 import { codePlugin } from "./code/index.ts";
 import { filesPlugin } from "./files/index.ts";
 import { notesPlugin } from "./notes/index.ts";
+import { qqChannel } from "./qq/index.ts";
 import { rssPlugin } from "./rss/index.ts";
 import { servePlugin, type PluginDefinition } from "./sdk/index.ts";
 import { shellPlugin } from "./shell/index.ts";
@@ -25,7 +26,11 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   calendar: calendarPlugin,
   browser: browserPlugin,
   code: codePlugin,
+  // A channel (docs/channel-plugins.md): started by the daemon when homed.json's channels.qq is enabled.
+  qq: qqChannel,
 };
+
+export { QQConfigSchema, type QQConfig } from "./qq/index.ts";
 
 export class UnknownPluginError extends Error {
   readonly code = "unknown_plugin";

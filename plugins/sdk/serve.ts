@@ -21,6 +21,7 @@ import {
 } from "../../src/protocol/index.ts";
 import { PluginShared } from "./shared.ts";
 import { describeTool, runTool, type ToolDefinition } from "./tool.ts";
+import { serveChannelMethods, type ChannelOpen } from "./channel.ts";
 
 export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   name: string;
@@ -46,6 +47,8 @@ export type PluginDefinition<C extends z.ZodType = z.ZodType> = {
   scenes?: string[];
   /** Builds the tools once the settings are known; `onClose` registers clean-up for shutdown. */
   tools: (config: z.infer<C>, lifecycle: Lifecycle) => ToolDefinition[] | Promise<ToolDefinition[]>;
+  /** Makes the plugin a channel (set by `defineChannel`, channel.ts): called when homed opens it. */
+  channel?: ChannelOpen<C>;
 };
 
 /** A hook for any stage, its payload untyped (a plugin that treats stages alike). */
@@ -122,6 +125,11 @@ async function startTools<C extends z.ZodType>(plugin: PluginDefinition<C>, conf
   }
 }
 
+/** Serves a plugin on this process's stdin and stdout, its log on stderr, until stdin closes (an external plugin's whole main). */
+export function serveStdio(plugin: PluginDefinition): Promise<void> {
+  return servePlugin(plugin, { input: process.stdin, output: process.stdout, env: process.env, log: (line) => process.stderr.write(`${line}\n`) });
+}
+
 /** Runs the plugin until its input closes. */
 export async function servePlugin(plugin: PluginDefinition, options: ServeOptions): Promise<void> {
   const log = options.log ?? (() => {});
@@ -180,7 +188,9 @@ export async function servePlugin(plugin: PluginDefinition, options: ServeOption
     ...(plugin.hookDeadlineMs ? { hookDeadlineMs: plugin.hookDeadlineMs } : {}),
     ...(plugin.hookFailure ? { hookFailure: plugin.hookFailure } : {}),
     ...(plugin.scenes?.length ? { scenes: plugin.scenes } : {}),
+    ...(plugin.channel ? { channel: true } : {}),
   }));
+  if (plugin.channel) serveChannelMethods(peer, plugin.channel, config, lifecycle, log);
   peer.handle("homed/hook", (params, context) => {
     const parsed = HookParamsSchema.safeParse(params);
     if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Cannot run hook: ${z.prettifyError(parsed.error)}`);

@@ -5,12 +5,12 @@
 import { join } from "node:path";
 import { configSection, describeTightening, ensureWritableDir, lockDataFolder, readConfigFile, tightenDataDir, type Settings } from "../config/index.ts";
 import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "../log/index.ts";
-import { openFilesLimit } from "../runtime/index.ts";
+import { openFilesLimit, selfCommand } from "../runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "../embed/index.ts";
-import { Kernel, KernelConfigSchema, kernelWake, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./plugins.ts";
-import { ChannelsConfigSchema } from "./channels.ts";
-import { QQChannel } from "../channels/qq/index.ts";
+import { channelPluginSpecs, ChannelsConfigSchema } from "./channels.ts";
+import { ChannelPlugins } from "../channels/index.ts";
 import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "../server/index.ts";
 import { maskKnownSecret } from "../text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "../memory/index.ts";
@@ -96,7 +96,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         injection: memory.injection,
         ...kernelConfig,
       });
-      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log);
+      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log, channelPluginSpecs(channels, selfCommand()));
       kernel.tools.addSource(
         pluginTools(
           plugins,
@@ -107,6 +107,10 @@ export async function runDaemon(settings: Settings): Promise<number> {
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
       // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
       kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
+      // Where what homed says first goes (the console, homed chat, channels register sinks).
+      const outbound = new Outbound();
+      // Channel plugins: their messages are turns of their own sessions; registered before plugins start.
+      const channelPlugins = new ChannelPlugins({ kernel, host: plugins, outbound, log });
       // Plugins start in the background: the console answers while they come up.
       const pluginsStarted = plugins
         .start()
@@ -121,9 +125,6 @@ export async function runDaemon(settings: Settings): Promise<number> {
           ),
         )
         .then(() => declarePluginScenes(plugins, store.client, log).catch((error) => log.warn(`declaring plugin scenes failed: ${(error as Error).message}`)));
-      // QQ answers once the kernel is ready; it keeps reconnecting on its own until the stop.
-      const qq = channels.qq.enabled ? new QQChannel(kernel, channels.qq, log) : undefined;
-      qq?.start();
       const app = createApp({
         version: VERSION,
         store,
@@ -171,7 +172,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
-      qq?.stop();
+      channelPlugins.stop();
       kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, stopPlugins(plugins, pluginsStarted)]);
       log.info("stopped cleanly");

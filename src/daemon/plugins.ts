@@ -9,7 +9,7 @@ import { join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { builtinSpec } from "../../plugins/index.ts";
 import type { Logger } from "../log/index.ts";
-import { createPluginHost, loadExternalPlugins, type PluginHost } from "../plugins/index.ts";
+import { createPluginHost, loadExternalPlugins, type PluginHost, type PluginSpec } from "../plugins/index.ts";
 import type { Client } from "@libsql/client";
 import { declareScene } from "../memory/index.ts";
 import { selfCommand, USER_UMASK_ENV, userUmask } from "../runtime/index.ts";
@@ -25,7 +25,8 @@ export type PluginsConfig = z.output<typeof PluginsConfigSchema>;
 
 const USER_FOLDER_PLUGINS = new Set(["files", "shell", "terminal"]);
 
-export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger): PluginHost {
+/** The host of the enabled built-ins, `channels` (built-in channel plugins, channelPluginSpecs) and external plugins. */
+export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger, channels: readonly PluginSpec[] = []): PluginHost {
   const workdir = resolve(config.workdir ?? join(dataDir, "files"));
   const notes = join(dataDir, "notes");
   mkdirSync(workdir, { recursive: true });
@@ -52,10 +53,14 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     const spec = builtinSpec(name, self, settings[name]!);
     return USER_FOLDER_PLUGINS.has(name) ? { ...spec, env: { ...spec.env, ...userEnv } } : spec;
   });
+  specs.push(...channels);
   if (config.external) {
     const external = loadExternalPlugins(dataDir);
     for (const problem of external.problems) log.warn(problem);
-    specs.push(...external.specs);
+    for (const spec of external.specs) {
+      if (specs.some((s) => s.name === spec.name)) log.warn(`Cannot load plugin ${spec.name} from ${spec.cwd}: a built-in plugin is already named "${spec.name}"`);
+      else specs.push(spec);
+    }
   }
   return createPluginHost(specs, { report: (level, line) => log[level](line) });
 }

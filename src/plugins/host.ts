@@ -11,7 +11,7 @@ import { startupDependencies, startupWaves } from "./order.ts";
 import { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 import { sweepOrphanedTrees } from "./process-tree-guard.ts";
 import type { PluginSpec } from "./spec.ts";
-import { Supervisor, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
+import { Supervisor, type PluginNotificationListener, type PluginRequestHandler, type PluginState, type PluginStatus, type Report } from "./supervisor.ts";
 import type { IntakeLimits } from "./intake.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -55,6 +55,21 @@ export interface PluginHost {
   onEvent(listener: (plugin: string, event: unknown) => void): () => void;
   /** The last RECENT_EVENTS pushed events, newest first (for the console). */
   recentEvents(): PushedEvent[];
+  /** How the plugin is launched (its name, its channel's partner mapping…). */
+  spec(name: string): PluginSpec;
+  /**
+   * Answers requests plugins send the kernel (`method`, namespaced `homed/…`), the plugin's name
+   * first. Installed on each plugin process as it starts: register before `start()`.
+   */
+  handle(method: string, handler: PluginRequestHandler): void;
+  /** Listens to notifications plugins send the kernel (`method`, namespaced `homed/…`); register before `start()`, like `handle`. */
+  listen(method: string, listener: PluginNotificationListener): void;
+  /** A request to a running plugin (a channel's delivery); rejects with `plugin_unavailable` when it does not run. */
+  request(plugin: string, method: string, params: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<unknown>;
+  /** A notification to a running plugin (a streamed answer's delta); dropped when it does not run. */
+  notify(plugin: string, method: string, params: Record<string, unknown>): Promise<void>;
+  /** Calls `listener` each time a plugin comes to run (its first start and every restart). */
+  onRunning(listener: (status: PluginStatus) => void): () => void;
 }
 
 /** Pushed events the host keeps for the console; each cut at RECENT_EVENT_CHARS of JSON. */
@@ -80,6 +95,8 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
   // So are the plugin processes such a kernel left running (those whose marker names a homed that is gone).
   const orphans = sweepOrphanedTrees();
   if (orphans.length > 0) options.report?.("warn", `ended ${orphans.length} plugin process${orphans.length === 1 ? "" : "es"} left running by a homed that is gone (pid ${orphans.join(", ")})`);
+  const handlers = new Map<string, PluginRequestHandler>();
+  const listeners = new Map<string, PluginNotificationListener>();
   const supervisors = new Map(
     specs.map((spec) => [
       spec.name,
@@ -89,6 +106,8 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
         ...(options.maxFrameBytes !== undefined ? { maxFrameBytes: options.maxFrameBytes } : {}),
         ...(options.report ? { report: options.report } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
+        handlers,
+        listeners,
       }),
     ]),
   );
@@ -160,6 +179,34 @@ export function createPluginHost(specs: readonly PluginSpec[], options: PluginHo
       return resolveBulk(await child.client.callTool(tool, args, callOptions), get(plugin).sharedAccess, plugin);
     },
     shared: (plugin) => get(plugin).sharedAccess,
+    spec: (name) => get(name).spec,
+    handle(method, handler) {
+      handlers.set(method, handler);
+    },
+    listen(method, listener) {
+      listeners.set(method, listener);
+    },
+    async request(plugin, method, params, requestOptions = {}) {
+      const child = get(plugin).running;
+      if (!child) throw new PluginError("plugin_unavailable", `Cannot send ${method} to ${plugin}: the plugin is ${get(plugin).currentState}`);
+      return child.client.call(method, params, requestOptions.timeoutMs);
+    },
+    async notify(plugin, method, params) {
+      await get(plugin).running?.peer.notify(method, params);
+    },
+    onRunning(listener) {
+      const offs = [...supervisors.values()].map((s) => {
+        let was = s.currentState;
+        return s.subscribe(() => {
+          const now = s.currentState;
+          if (now === "running" && was !== "running") listener(s.status(0));
+          was = now;
+        });
+      });
+      return () => {
+        for (const off of offs) off();
+      };
+    },
     runHook(stage, payload, hookOptions = {}) {
       const targets = hookOrder.flatMap((name) => {
         const s = get(name);

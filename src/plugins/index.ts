@@ -58,7 +58,17 @@ export { StreamableHttpTransport } from "./http-transport.ts";
 export { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from "./intake.ts";
 export { systemClock, ManualClock, type Clock } from "./clock.ts";
 export { startupDependencies, startupWaves, StartupOrderError, type Declared } from "./order.ts";
-export { Supervisor, CRASH_WINDOW_MS, MAX_CRASHES_IN_WINDOW, type PluginState, type PluginStatus, type Report, type ReportLevel } from "./supervisor.ts";
+export {
+  Supervisor,
+  CRASH_WINDOW_MS,
+  MAX_CRASHES_IN_WINDOW,
+  type PluginRequestHandler,
+  type PluginNotificationListener,
+  type PluginState,
+  type PluginStatus,
+  type Report,
+  type ReportLevel,
+} from "./supervisor.ts";
 export { createPluginHost, PluginError, DEFAULT_HOOK_DEADLINE_MS, RECENT_EVENTS, type PluginHost, type PluginHostOptions, type HostedTool, type PushedEvent } from "./host.ts";
 export { sweepStaleSegments, type SharedAccess } from "./shared-link.ts";
 export { loadExternalPlugins, type LoadedPlugins } from "./external.ts";

@@ -63,6 +63,11 @@ export const ManifestSchema = z.object({
    * features from the key alone (DESIGN §3 Scenes).
    */
   scenes: z.array(SceneKeySchema).max(100).default([]),
+  /**
+   * The plugin is a channel (src/protocol/channel.ts): a way to talk to homed whose inbound
+   * messages become turns of its own sessions. The channel is named after the plugin.
+   */
+  channel: z.boolean().default(false),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -1,5 +1,6 @@
 /** How to launch a plugin: validated at the boundary (plugin.json files, built-in table). */
 import { z } from "zod";
+import { PeerIdSchema } from "../protocol/index.ts";
 
 /**
  * What one plugin's process tree (the plugin and everything it starts) may use before it is killed
@@ -48,6 +49,12 @@ export const PluginSpecSchema = z.object({
     .int()
     .min(1024 * 1024)
     .default(64 * 1024 * 1024),
+  /**
+   * A channel plugin's peers → partner names (`{"123456": "alice"}`), so a person is one partner
+   * across channels; a peer not named here is the partner `<plugin>_<peer>`. The host's to decide,
+   * never the plugin's (src/channels/plugin-channels.ts).
+   */
+  partners: z.record(PeerIdSchema, z.string().min(1).max(200)).default({}),
   /** Memory and CPU its process tree may use (a local plugin; nothing is measured of a remote one). */
   limits: PluginLimitsSchema.prefault({}),
 });

@@ -41,7 +41,24 @@ export type ReportLevel = "info" | "warn" | "error";
 /** Where a plugin's state changes, crashes and drops are told besides its own log (the daemon log). */
 export type Report = (level: ReportLevel, line: string) => void;
 
-export type SupervisorOptions = { clock: Clock; graceMs?: number; logLines?: number; maxFrameBytes?: number; report?: Report; limits?: IntakeLimits };
+/** A request a plugin may send the kernel (a channel's inbound message), with the plugin's name. */
+export type PluginRequestHandler = (plugin: string, params: unknown, context: { signal: AbortSignal }) => unknown;
+
+export type SupervisorOptions = {
+  clock: Clock;
+  graceMs?: number;
+  logLines?: number;
+  maxFrameBytes?: number;
+  report?: Report;
+  limits?: IntakeLimits;
+  /** Requests the kernel answers, by method; read at each start, so a handler added later serves the next process. */
+  handlers?: ReadonlyMap<string, PluginRequestHandler>;
+  /** Notifications the kernel listens to, by method, read at each start like `handlers`. */
+  listeners?: ReadonlyMap<string, PluginNotificationListener>;
+};
+
+/** A notification a plugin may send the kernel (a channel's report), with the plugin's name. */
+export type PluginNotificationListener = (plugin: string, params: unknown) => void;
 
 export class Supervisor {
   readonly log: LogRing;
@@ -141,6 +158,8 @@ export class Supervisor {
       ...(this.options.limits ? { limits: this.options.limits } : {}),
     });
     this.child = child;
+    for (const [method, handler] of this.options.handlers ?? []) child.peer.handle(method, (params, context) => handler(this.spec.name, params, context));
+    for (const [method, listener] of this.options.listeners ?? []) child.peer.on(method, (params) => listener(this.spec.name, params));
     void child.exited.then((exit) => this.onExit(child, exit));
     try {
       await child.connect();

@@ -25,3 +25,19 @@ export {
 } from "./stages.ts";
 export { SegmentChannel, SegmentError, PayloadRefSchema, DEFAULT_RING_BYTES, type PayloadRef, type Role } from "./segment.ts";
 export { BULK_MIN_BYTES, INLINE_MAX_BYTES, contentPart, fieldOf, type BulkSink, type Part } from "./bulk-part.ts";
+export {
+  CHANNEL_METHODS,
+  PeerIdSchema,
+  ChannelImageSchema,
+  InboundMessageSchema,
+  InboundAnswerSchema,
+  AnswerDeltaSchema,
+  DeliverySchema,
+  DeliveredSchema,
+  ChannelReportSchema,
+  type ChannelImage,
+  type InboundMessage,
+  type InboundAnswer,
+  type AnswerDelta,
+  type Delivery,
+} from "./channel.ts";

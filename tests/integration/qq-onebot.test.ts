@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
-import { OneBotConnection } from "../../src/channels/qq/connection.ts";
+import { OneBotConnection } from "../../plugins/qq/connection.ts";
 import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { until } from "../support/process.ts";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";

@@ -59,7 +59,7 @@ export class OneBotConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.backoffMs = FIRST_BACKOFF_MS;
-      this.options.log("info", `qq: connected to ${this.address}`);
+      this.options.log("info", `connected to ${this.address}`);
     });
     socket.addEventListener("message", (e) => this.receive(String(e.data)));
     socket.addEventListener("close", (e) => {
@@ -71,7 +71,7 @@ export class OneBotConnection {
         this.waiting.delete(echo);
       }
       if (this.closed) return;
-      this.options.log("warn", `qq: connection to ${this.address} closed (${e.code}${e.reason ? ` ${e.reason}` : ""}); retrying in ${this.backoffMs / 1000} s`);
+      this.options.log("warn", `connection to ${this.address} closed (${e.code}${e.reason ? ` ${e.reason}` : ""}); retrying in ${this.backoffMs / 1000} s`);
       this.retry = setTimeout(() => this.connect(), this.backoffMs);
       this.backoffMs = Math.min(this.backoffMs * 2, this.options.maxBackoffMs ?? 30_000);
     });
@@ -82,7 +82,7 @@ export class OneBotConnection {
     try {
       frame = JSON.parse(raw);
     } catch {
-      this.options.log("warn", `qq: skipped a frame that is not JSON (${raw.slice(0, 80)})`);
+      this.options.log("warn", `skipped a frame that is not JSON (${raw.slice(0, 80)})`);
       return;
     }
     const answer = ActionResponseSchema.safeParse(frame);

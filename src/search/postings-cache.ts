@@ -26,29 +26,39 @@ export class PostingsCache {
   }
 
   /**
-   * What must be read for `terms` in `segments`: the terms lacking a segment, and the segments
-   * some term lacks (reading their product fetches a little more than needed, in one query).
+   * What must be read for `terms` in `segments`. `unseen`: terms with no segment known — read
+   * whole (a term's records are one range of the postings' primary key: a rare word's is one or
+   * two rows, where asking each segment for it would be a lookup a segment). `partial`: terms
+   * known in some segments (a segment written since), and the segments some of them lack —
+   * reading their product fetches a little more than needed, in one query.
    */
-  missing(terms: readonly string[], segments: readonly number[]): { terms: string[]; segments: number[] } {
+  missing(terms: readonly string[], segments: readonly number[]): { unseen: string[]; partial: { terms: string[]; segments: number[] } } {
+    const unseen: string[] = [];
     const lackingTerms: string[] = [];
     const lackingSegments = new Set<number>();
     for (const term of terms) {
       const known = this.terms.get(term);
+      if (!known) {
+        unseen.push(term);
+        continue;
+      }
       let lacks = false;
       for (const segment of segments) {
-        if (known?.has(segment)) continue;
+        if (known.has(segment)) continue;
         lacks = true;
         lackingSegments.add(segment);
       }
       if (lacks) lackingTerms.push(term);
     }
-    return { terms: lackingTerms, segments: [...lackingSegments] };
+    return { unseen, partial: { terms: lackingTerms, segments: [...lackingSegments] } };
   }
 
-  /** Records what one read of `terms` × `segments` found: `found` holds every record that exists. */
+  /** Records what one read of `terms` × `segments` found: `found` holds every record of them that exists (records of other segments are ignored). */
   fill(terms: readonly string[], segments: readonly number[], found: Iterable<{ term: string; segment: number; postings: Uint8Array }>): void {
     const read = new Map<string, Map<number, Uint8Array>>();
+    const wanted = new Set(segments);
     for (const { term, segment, postings } of found) {
+      if (!wanted.has(segment)) continue;
       let bySegment = read.get(term);
       if (!bySegment) read.set(term, (bySegment = new Map()));
       bySegment.set(segment, postings);

@@ -8,6 +8,7 @@ import { browserPlugin } from "./browser/index.ts";
 import { calendarPlugin } from "./calendar/index.ts";
 import { codePlugin } from "./code/index.ts";
 import { filesPlugin } from "./files/index.ts";
+import { musicPlugin } from "./music/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { qqChannel } from "./qq/index.ts";
 import { rssPlugin } from "./rss/index.ts";
@@ -28,6 +29,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   code: codePlugin,
   // A channel (docs/channel-plugins.md): started by the daemon when homed.json's channels.qq is enabled.
   qq: qqChannel,
+  music: musicPlugin,
 };
 
 export { QQConfigSchema, type QQConfig } from "./qq/index.ts";

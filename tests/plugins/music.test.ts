@@ -252,8 +252,9 @@ describe("music plugin: played through MPD", () => {
   });
 });
 
-describe("music plugin: no player", () => {
+describe("music plugin: no player, the default folder", () => {
   const dir = tempDir("homed-music-none-");
+  // No folder in the settings: ~/Music of the user the plugin runs as (HOME here).
   const folder = join(dir.path, "Music");
   let host: PluginHost;
   let call: ReturnType<typeof caller>;
@@ -262,10 +263,11 @@ describe("music plugin: no player", () => {
     writeLibrary(folder);
     mkdirSync(join(dir.path, "empty-bin"));
     // No mpv on PATH, nothing at the MPD address.
-    host = createPluginHost([musicSpec({ dir: join(dir.path, "data"), folder, mpd: { port: await closedPort() } }, { PATH: join(dir.path, "empty-bin") })], { graceMs: 1000 });
+    host = createPluginHost([musicSpec({ dir: join(dir.path, "data"), mpd: { port: await closedPort() } }, { PATH: join(dir.path, "empty-bin"), HOME: dir.path })], { graceMs: 1000 });
     await host.start();
     call = caller(host);
-    await call("music_library", { wait: true });
+    const library = await call("music_library", { wait: true });
+    assert.deepEqual([library.folder, library.tracks], [folder, 4]);
   });
   after(async () => {
     await host?.stopAll();

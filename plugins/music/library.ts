@@ -129,7 +129,7 @@ export class Library {
     this.progress = progress;
     const seen = new Set<string>();
     const pace = cpuPacer(this.options.cpuShare);
-    const checkpointMs = this.options.checkpointMs ?? 10_000;
+    const checkpointMs = this.options.checkpointMs ?? 30_000;
     let checkpoint = Date.now();
     let complete = false;
     try {

@@ -48,12 +48,18 @@ function wordMatch(field: string, word: string): number {
 
 export type Hit = { track: Track; score: number; matched: Field[]; lyricsExcerpt: string | null };
 
-/** Folded fields, kept per track object so a search over 50,000 tracks folds each once. */
-const foldedCache = new WeakMap<Track, Record<Field, string>>();
-function foldedFields(track: Track): Record<Field, string> {
+type Folded = Record<Field, string> & { all: string };
+
+/**
+ * Folded fields, kept per track object so a search over 50,000 tracks folds each once; `all`
+ * joins them, so a track without some word is passed over after one look.
+ */
+const foldedCache = new WeakMap<Track, Folded>();
+function foldedFields(track: Track): Folded {
   let folded = foldedCache.get(track);
   if (!folded) {
-    folded = { title: fold(track.title), artist: fold(track.artist), album: fold(track.album), lyrics: fold(track.lyrics ?? "") };
+    const fields = { title: fold(track.title), artist: fold(track.artist), album: fold(track.album), lyrics: fold(track.lyrics ?? "") };
+    folded = { ...fields, all: `${fields.title}\n${fields.artist}\n${fields.album}\n${fields.lyrics}` };
     foldedCache.set(track, folded);
   }
   return folded;
@@ -66,6 +72,7 @@ export function searchTracks(tracks: Iterable<Track>, query: string, limit: numb
   const hits: Hit[] = [];
   for (const track of tracks) {
     const fields = foldedFields(track);
+    if (!terms.every((term) => fields.all.includes(term))) continue;
     let score = 0;
     const matched = new Set<Field>();
     let everyTerm = true;
@@ -87,10 +94,14 @@ export function searchTracks(tracks: Iterable<Track>, query: string, limit: numb
       if (fields[field] === phrase) score += 4 * weight;
       else if (terms.length > 1 && fields[field].includes(phrase)) score += 2 * weight;
     }
-    hits.push({ track, score, matched: [...matched], lyricsExcerpt: matched.has("lyrics") ? excerpt(track.lyrics ?? "", fields.lyrics, terms) : null });
+    hits.push({ track, score, matched: [...matched], lyricsExcerpt: null });
   }
-  hits.sort((a, b) => b.score - a.score || a.track.artist.localeCompare(b.track.artist) || a.track.album.localeCompare(b.track.album) || a.track.path.localeCompare(b.track.path));
-  return { total: hits.length, hits: hits.slice(0, limit) };
+  // Ties by code point, not localeCompare: a common word can tie thousands of hits, and ICU's collation is many times slower.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  hits.sort((a, b) => b.score - a.score || order(a.track.artist, b.track.artist) || order(a.track.album, b.track.album) || order(a.track.path, b.track.path));
+  // Excerpts only for what is returned (a common word can match thousands of lyrics).
+  const shown = hits.slice(0, limit).map((hit) => (hit.matched.includes("lyrics") ? { ...hit, lyricsExcerpt: excerpt(hit.track.lyrics ?? "", foldedFields(hit.track).lyrics, terms) } : hit));
+  return { total: hits.length, hits: shown };
 }
 
 /** The line of the lyrics where a query word is first found (at most 80 characters). */

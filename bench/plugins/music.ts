@@ -62,7 +62,9 @@ for (;;) {
   const found = await call("music_search", { query: "月亮 深" });
   during.push(performance.now() - t);
   const { index } = found;
-  console.log(`${((performance.now() - started) / 1000).toFixed(0)} s: ${index.filesSeen} files seen, ${index.tracks} tracks, ${index.read} read; search ${during.at(-1)!.toFixed(1)} ms, ${found.total} hits; RSS ${memory(pid, "VmRSS").toFixed(0)} MB`);
+  console.log(
+    `${((performance.now() - started) / 1000).toFixed(0)} s: ${index.filesSeen} files seen, ${index.tracks} tracks, ${index.read} read; search ${during.at(-1)!.toFixed(1)} ms, ${found.total} hits; RSS ${memory(pid, "VmRSS").toFixed(0)} MB`,
+  );
   if (!index.scanning) break;
   await new Promise((resolve) => setTimeout(resolve, 2000));
 }

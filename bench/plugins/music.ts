@@ -4,7 +4,7 @@
  * indexed at the default pace (half a core); progress read from music_library every 2 s while
  * searches are timed during the walk; then the time to index, the process's peak resident
  * memory (VmHWM), the index file's size, search latency over the whole library, and a second walk
- * with nothing changed.
+ * with nothing changed; a restart (the saved index loaded); search's CPU time in-process.
  *
  *   bun bench/plugins/music.ts [files]
  */
@@ -16,6 +16,8 @@ import { builtinSpec } from "../../plugins/index.ts";
 import { createPluginHost } from "../../src/plugins/index.ts";
 import { SOURCE_HOMED } from "../../tests/support/process.ts";
 import { mp3 } from "../../tests/plugins/tagged-audio.ts";
+import { Library } from "../../plugins/music/library.ts";
+import { searchTracks } from "../../plugins/music/search.ts";
 
 const FILES = Number(process.argv[2] ?? 50_000);
 const dir = mkdtempSync(join(tmpdir(), "homed-music-bench-"));
@@ -92,4 +94,33 @@ search over the whole library (median of 9): ${Object.entries(times)
   .join(", ")}
 second walk, nothing changed: ${((performance.now() - again) / 1000).toFixed(1)} s, ${rescan.scan.read} read`);
 await host.stopAll();
+
+// A restart: the saved index loaded (after the handshake), the folder walked with nothing to read.
+const restarted = performance.now();
+const second = createPluginHost([{ ...spec, timeoutMs: 60_000 }], { graceMs: 1000 });
+await second.start();
+const handshake = performance.now() - restarted;
+await second.callTool("music", "music_library", { wait: true });
+while (((await second.callTool("music", "music_library", {})).structuredContent as Record<string, any>).scanning) await new Promise((resolve) => setTimeout(resolve, 500));
+console.log(`restart: running after ${(handshake / 1000).toFixed(1)} s, saved index loaded and folder checked after ${((performance.now() - restarted) / 1000).toFixed(1)} s`);
+await second.stopAll();
+
+// Search's own cost, without the process hop or the machine's other load: CPU time in this process.
+const library = new Library({ dir: join(dir, "data"), folder, maxFiles: FILES, cpuShare: 1, log: () => {} });
+const loadStarted = performance.now();
+await library.load();
+console.log(`index of ${library.size} tracks read and checked in ${(performance.now() - loadStarted).toFixed(0)} ms`);
+searchTracks(library.all(), "warm up", 20);
+const cpu: string[] = [];
+for (const query of Object.keys(times)) {
+  const samples: number[] = [];
+  for (let r = 0; r < 9; r++) {
+    const before = process.cpuUsage();
+    searchTracks(library.all(), query, 20);
+    const used = process.cpuUsage(before);
+    samples.push((used.user + used.system) / 1000);
+  }
+  cpu.push(`"${query}" ${median(samples).toFixed(1)} ms`);
+}
+console.log(`search CPU time in-process (median of 9): ${cpu.join(", ")}`);
 rmSync(dir, { recursive: true, force: true });

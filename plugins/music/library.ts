@@ -68,11 +68,30 @@ export class Library {
   private readonly tracks = new Map<string, Track>();
   private readonly byId = new Map<string, Track>();
   private scanning: Promise<ScanProgress> | null = null;
+  private loading: Promise<void> | null = null;
   progress: ScanProgress = { running: false, startedAt: null, finishedAt: null, filesSeen: 0, audioFiles: 0, read: 0, removed: 0, unreadable: 0, skippedFolders: 0, truncated: false, error: null };
 
   constructor(private readonly options: LibraryOptions) {
     this.file = new JsonListFile(options.dir, "library.json", "tracks", TrackSchema);
-    for (const track of this.file.read()) this.put(track);
+  }
+
+  /**
+   * Reads the saved index, once; the first walk waits for it. Not in the constructor: 50,000
+   * saved tracks take a second or more to parse and check, and the plugin must answer its
+   * handshake first.
+   */
+  load(): Promise<void> {
+    this.loading ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+      let saved: Track[] = [];
+      try {
+        saved = this.file.read();
+      } catch (error) {
+        // The index is only a cache of the folder's tags: a damaged one is rebuilt by the walk.
+        this.options.log(`music: ${(error as Error).message.replace(/\s+/g, " ").slice(0, 300)}; the index is rebuilt from the folder`);
+      }
+      for (const track of saved) if (!this.tracks.has(track.path)) this.put(track);
+    });
+    return this.loading;
   }
 
   get folder(): string {
@@ -97,7 +116,11 @@ export class Library {
 
   /** Starts a walk unless one is running; resolves with its final progress. */
   scan(): Promise<ScanProgress> {
-    this.scanning ??= this.walkAll().finally(() => (this.scanning = null));
+    // Running from now: a search while the saved index loads must not read as "nothing indexed, nothing to come".
+    if (!this.scanning) this.progress = { ...this.progress, running: true };
+    this.scanning ??= this.load()
+      .then(() => this.walkAll())
+      .finally(() => (this.scanning = null));
     return this.scanning;
   }
 

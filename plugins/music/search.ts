@@ -72,10 +72,10 @@ export function searchTracks(tracks: Iterable<Track>, query: string, limit: numb
   const hits: Hit[] = [];
   for (const track of tracks) {
     const fields = foldedFields(track);
+    // Every word must be found in some field (`all` holds them all, apart).
     if (!terms.every((term) => fields.all.includes(term))) continue;
     let score = 0;
     const matched = new Set<Field>();
-    let everyTerm = true;
     for (const term of terms) {
       let best = 0;
       for (const [field, weight] of FIELDS) {
@@ -83,13 +83,8 @@ export function searchTracks(tracks: Iterable<Track>, query: string, limit: numb
         if (found > 0) matched.add(field);
         best = Math.max(best, found);
       }
-      if (best === 0) {
-        everyTerm = false;
-        break;
-      }
       score += best;
     }
-    if (!everyTerm) continue;
     for (const [field, weight] of FIELDS) {
       if (fields[field] === phrase) score += 4 * weight;
       else if (terms.length > 1 && fields[field].includes(phrase)) score += 2 * weight;

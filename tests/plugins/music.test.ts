@@ -84,6 +84,7 @@ describe("music plugin: index and search, played through mpv", () => {
     host = createPluginHost([musicSpec({ dir: data, folder, mpd: { port: await closedPort() } }, { PATH: `${bin}:${process.env.PATH}`, FAKE_MPV_LOG: mpvLog })], { graceMs: 1000 });
     await host.start();
     call = caller(host);
+    await call("music_library", { wait: true });
   });
   after(async () => {
     await host?.stopAll();
@@ -180,6 +181,26 @@ describe("music plugin: index and search, played through mpv", () => {
     assert.deepEqual([playing.state, playing.track.title, playing.queue.count], ["playing", MOON.title, 1]);
     assert.equal((await call("music_play", { ids: ["nope"] })).error, "track_not_found");
     assert.equal((await call("music_play", { query: "no such song anywhere" })).error, "not_found");
+  });
+
+  test("the saved index is used after a restart (nothing read again); a damaged one is rebuilt from the folder", async () => {
+    const restart = async () => {
+      await host.stopAll();
+      host = createPluginHost([musicSpec({ dir: data, folder, mpd: { port: await closedPort() } }, { PATH: `${bin}:${process.env.PATH}`, FAKE_MPV_LOG: mpvLog })], { graceMs: 1000 });
+      await host.start();
+      call = caller(host);
+      return call("music_library", { wait: true });
+    };
+    const again = await restart();
+    assert.deepEqual([again.tracks, again.scan.read, again.scan.audioFiles], [6, 0, 6], host.list()[0]!.logTail.join("\n"));
+    writeFileSync(join(data, "library.json"), '{"version": 1, "tracks": [{"path": 3}]}');
+    const rebuilt = await restart();
+    assert.deepEqual([rebuilt.tracks, rebuilt.scan.read], [6, 6]);
+    assert.ok(
+      host.list()[0]!.logTail.some((line) => /library\.json.*the index is rebuilt from the folder/.test(line)),
+      host.list()[0]!.logTail.join("\n"),
+    );
+    assert.deepEqual(titles(await call("music_search", { query: "爱你有多深" })), [MOON.title]);
   });
 });
 

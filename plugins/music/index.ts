@@ -4,7 +4,7 @@
  * is present. Search works without a player; playback without one says which to install.
  */
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { definePlugin, z } from "../sdk/index.ts";
 
 const ConfigSchema = z.object({
@@ -42,5 +42,5 @@ export const musicPlugin = definePlugin({
   config: ConfigSchema,
   // The tag reader loads in this plugin's process only, when it starts.
   tools: async (config: z.infer<typeof ConfigSchema>, lifecycle) =>
-    (await import("./tools.ts")).musicTools({ ...config, folder: config.folder ?? join(homedir(), "Music") }, lifecycle, (line) => process.stderr.write(`${line}\n`)),
+    (await import("./tools.ts")).musicTools({ ...config, folder: resolve(config.folder ?? join(homedir(), "Music")) }, lifecycle, (line) => process.stderr.write(`${line}\n`)),
 });

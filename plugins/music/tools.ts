@@ -128,7 +128,12 @@ export function musicTools(config: Config, lifecycle: Lifecycle, log: (line: str
       input: z.object({ rescan: z.boolean().default(false), wait: z.boolean().default(false) }),
       run: async ({ rescan: again, wait }) => {
         const walking = again ? library.scan() : null;
-        if (wait) await Promise.race([walking ?? (library.progress.running ? library.scan() : Promise.resolve()), new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
+        const running = walking ?? (library.progress.running ? library.scan() : null);
+        if (wait && running) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([running, new Promise((resolve) => (timer = setTimeout(resolve, WAIT_MS)))]);
+          clearTimeout(timer);
+        }
         return { ...indexState(), scan: library.progress };
       },
     }),

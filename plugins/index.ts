@@ -27,9 +27,9 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   calendar: calendarPlugin,
   browser: browserPlugin,
   code: codePlugin,
+  music: musicPlugin,
   // A channel (docs/channel-plugins.md): started by the daemon when homed.json's channels.qq is enabled.
   qq: qqChannel,
-  music: musicPlugin,
 };
 
 export { QQConfigSchema, type QQConfig } from "./qq/index.ts";

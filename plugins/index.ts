@@ -8,6 +8,7 @@ import { browserPlugin } from "./browser/index.ts";
 import { calendarPlugin } from "./calendar/index.ts";
 import { codePlugin } from "./code/index.ts";
 import { filesPlugin } from "./files/index.ts";
+import { musicPlugin } from "./music/index.ts";
 import { notesPlugin } from "./notes/index.ts";
 import { qqChannel } from "./qq/index.ts";
 import { rssPlugin } from "./rss/index.ts";
@@ -26,6 +27,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, PluginDefinition>> = {
   calendar: calendarPlugin,
   browser: browserPlugin,
   code: codePlugin,
+  music: musicPlugin,
   // A channel (docs/channel-plugins.md): started by the daemon when homed.json's channels.qq is enabled.
   qq: qqChannel,
 };

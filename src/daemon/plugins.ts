@@ -15,9 +15,11 @@ import { declareScene } from "../memory/index.ts";
 import { selfCommand, USER_UMASK_ENV, userUmask } from "../runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
-  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code"])).default(["files", "notes", "web_fetch"]),
+  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code", "music"])).default(["files", "notes", "web_fetch"]),
   /** The folder the files, shell and terminal plugins work in (default `<data>/files`). */
   workdir: z.string().min(1).optional(),
+  /** The music plugin's settings (its folder, player, MPD address), checked by the plugin itself (plugins/music/index.ts). */
+  music: z.record(z.string(), z.unknown()).default({}),
   /** Load `<data>/plugins/<name>/plugin.json` plugins. */
   external: z.boolean().default(true),
 });
@@ -42,6 +44,7 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     calendar: { dir: join(dataDir, "calendar") },
     browser: {},
     code: { dir: join(dataDir, "code-runs") },
+    music: { dir: join(dataDir, "music"), ...config.music },
   };
   // homed's files are owner-only (src/runtime/file-modes.ts), and its plugins inherit that. The
   // plugins that act in the user's own folder, when it is not inside the data folder, create

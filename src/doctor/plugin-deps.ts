@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { CHROMIUM_CANDIDATES, findChromium, INSTALL_HINT } from "../../plugins/browser/chromium.ts";
 import { BWRAP_CANDIDATES, BWRAP_HINT, findExecutable, usableBwrap } from "../../plugins/code/sandbox.ts";
+import { findProgram, INSTALL_HINT as PLAYER_HINT } from "../../plugins/music/player.ts";
 
 const run = promisify(execFile);
 
@@ -41,6 +42,19 @@ export function bwrapCheck(candidates: readonly string[] = BWRAP_CANDIDATES): De
   };
 }
 
+/** mpv for the music plugin, as the plugin finds it on PATH (MPD, a server, is not looked for here). */
+export function mpvCheck(program = "mpv"): DependencyCheck {
+  return {
+    name: "music: mpv",
+    run: async () => {
+      const path = findProgram(program);
+      if (!path) return `absent: music plays through MPD if one runs, else its playback tools answer no_player; to play, ${PLAYER_HINT}`;
+      const { stdout } = await run(path, ["--version"], { timeout: 10_000 });
+      return `${stdout.split("\n")[0]?.trim()} at ${path}`;
+    },
+  };
+}
+
 export function pluginDependencyChecks(): DependencyCheck[] {
-  return [chromiumCheck(), bwrapCheck()];
+  return [chromiumCheck(), bwrapCheck(), mpvCheck()];
 }

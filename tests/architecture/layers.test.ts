@@ -26,6 +26,7 @@ const NOT_THROUGH_INDEX: Record<string, string> = {
   // homed doctor's plugin lines reuse the plugins' own probes; plugins share helpers by file.
   "src/doctor -> plugins/browser/chromium.ts": "a plugin's index.ts starts the plugin",
   "src/doctor -> plugins/code/sandbox.ts": "a plugin's index.ts starts the plugin",
+  "src/doctor -> plugins/music/player.ts": "a plugin's index.ts starts the plugin",
   "plugins/browser -> plugins/web-fetch/readable.ts": "a plugin's index.ts starts the plugin",
   "plugins/code -> plugins/shell/run.ts": "a plugin's index.ts starts the plugin",
   "plugins/rss -> plugins/web-fetch/fetch-limited.ts": "a plugin's index.ts starts the plugin",

@@ -39,14 +39,15 @@ describe("the compiled binary, alone in an empty folder", { skip: BINARY_SKIP },
       "onnx runtime",
       "browser: chromium",
       "code: bubblewrap",
+      "music: mpv",
     ]) {
       const line = lines.find((l) => l.slice(5).startsWith(name));
       assert.ok(line, `doctor has no "${name}" line:\n${doctor.stdout}`);
       assert.match(line, /^ok {3}/, line);
     }
 
-    // The optional built-ins too: their libraries (playwright-core, ical.js, feedsmith) must be in the binary.
-    const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser", "code"];
+    // The optional built-ins too: their libraries (playwright-core, ical.js, feedsmith, music-metadata) must be in the binary.
+    const plugins = ["files", "notes", "web_fetch", "rss", "calendar", "browser", "code", "music"];
     writeFileSync(join(dir, "data", "homed.json"), JSON.stringify({ plugins: { enabled: plugins } }));
     const daemon = await startDaemon([bin, "-data", "./data", "-addr", "127.0.0.1:0"], { cwd: dir });
     await until(() => /plugins: /.test(daemon.stderr()), "the plugins to start");

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bwrapCheck, chromiumCheck } from "../../src/doctor/plugin-deps.ts";
+import { bwrapCheck, chromiumCheck, mpvCheck } from "../../src/doctor/plugin-deps.ts";
 import { usableBwrap } from "../../plugins/code/sandbox.ts";
 import { findChromium } from "../../plugins/browser/chromium.ts";
 import { testDir } from "../support/temp-dir.ts";
@@ -37,5 +37,16 @@ describe("doctor: plugin dependencies", () => {
     writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n");
     chmodSync(fake, 0o755);
     assert.match(await bwrapCheck([fake]).run(), /cannot create its namespaces here \(user namespaces off\?\): code runs snippets without a sandbox/);
+  });
+
+  test("mpv present: its own --version line and path; absent: ok, saying what playback does and what to install", async () => {
+    const fake = join(testDir("homed-fake-mpv-"), "mpv");
+    writeFileSync(fake, "#!/bin/sh\necho 'mpv 0.37.0 Copyright © 2000-2023 mpv/MPlayer/mplayer2 projects'\necho ' built on …'\n");
+    chmodSync(fake, 0o755);
+    assert.equal(await mpvCheck(fake).run(), `mpv 0.37.0 Copyright © 2000-2023 mpv/MPlayer/mplayer2 projects at ${fake}`);
+    assert.match(
+      await mpvCheck("/nonexistent/mpv").run(),
+      /^absent: music plays through MPD if one runs, else its playback tools answer no_player; to play, install mpv \(Debian\/Ubuntu: apt install mpv/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Every built-in plugin process loads plugins/index.ts; the heavy libraries of the everyday
- * tools (playwright-core, ical.js and its zone data, feedsmith) load only in their own plugin's
+ * tools (playwright-core, ical.js and its zone data, feedsmith, music-metadata) load only in their own plugin's
  * process. Measured on the compiled binary, `homed plugin run web_fetch`: 0.17–0.32 s and 66 MB
  * before these plugins, 0.71–1.36 s and 114–117 MB with them imported eagerly, 0.30–0.91 s
  * and 81 MB with them loaded lazily (the rest is the larger bundle's parse).
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ROOT, run } from "../support/process.ts";
 import { RUNTIME_BINARIES } from "../support/runtimes.ts";
 
-const HEAVY = /node_modules\/(playwright-core|ical\.js|timezones-ical-library|feedsmith)\//;
+const HEAVY = /node_modules\/(playwright-core|ical\.js|timezones-ical-library|feedsmith|music-metadata)\//;
 
 const loadedBy = async (source: string) => {
   const script = `${source}\nconsole.log(JSON.stringify(Object.keys(require.cache).filter((k) => ${HEAVY}.test(k)).map((k) => k.split("node_modules/")[1].split("/")[0]).filter((v, i, a) => a.indexOf(v) === i).sort()));`;

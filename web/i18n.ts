@@ -522,6 +522,7 @@ export const STRINGS = {
     check_embedder: ["embedder", "嵌入模型"],
     check_browser_chromium: ["browser: Chromium", "浏览器：Chromium"],
     check_code_bubblewrap: ["code sandbox: bubblewrap", "代码沙箱：bubblewrap"],
+    check_music_mpv: ["music: mpv", "音乐：mpv"],
     state_idle: ["idle", "空闲"],
     state_starting: ["starting", "正在启动"],
     state_running: ["running", "运行中"],

@@ -3,13 +3,13 @@
  * the provider as given), the ones it refuses with a reason, and the rest of OpenAI's request
  * ignored. Refused rather than ignored: what would silently change the answer's shape (`n`,
  * `logprobs`), the tools the model sees (`functions`, tools not of type function) or what the
- * user said (content parts other than text and images). The client's function tools go to the
+ * user said (content parts other than text, images and audio). The client's function tools go to the
  * model beside homed's (a call to one pauses the turn).
  */
 import { z } from "zod";
 import { contentText, type Content } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
-import type { ImagePart, ToolResult } from "../kernel/index.ts";
+import { checkVoiceSize, type ImagePart, type ToolResult, type VoiceInput } from "../kernel/index.ts";
 import type { ProviderMessage, ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -129,10 +129,36 @@ const ImagePartSchema = z.object({
   image_url: z.object({ url: z.string().min(1, "an image's url is a data: URL or an http(s) URL"), detail: z.enum(["auto", "low", "high"]).optional() }),
 });
 
+const AUDIO_FORMATS = { wav: "audio/wav", mp3: "audio/mpeg" } as const;
+
+const InputAudioPartSchema = z.object({
+  type: z.literal("input_audio"),
+  input_audio: z.object({
+    data: z.base64("input_audio.data is the recording in base64"),
+    format: z.enum(Object.keys(AUDIO_FORMATS) as ["wav", "mp3"], { error: "input_audio.format is 'wav' or 'mp3'" }),
+  }),
+});
+
+/** An `input_audio` part checked (size first, before its base64 is read): the recording. */
+function inputAudioPart(part: unknown, param: string): VoiceInput {
+  const data = (part as { input_audio?: { data?: unknown } }).input_audio?.data;
+  // Decoded size from the base64's length, so an oversize part is refused before it is decoded.
+  if (typeof data === "string") checkVoiceSize(Math.floor((data.length * 3) / 4), `${param}.input_audio.data`);
+  const parsed = InputAudioPartSchema.safeParse(part);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HomedError("invalid_request", `${param}.${issue.path.join(".")}: ${issue.message}`, { param });
+  }
+  const { data: base64, format } = parsed.data.input_audio;
+  return { bytes: Buffer.from(base64, "base64"), mime: AUDIO_FORMATS[format], source: "v1" };
+}
+
 /**
  * A user message's content as the model gets it: text, or text and images in order. Only when
  * it has images is it kept as parts (a text-only array becomes its text, as homed stores text).
- * Other parts (audio, files) are refused: dropping them would answer a question not asked.
+ * An `input_audio` part is checked and stands as `[voice message]` here: the newest message's
+ * recordings are heard by the kernel (inputAudio), an earlier one's were heard when it was sent.
+ * Other parts (files) are refused: dropping them would answer a question not asked.
  */
 export function userContent(content: unknown, at: number): Content {
   if (!Array.isArray(content)) return contentText(content as never);
@@ -142,7 +168,12 @@ export function userContent(content: unknown, at: number): Content {
       if (typeof part.text === "string") return { type: "text", text: part.text };
       throw new HomedError("invalid_request", `messages.${at}.content.${j}.text: a text part has its text`, { param: `messages.${at}.content.${j}` });
     }
-    if (part.type !== "image_url") throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text and image_url parts to the model`);
+    if (part.type === "input_audio") {
+      inputAudioPart(part, `messages.${at}.content.${j}`);
+      return { type: "text", text: "[voice message]" };
+    }
+    if (part.type !== "image_url")
+      throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text, image_url and input_audio parts to the model`);
     const image = ImagePartSchema.safeParse(part);
     if (!image.success) {
       const issue = image.error.issues[0]!;
@@ -159,6 +190,14 @@ export function inputImages(body: Pick<CompletionRequest, "messages">): ImagePar
   if (at < 0) return [];
   const content = userContent(body.messages[at]!.content, at);
   return typeof content === "string" ? [] : content.filter((p): p is ImagePart => p.type === "image_url");
+}
+
+/** The recordings (`input_audio` parts) of the newest user message: the kernel hears them as the turn's input. */
+export function inputAudio(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
+  const at = body.messages.findLastIndex((m) => m.role === "user");
+  const content = at < 0 ? undefined : body.messages[at]!.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part, j) => (part.type === "input_audio" ? [inputAudioPart(part, `messages.${at}.content.${j}`)] : []));
 }
 
 /** The honoured fields the client set, as they go to the provider. */

@@ -17,7 +17,7 @@ import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnRequest, TurnResult } from "../kernel/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import type { ServedModel } from "./openai-models.ts";
-import { clientConversation, clientTools, type CompletionRequest, inputImages, trailingToolResults } from "./openai-request.ts";
+import { clientConversation, clientTools, type CompletionRequest, inputAudio, inputImages, trailingToolResults } from "./openai-request.ts";
 import { headerSession, type NamedSession, requestSession } from "./openai-session.ts";
 
 /** A request in chat form, whatever route it came by. */
@@ -47,7 +47,10 @@ export async function openAiTurn(
   const lastUser = [...form.messages].reverse().find((m) => m.role === "user");
   const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
   const images = toolResults ? [] : inputImages(form);
-  if (!toolResults && !input && !images.length) throw new HomedError("invalid_request", `${options.field}: the request has no user message with text or an image`, { param: options.field });
+  const audio = toolResults ? [] : inputAudio(form);
+  if (!toolResults && !input && !images.length && !audio.length) {
+    throw new HomedError("invalid_request", `${options.field}: the request has no user message with text, an image or audio`, { param: options.field });
+  }
   const { session, named } = await requestSession(kernel, c, form.user, options.named ?? headerSession(c));
   // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
   const { history, instructions } = clientConversation(form);
@@ -56,6 +59,7 @@ export async function openAiTurn(
     session,
     input,
     images,
+    ...(audio.length ? { audio } : {}),
     provider: model.provider,
     params: options.params,
     clientTools: tools,

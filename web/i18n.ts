@@ -590,6 +590,13 @@ export const STRINGS = {
     untranscribed: ["Not transcribed: no provider has a transcription model, or it failed", "未转写：没有模型服务设置转写模型，或转写失败"],
     readAloud: ["Read aloud", "朗读"],
     stopReading: ["Stop reading", "停止朗读"],
+    transcriptionField: ["Transcription (optional)", "语音转写（可选）"],
+    speechField: ["Speech (optional)", "语音合成（可选）"],
+    speechVoiceField: ["Speech voice (optional)", "合成音色（可选）"],
+    fieldsHelp: [
+      "Models of this provider's /audio/transcriptions and /audio/speech endpoints. With a transcription model, voice messages are heard as their words; without one they are kept but not transcribed. Without a speech model, Read aloud uses the browser's voice.",
+      "该服务 /audio/transcriptions 与 /audio/speech 接口的模型。设置了转写模型，语音消息会被转成文字；没有则只保存、不转写。没有合成模型时，“朗读”使用浏览器自带的声音。",
+    ],
   },
 } as const satisfies Record<string, Record<string, Entry>>;
 

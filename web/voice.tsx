@@ -6,6 +6,26 @@ import { ApiError } from "./api.ts";
 import { errorText } from "./errors.ts";
 import { language, t } from "./i18n.ts";
 
+/** The provider form's voice fields (ProviderInput's), sent only when filled in. */
+export const VOICE_FIELDS: readonly string[] = ["transcriptionModel", "speechModel", "speechVoice"];
+
+/** A provider's audio models, in its form: the transcription model hears voice messages, the speech model reads answers aloud. */
+export function VoiceModelFields({ existing }: { existing: { transcriptionModel?: string; speechModel?: string; speechVoice?: string } | null }) {
+  return (
+    <>
+      <label for="p-transcription">{t("voice.transcriptionField")}</label>
+      <input id="p-transcription" name="transcriptionModel" defaultValue={existing?.transcriptionModel ?? ""} placeholder="whisper-1" autocomplete="off" aria-describedby="p-voice-help" />
+      <label for="p-speech">{t("voice.speechField")}</label>
+      <input id="p-speech" name="speechModel" defaultValue={existing?.speechModel ?? ""} placeholder="tts-1" autocomplete="off" aria-describedby="p-voice-help" />
+      <label for="p-speech-voice">{t("voice.speechVoiceField")}</label>
+      <input id="p-speech-voice" name="speechVoice" defaultValue={existing?.speechVoice ?? ""} placeholder="alloy" autocomplete="off" />
+      <p id="p-voice-help" class="small muted full">
+        {t("voice.fieldsHelp")}
+      </p>
+    </>
+  );
+}
+
 /** A recording as the messages route takes it (`audio` of POST /api/sessions/:id/messages). */
 export type Recording = { data: string; mime: string; url: string };
 

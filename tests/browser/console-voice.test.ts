@@ -4,7 +4,7 @@
  * sends a voice message, the provider's transcription endpoint hears it, the answer comes from the
  * transcript; after a reload the message shows its recording (played from /api/audio) and its
  * transcript; "Read aloud" speaks an answer through the provider's /audio/speech model. axe finds
- * nothing serious.
+ * nothing serious. The provider's voice models are set in its console form.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -28,12 +28,22 @@ describe("voice messages in the console", { skip: chromiumMissing ? "no /usr/bin
       chromiumArgs: ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"],
     });
     await logIn(c);
-    const added = await fetch(`${c.daemon.url}/api/providers`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Scripted", baseUrl: c.provider.url, model: "scripted-model", transcriptionModel: "whisper-1", speechModel: "tts-1", speechVoice: "nova" }),
-    });
-    assert.equal(added.status, 201);
+    // The provider's voice models, set in its form as a person would.
+    const { page } = c;
+    await page.getByRole("link", { name: "Providers" }).click();
+    await page.getByLabel("Name").fill("Scripted");
+    await page.getByLabel("Base URL").fill(c.provider.url);
+    await page.getByLabel("Model").fill("scripted-model");
+    await page.getByLabel("Transcription (optional)").fill("whisper-1");
+    await page.getByLabel("Speech (optional)").fill("tts-1");
+    await page.getByLabel("Speech voice (optional)").fill("nova");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await page.locator("tr[data-provider=Scripted]").waitFor();
+    const { providers } = (await (await fetch(`${c.daemon.url}/api/providers`, { headers: { authorization: `Bearer ${c.token}` } })).json()) as { providers: object[] };
+    assert.deepEqual(
+      providers.map((p: any) => [p.transcriptionModel, p.speechModel, p.speechVoice]),
+      [["whisper-1", "tts-1", "nova"]],
+    );
   });
   after(async () => {
     await c?.close();

@@ -52,7 +52,13 @@ export function VoiceRecorder({ disabled, recorded }: { disabled: boolean; recor
   const [state, setState] = useState<"idle" | "recording">("idle");
   const [refused, setRefused] = useState<string | null>(null);
   const recorder = useRef<MediaRecorder | null>(null);
-  useEffect(() => () => recorder.current?.stream.getTracks().forEach((track) => track.stop()), []);
+  // Leaving the page while recording lets the microphone go.
+  useEffect(
+    () => () => {
+      for (const track of recorder.current?.stream.getTracks() ?? []) track.stop();
+    },
+    [],
+  );
   if (!canRecord()) return null;
 
   async function start() {

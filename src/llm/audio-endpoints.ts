@@ -1,7 +1,6 @@
 /**
  * OpenAI-compatible audio endpoints: `POST <baseUrl>/audio/transcriptions` (a multipart upload
- * of `file` and `model`, answered `{text}`, as OpenAI, Groq, SiliconFlow and whisper.cpp's
- * server take it) and `POST <baseUrl>/audio/speech` (JSON `{model, input, voice}`, answered with
+ * of `file` and `model`, answered `{text}`, as OpenAI, Groq and SiliconFlow take it) and `POST <baseUrl>/audio/speech` (JSON `{model, input, voice}`, answered with
  * the audio's bytes). Failures are ProviderErrors, as a chat call's are.
  */
 import { z } from "zod";

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { contentText, type Content } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
-import { checkVoiceSize, type ImagePart, type ToolResult, type VoiceInput } from "../kernel/index.ts";
+import { checkVoiceSize, voiceLine, type ImagePart, type ToolResult, type VoiceInput } from "../kernel/index.ts";
 import type { ProviderMessage, ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -153,14 +153,18 @@ function inputAudioPart(part: unknown, param: string): VoiceInput {
   return { bytes: Buffer.from(base64, "base64"), mime: AUDIO_FORMATS[format], source: "v1" };
 }
 
+/** What was heard in a recording sent before (by its bytes), when homed kept its transcript. */
+export type HeardBefore = (bytes: Uint8Array) => string | undefined;
+
 /**
  * A user message's content as the model gets it: text, or text and images in order. Only when
  * it has images is it kept as parts (a text-only array becomes its text, as homed stores text).
- * An `input_audio` part is checked and stands as `[voice message]` here: the newest message's
- * recordings are heard by the kernel (inputAudio), an earlier one's were heard when it was sent.
+ * An `input_audio` part is checked and stands as its line here: the newest message's recordings
+ * are heard by the kernel (inputAudio); an earlier one (a client re-sending its history) was
+ * heard when it was sent, and reads as its kept transcript (`heard`), else `[voice message]`.
  * Other parts (files) are refused: dropping them would answer a question not asked.
  */
-export function userContent(content: unknown, at: number): Content {
+export function userContent(content: unknown, at: number, heard?: HeardBefore): Content {
   if (!Array.isArray(content)) return contentText(content as never);
   const parts = content.map((raw, j): Exclude<Content, string>[number] => {
     const part = raw as { type: string; text?: unknown };
@@ -169,8 +173,8 @@ export function userContent(content: unknown, at: number): Content {
       throw new HomedError("invalid_request", `messages.${at}.content.${j}.text: a text part has its text`, { param: `messages.${at}.content.${j}` });
     }
     if (part.type === "input_audio") {
-      inputAudioPart(part, `messages.${at}.content.${j}`);
-      return { type: "text", text: "[voice message]" };
+      const transcript = heard?.(inputAudioPart(part, `messages.${at}.content.${j}`).bytes);
+      return { type: "text", text: transcript === undefined ? "[voice message]" : voiceLine(transcript) };
     }
     if (part.type !== "image_url")
       throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text, image_url and input_audio parts to the model`);
@@ -192,12 +196,23 @@ export function inputImages(body: Pick<CompletionRequest, "messages">): ImagePar
   return typeof content === "string" ? [] : content.filter((p): p is ImagePart => p.type === "image_url");
 }
 
-/** The recordings (`input_audio` parts) of the newest user message: the kernel hears them as the turn's input. */
-export function inputAudio(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
-  const at = body.messages.findLastIndex((m) => m.role === "user");
-  const content = at < 0 ? undefined : body.messages[at]!.content;
+/** The recordings (`input_audio` parts) of message `at`. */
+function recordingsOf(body: Pick<CompletionRequest, "messages">, at: number): VoiceInput[] {
+  const content = body.messages[at]!.content;
   if (!Array.isArray(content)) return [];
   return content.flatMap((part, j) => (part.type === "input_audio" ? [inputAudioPart(part, `messages.${at}.content.${j}`)] : []));
+}
+
+/** The recordings of the newest user message: the kernel hears them as the turn's input. */
+export function inputAudio(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
+  const at = body.messages.findLastIndex((m) => m.role === "user");
+  return at < 0 ? [] : recordingsOf(body, at);
+}
+
+/** The recordings of the user messages before the newest (the client's history): their transcripts are looked up, not heard again. */
+export function earlierRecordings(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
+  const newest = body.messages.findLastIndex((m) => m.role === "user");
+  return body.messages.flatMap((m, i) => (i < newest && m.role === "user" ? recordingsOf(body, i) : []));
 }
 
 /** The honoured fields the client set, as they go to the provider. */
@@ -214,7 +229,7 @@ const ToolCallsSchema = z.array(z.object({ id: z.string().min(1), type: z.litera
  * (that one is the turn's input; after tool calls it is the paused turn's), and its system (or
  * developer) messages as instructions after homed's system prompt.
  */
-export function clientConversation(body: Pick<CompletionRequest, "messages">): { history: ProviderMessage[]; instructions?: string } {
+export function clientConversation(body: Pick<CompletionRequest, "messages">, heard?: HeardBefore): { history: ProviderMessage[]; instructions?: string } {
   const messages = body.messages;
   let lastUser = messages.length;
   while (lastUser > 0 && messages[lastUser - 1]!.role !== "user") lastUser--;
@@ -225,7 +240,7 @@ export function clientConversation(body: Pick<CompletionRequest, "messages">): {
     .filter(Boolean)
     .join("\n\n");
   const history = messages.slice(0, Math.max(0, lastUser - 1)).flatMap((m, i): ProviderMessage[] => {
-    if (m.role === "user") return [{ role: "user", content: userContent(m.content, i) }];
+    if (m.role === "user") return [{ role: "user", content: userContent(m.content, i, heard) }];
     if (m.role === "tool") return typeof m.tool_call_id === "string" ? [{ role: "tool", tool_call_id: m.tool_call_id, content: text(m) }] : [];
     if (m.role !== "assistant") return [];
     const calls = m.tool_calls == null ? undefined : ToolCallsSchema.safeParse(m.tool_calls);

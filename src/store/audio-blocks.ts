@@ -3,9 +3,9 @@
  * `audio`, `content` its transcript or NULL when it was not transcribed), so the console can play
  * it back and a scan of `blocks` never reads it.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { queryDb, type Executor } from "./query-db.ts";
-import { blockData, blocks } from "./schema.ts";
+import { blockData, blocks, events } from "./schema.ts";
 
 export async function insertBlockBytes(client: Executor, blockId: string, bytes: Uint8Array): Promise<void> {
   await queryDb(client)
@@ -24,4 +24,19 @@ export async function audioBlock(client: Executor, id: string): Promise<AudioBlo
     .where(and(eq(blocks.id, id), eq(blocks.kind, "audio")))
     .limit(1);
   return row && { ...row, mime: row.mime ?? "application/octet-stream", bytes: new Uint8Array(row.bytes) };
+}
+
+/**
+ * The transcripts of this conversation's audio blocks with these sha256s: a client re-sending
+ * its history (an OpenAI client's earlier voice message) reads what was heard, without hearing
+ * it again. Only the conversation's own: the same bytes said elsewhere are not looked up.
+ */
+export async function heardTranscripts(client: Executor, conversation: string, sha256s: readonly string[]): Promise<Map<string, string>> {
+  if (sha256s.length === 0) return new Map();
+  const rows = await queryDb(client)
+    .select({ sha256: blocks.sha256, transcript: blocks.content })
+    .from(blocks)
+    .innerJoin(events, eq(events.id, blocks.eventId))
+    .where(and(eq(blocks.kind, "audio"), inArray(blocks.sha256, [...new Set(sha256s)]), isNotNull(blocks.content), eq(events.conversation, conversation)));
+  return new Map(rows.map((r) => [r.sha256!, r.transcript!]));
 }

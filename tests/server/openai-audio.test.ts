@@ -87,6 +87,43 @@ describe("voice messages through /v1", () => {
     assert.equal(textOf(sent.content), `[Voice message, transcribed] ${SAID}\nremember this`);
     assert.match(answer.choices[0]!.message.content!, /turquoise one with a wicker basket/);
 
+    // The client sends its history again with the next message: the recording reads as what was heard, not heard again.
+    const uploads = provider.transcriptions.length;
+    await client.chat.completions.create({
+      model: "homed",
+      user: "voice-client",
+      messages: [
+        { role: "user", content: [{ type: "text", text: "remember this" }, voicePart(wav)] },
+        { role: "assistant", content: answer.choices[0]!.message.content },
+        { role: "user", content: "thanks" },
+      ],
+    });
+    assert.equal(provider.transcriptions.length, uploads, "nothing uploaded again");
+    const resent = provider.requests
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role === "user")
+      .map((m: any) => textOf(m.content));
+    assert.deepEqual(resent.slice(-2), [`remember this\n[Voice message, transcribed] ${SAID}`, "thanks"]);
+    // Another conversation sending the same bytes in its history does not read this one's transcript.
+    await client.chat.completions.create({
+      model: "homed",
+      user: "other-client",
+      messages: [
+        { role: "user", content: [voicePart(wav)] },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "hi" },
+      ],
+    });
+    assert.equal(
+      textOf(
+        provider.requests
+          .at(-1)!
+          .body.messages.filter((m: any) => m.role === "user")
+          .at(-2).content,
+      ),
+      "[voice message]",
+    );
+
     const { session, parts } = await audioParts("voice-client");
     assert.equal(parts[0]!.audio.transcript, SAID);
     assert.ok(Buffer.from(await (await api(`/api/audio/${parts[0]!.audio.id}`)).arrayBuffer()).equals(wav));

@@ -580,6 +580,25 @@ export const STRINGS = {
     keyStops: [" stops the answer.", " 停止回答。"],
     enterSends: ["Enter sends", "按 Enter 发送"],
   },
+  // issue 27 — audio
+  voice: {
+    record: ["Record your voice", "录音"],
+    stopRecording: ["Stop and send the recording", "停止并发送录音"],
+    recording: ["Recording…", "正在录音…"],
+    micRefused: ["The microphone could not be used: {reason}", "无法使用麦克风：{reason}"],
+    message: ["Voice message", "语音消息"],
+    transcript: ["Transcript: {text}", "转写：{text}"],
+    untranscribed: ["Not transcribed: no provider has a transcription model, or it failed", "未转写：没有模型服务设置转写模型，或转写失败"],
+    readAloud: ["Read aloud", "朗读"],
+    stopReading: ["Stop reading", "停止朗读"],
+    transcriptionField: ["Transcription (optional)", "语音转写（可选）"],
+    speechField: ["Speech (optional)", "语音合成（可选）"],
+    speechVoiceField: ["Speech voice (optional)", "合成音色（可选）"],
+    fieldsHelp: [
+      "Models of this provider's /audio/transcriptions and /audio/speech endpoints. With a transcription model, voice messages are heard as their words; without one they are kept but not transcribed. Without a speech model, Read aloud uses the browser's voice.",
+      "该服务 /audio/transcriptions 与 /audio/speech 接口的模型。设置了转写模型，语音消息会被转成文字；没有则只保存、不转写。没有合成模型时，“朗读”使用浏览器自带的声音。",
+    ],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

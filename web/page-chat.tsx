@@ -14,6 +14,7 @@ import { DAYS, type Day, dayOf } from "./day-groups.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { RecallCards } from "./recall-cards.tsx";
 import { CopyButton, EditMessage } from "./message-actions.tsx";
+import { ReadAloud, type Recording, setProviderSpeech, VoiceClip, VoiceRecorder, voiceClips, withoutVoiceLines } from "./voice.tsx";
 
 type Session = SessionsAnswer["sessions"][number];
 type Message = ContextAnswer[number]["messages"][number];
@@ -98,10 +99,11 @@ function ToolStep({ label, args, result, live }: { label: string; args: string; 
   );
 }
 
-const messageText = (m: Message) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : t("chat.image"))).join(" "));
+const messageText = (m: Message) =>
+  typeof m.content === "string" ? m.content : (m.content ?? []).flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image_url" ? [t("chat.image")] : [])).join(" ");
 
 /** What was said, with Copy and Edit (Edit sends the new text in its place: what followed it goes). */
-function UserMessage({ text, idle, editable, resend }: { text: string; idle: boolean; editable: boolean; resend: (text: string) => void }) {
+function UserMessage({ text, idle, editable, resend, voice = [] }: { text: string; idle: boolean; editable: boolean; resend: (text: string) => void; voice?: VoiceClipProps[] }) {
   const [editing, setEditing] = useState(false);
   if (editing && idle)
     return (
@@ -116,12 +118,18 @@ function UserMessage({ text, idle, editable, resend }: { text: string; idle: boo
         />
       </div>
     );
+  // A voice message shows its clip and transcript, not the line that tells the model of it.
+  const shown = voice.length ? withoutVoiceLines(text) : text;
+  const copied = shown || voice.flatMap((v) => (v.transcript ? [v.transcript] : [])).join("\n");
   return (
     <div class="msg user">
-      <Data as="p">{text}</Data>
+      {voice.map((clip, i) => (
+        <VoiceClip key={i} {...clip} />
+      ))}
+      {shown && <Data as="p">{shown}</Data>}
       {idle && (
         <div class="msg-actions">
-          <CopyButton text={text} label={t("turn.copyMessage")} />
+          {copied && <CopyButton text={copied} label={t("turn.copyMessage")} />}
           {editable && (
             <button type="button" class="quiet small" onClick={() => setEditing(true)}>
               {t("turn.edit")}
@@ -138,6 +146,7 @@ function AnswerActions({ text, regenerate }: { text: string; regenerate?: () => 
   return (
     <div class="msg-actions">
       {text && <CopyButton text={text} label={t("turn.copyAnswer")} />}
+      {text && <ReadAloud text={text} />}
       {regenerate && (
         <button type="button" class="quiet small" onClick={regenerate}>
           {t("turn.regenerate")}
@@ -376,7 +385,8 @@ type Part =
  * A turn sent from this page: what was said, the recall lines, and the answer's parts; `event`
  * is the stored event of what was said, once the turn has ended (none when it was never stored).
  */
-type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean; event?: string };
+type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean; event?: string /** A voice message sent with it (the microphone). */; voice?: Recording };
+type VoiceClipProps = Parameters<typeof VoiceClip>[0];
 
 /** What a live turn's actions do: send again in its place (edited, or as it was), each replacing what followed. */
 type TurnActions = { idle: boolean; resend: (text: string) => void; last: boolean; hasProvider: boolean };
@@ -388,7 +398,7 @@ function LiveAnswer({ turn, actions }: { turn: LiveTurn; actions: TurnActions })
   const waiting = actions.hasProvider && turn.parts.some((p) => p.kind === "error" && p.code === "no_provider");
   return (
     <>
-      <UserMessage text={turn.said} idle={actions.idle} editable resend={actions.resend} />
+      <UserMessage text={turn.said} idle={actions.idle} editable={!turn.voice} resend={actions.resend} voice={turn.voice ? [{ src: turn.voice.url, pending: true }] : []} />
       {turn.recalls.map((r, i) => (
         <Fragment key={i}>
           <RecallLine report={r} />
@@ -501,7 +511,8 @@ async function runTurn(sessionId: string, turn: LiveTurn, replace: string | unde
     changed();
   };
   try {
-    await streamMessage(sessionId, { content: turn.said, ...(replace ? { replace } : {}) }, on, signal);
+    const voice = turn.voice ? { audio: { data: turn.voice.data, mime: turn.voice.mime } } : {};
+    await streamMessage(sessionId, { ...(turn.said ? { content: turn.said } : {}), ...voice, ...(replace ? { replace } : {}) }, on, signal);
   } catch (error) {
     if ((error as Error).name === "AbortError") turn.parts.push({ kind: "stopped" });
     else turn.parts.push({ kind: "failed", message: errorText(error) });
@@ -562,8 +573,8 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
   });
 
   /** Sends `text` as a new turn; with `replace`, in place of that stored event and all after it. */
-  async function say(text: string, replace?: string) {
-    const turn: LiveTurn = { said: text, recalls: [], parts: [], typing: true, streaming: true };
+  async function say(text: string, replace?: string, voice?: Recording) {
+    const turn: LiveTurn = { said: text, recalls: [], parts: [], typing: true, streaming: true, ...(voice ? { voice } : {}) };
     setTurns((all) => [...all, turn]);
     controller.current = new AbortController();
     const draw = () => {
@@ -576,13 +587,13 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
     });
     controller.current = null;
     // Which stored event it was, so Edit, Regenerate and Retry can replace it.
-    turn.event = await eventOf(session.id, turn.said);
+    if (!voice) turn.event = await eventOf(session.id, turn.said);
     draw();
     input.current?.focus();
     // Its first exchange answered: the conversation takes its name from what was asked.
     if (unnamed.current && turn.parts.some((p) => p.kind === "answer") && !turn.parts.some((p) => p.kind === "error" || p.kind === "failed")) {
       unnamed.current = false;
-      const title = titleFrom(text);
+      const title = titleFrom(text || t("voice.message"));
       if (title) await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title }).then(renamed, () => {});
     }
   }
@@ -604,9 +615,9 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
   };
   /** Sends `text` in place of live turn `i` (and what followed it); a turn never stored is just sent again. */
   const resendLive = (i: number) => (text: string) => {
-    const from = turns[i]!.event;
+    const { event: from, voice } = turns[i]!;
     setTurns(turns.slice(0, i));
-    void say(text, from);
+    void say(text, from, voice);
   };
 
   const running = turns.at(-1)?.streaming === true;
@@ -624,7 +635,7 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
           return (
             <Fragment key={i}>
               {message.role === "user" ? (
-                <UserMessage text={messageText(message)} idle={idle} editable={typeof message.content === "string"} resend={resendStored(i)} />
+                <UserMessage text={messageText(message)} idle={idle} editable={typeof message.content === "string"} resend={resendStored(i)} voice={voiceClips(message.content)} />
               ) : (
                 <StoredAnswer
                   message={message}
@@ -664,6 +675,15 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
         <button type="submit" disabled={running}>
           {t("chat.send")}
         </button>
+        <VoiceRecorder
+          disabled={running}
+          recorded={(recording) => {
+            // What is typed goes with the recording, as one message.
+            const text = input.current!.value;
+            input.current!.value = "";
+            void say(text, undefined, recording);
+          }}
+        />
         <button type="button" class="quiet" hidden={!running} onClick={() => controller.current?.abort()}>
           {t("chat.stop")}
         </button>
@@ -729,6 +749,7 @@ function storedConversation(history: ContextAnswer, audit: AuditAnswer): Stored 
 async function load(sessionId: string | undefined) {
   const [{ sessions }, { providers }] = await Promise.all([api<SessionsAnswer>("GET", "/api/sessions"), api<ProvidersAnswer>("GET", "/api/providers")]);
   const hasProvider = providers.length > 0;
+  setProviderSpeech(providers.some((p) => p.speechModel));
   const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : (sessions[0] ?? null));
   if (!current) return { sessions, current, hasProvider, conversation: null };
   const [history, audit, { failure }] = await Promise.all([

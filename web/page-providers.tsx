@@ -1,6 +1,7 @@
 // Providers: presets, add/edit, a write-only key, activate, delete, and "test connection".
 import { useRef, useState } from "preact/hooks";
 import { api } from "./api.ts";
+import { VOICE_FIELDS, VoiceModelFields } from "./voice.tsx";
 import type { ModelsAnswer, ProviderInputBody, ProvidersAnswer, TestAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, ScrollRegion, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
@@ -9,7 +10,7 @@ import { t } from "./i18n.ts";
 type Provider = ProvidersAnswer["providers"][number];
 type Preset = ProvidersAnswer["presets"][number];
 /** The form's fields as typed (an untouched key field is left out: the stored key stays). */
-type Typed = { preset?: string; name: string; baseUrl: string; model: string; apiKey?: string };
+type Typed = { preset?: string; name: string; baseUrl: string; model: string; apiKey?: string; transcriptionModel?: string; speechModel?: string; speechVoice?: string };
 
 function TestResult({ result }: { result: TestAnswer }) {
   if (result.ok) return <Notice kind="ok">{t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") })}</Notice>;
@@ -37,7 +38,8 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
   const [modelsSaid, setModelsSaid] = useState<Said>(null);
   const title = existing ? t("providers.editTitle", { name: existing.name }) : t("providers.add");
   const field = (name: "name" | "baseUrl" | "model") => form.current!.elements.namedItem(name) as HTMLInputElement;
-  const values = (): Typed => Object.fromEntries([...new FormData(form.current!)].filter(([k, v]) => k !== "apiKey" || v !== "")) as Typed;
+  // An empty key keeps the stored one; an empty voice field means none.
+  const values = (): Typed => Object.fromEntries([...new FormData(form.current!)].filter(([k, v]) => !(k === "apiKey" || VOICE_FIELDS.includes(k)) || v !== "")) as Typed;
 
   function choosePreset(id: string) {
     const p = presets.find((x) => x.id === id);
@@ -121,6 +123,7 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
       </div>
       <label for="p-apiKey">{t("providers.apiKey")}</label>
       <input id="p-apiKey" name="apiKey" type="password" autocomplete="off" placeholder={existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet")} />
+      <VoiceModelFields existing={existing} />
       <div class="actions">
         <button type="submit">{existing ? t("providers.save") : t("providers.addButton")}</button>
         <button type="button" class="quiet" id="p-test" onClick={test}>

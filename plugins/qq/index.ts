@@ -6,12 +6,13 @@
  * the session (qq, partner): the partner is homed.json's `partners[<QQ id>]` when it names one
  * (the same name as on another channel shares that partner's memory), else `qq_<id>`, and a group
  * is the partner `group_<id>` (its name before QQ was a plugin) with its scene `chan:qq/peer:group_<id>`. Image segments go in as
- * URLs (homed downloads them); markdown images in the answer go out as image segments.
+ * URLs (homed downloads them), and so do record segments (voice messages, heard as their
+ * transcript); markdown images in the answer go out as image segments.
  */
 import { defineChannel, type ChannelHost } from "../sdk/index.ts";
 import { QQPluginConfigSchema, type QQPluginConfig } from "./config.ts";
 import { OneBotConnection } from "./connection.ts";
-import { imageUrls, MessageEventSchema, mentions, messageText, segmentsOf, text, type MessageEvent, type Segment } from "./onebot.ts";
+import { imageUrls, recordUrls, MessageEventSchema, mentions, messageText, segmentsOf, text, type MessageEvent, type Segment } from "./onebot.ts";
 
 /** Markdown images in an answer: sent as image segments. */
 const MARKDOWN_IMAGE = /!\[[^\]]*\]\((https?:\/\/[^)\s]+)\)/g;
@@ -79,7 +80,9 @@ class QQBot {
     const group = event.message_type === "group" ? event.group_id : undefined;
     const said = messageText(segments, event.self_id);
     const images = imageUrls(segments).map((url) => ({ url }));
-    if (!said && images.length === 0) return;
+    // Voice messages: homed downloads and hears them (src/channels/voice.ts).
+    const audio = recordUrls(segments).map((url) => ({ url }));
+    if (!said && images.length === 0 && audio.length === 0) return;
     // In a group several people speak: homed tells the model who.
     const speaker = event.sender?.card || event.sender?.nickname || event.user_id;
     const answer = await this.homed.send({
@@ -88,6 +91,7 @@ class QQBot {
       sender: { id: event.user_id, name: speaker },
       text: said,
       images,
+      ...(audio.length ? { audio } : {}),
       messageId: event.message_id,
     });
     const reply = answerSegments(answer.text);

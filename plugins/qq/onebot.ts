@@ -78,4 +78,12 @@ export const mentions = (segments: Segment[], selfId: string) => segments.some((
 /** The URLs of the message's images (an implementation gives each a downloadable `url`). */
 export const imageUrls = (segments: Segment[]): string[] => segments.flatMap((s) => (s.type === "image" && typeof s.data?.url === "string" ? [s.data.url] : []));
 
+/** The URLs of the message's voice recordings (`record` segments: a `url`, or an http(s) `file`). */
+export const recordUrls = (segments: Segment[]): string[] =>
+  segments.flatMap((s) => {
+    if (s.type !== "record") return [];
+    const url = [s.data?.url, s.data?.file].find((u): u is string => typeof u === "string" && /^https?:\/\//.test(u));
+    return url ? [url] : [];
+  });
+
 export const text = (value: string): Segment => ({ type: "text", data: { text: value } });

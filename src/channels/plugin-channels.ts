@@ -20,6 +20,7 @@ import { declareScene } from "../memory/index.ts";
 import { TokenBucket, type PluginHost, type PluginStatus } from "../plugins/index.ts";
 import { CHANNEL_METHODS, ChannelReportSchema, DeliveredSchema, InboundMessageSchema, RpcError, ErrorCode, type InboundAnswer } from "../protocol/index.ts";
 import { dataUrlPart, downloadImages } from "./images.ts";
+import { channelVoice } from "./voice.ts";
 
 /**
  * Channel names homed's own surfaces use for their sessions (the console, `homed chat`, `/v1`,
@@ -67,7 +68,9 @@ export function peerFor(channel: string, partners: Readonly<Record<string, strin
 function turnInput(message: z.output<typeof InboundMessageSchema>): string {
   const quoted = message.replyTo?.text ? `[in reply to: ${JSON.stringify(message.replyTo.text)}]\n` : "";
   const speaker = message.chat === "group" && message.sender ? `${message.sender.name || message.sender.id}: ` : "";
-  return `${quoted}${speaker}${message.text}`;
+  // A voice message's words come before this line (kernel/voice.ts); in a group it says who sent it.
+  const said = message.text || (speaker && message.audio.length ? "(a voice message)" : "");
+  return `${quoted}${speaker}${said}`;
 }
 
 export class ChannelPlugins {
@@ -129,17 +132,18 @@ export class ChannelPlugins {
         warn,
       )),
     ];
+    const audio = await channelVoice(message.audio, plugin, warn);
     const session = await this.options.kernel.sessions.open(plugin, partner);
     if (message.chat === "group") await this.declareGroup(plugin, message.peer, warn);
     const input = turnInput(message);
-    if (!input.trim() && images.length === 0) return { text: "", sessionId: session.id, stopReason: "empty" };
+    if (!input.trim() && images.length === 0 && audio.length === 0) return { text: "", sessionId: session.id, stopReason: "empty" };
     const onEvent = message.stream
       ? (event: { type: string; text?: string }) => {
           if (event.type === "content" && event.text) void this.options.host.notify(plugin, CHANNEL_METHODS.delta, { messageId: message.messageId!, text: event.text }).catch(() => {});
         }
       : undefined;
     try {
-      const result = await this.options.kernel.turn({ session, input, signal, ...(images.length ? { images } : {}), ...(onEvent ? { onEvent } : {}) });
+      const result = await this.options.kernel.turn({ session, input, signal, ...(images.length ? { images } : {}), ...(audio.length ? { audio } : {}), ...(onEvent ? { onEvent } : {}) });
       return { text: result.text, sessionId: session.id, stopReason: result.stopReason };
     } catch (error) {
       const code = error instanceof HomedError ? error.code : ((error as { code?: string }).code ?? "internal");

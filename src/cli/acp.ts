@@ -15,8 +15,10 @@
  *   are started for the session by this process and their tools offered in its turns; their
  *   calls pause the daemon's turn and are run here (acp-mcp-servers.ts says why here). They stop
  *   at `session/close`, when the editor closes the connection, or on SIGTERM/SIGINT.
- * Text and resource blocks are read; images and audio are refused (`promptCapabilities` says
- * so). The daemon's errors (no provider, not running) are the prompt's JSON-RPC error.
+ * Text and resource blocks are read, and an audio block is a voice message (the daemon hears it
+ * through its transcription endpoint and keeps it as an audio block); images are refused
+ * (`promptCapabilities` says so). The daemon's errors (no provider, not running) are the prompt's
+ * JSON-RPC error.
  */
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
@@ -25,6 +27,7 @@ import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentApp, typ
 import type { CommandIo, Settings } from "../config/index.ts";
 import type { ToolCall } from "../llm/index.ts";
 import { VERSION } from "../version.ts";
+import { VOICE_MAX_BYTES } from "../kernel/index.ts";
 import { EditorMcpServers } from "./acp-mcp-servers.ts";
 import { adminToken, daemonBase } from "./chat.ts";
 import { readSse } from "./sse.ts";
@@ -52,17 +55,30 @@ function toolKind(name: string): ToolKind {
   return "other";
 }
 
-/** The prompt as homed's input: text, resource links by their URI, embedded text resources; anything else is refused. */
-function promptText(blocks: ContentBlock[]): string {
-  const parts = blocks.map((b) => {
-    if (b.type === "text") return b.text;
-    if (b.type === "resource_link") return `[${b.name}](${b.uri})`;
-    if (b.type === "resource" && "text" in b.resource) return `${b.resource.uri}:\n${b.resource.text}`;
-    throw RequestError.invalidParams({ block: b.type }, `homed reads text and resources only; this prompt has a ${b.type} block`);
+/** A prompt's voice message, as the daemon's messages route takes it. */
+type PromptAudio = { data: string; mime: string; source: "acp" };
+
+/**
+ * The prompt as homed's input: text, resource links by their URI, embedded text resources, and
+ * one audio block (a voice message, at most VOICE_MAX_BYTES); anything else is refused.
+ */
+function promptInput(blocks: ContentBlock[]): { text: string; audio?: PromptAudio } {
+  const audio = blocks.filter((b) => b.type === "audio");
+  if (audio.length > 1) throw RequestError.invalidParams({ block: "audio" }, "homed takes one audio block (a voice message) per prompt");
+  const voice = audio[0];
+  if (voice && Math.floor((voice.data.length * 3) / 4) > VOICE_MAX_BYTES) {
+    throw RequestError.invalidParams({ block: "audio" }, `The audio block is over ${VOICE_MAX_BYTES / 1024 / 1024} MiB, the most homed takes for a voice message`);
+  }
+  const parts = blocks.flatMap((b) => {
+    if (b.type === "text") return [b.text];
+    if (b.type === "resource_link") return [`[${b.name}](${b.uri})`];
+    if (b.type === "resource" && "text" in b.resource) return [`${b.resource.uri}:\n${b.resource.text}`];
+    if (b.type === "audio") return [];
+    throw RequestError.invalidParams({ block: b.type }, `homed reads text, resources and audio only; this prompt has a ${b.type} block`);
   });
   const text = parts.join("\n").trim();
-  if (!text) throw RequestError.invalidParams(undefined, "The prompt has no text");
-  return text;
+  if (!text && !voice) throw RequestError.invalidParams(undefined, "The prompt has no text");
+  return { text, ...(voice ? { audio: { data: voice.data, mime: voice.mimeType, source: "acp" as const } } : {}) };
 }
 
 const parseArguments = (text: string): unknown => {
@@ -98,10 +114,17 @@ export function acpAgent(daemon: AcpDaemon, report: (line: string) => void = () 
    * One prompt: a turn of the daemon, and while it pauses for calls to the session's MCP servers,
    * those calls run here (each shown to the editor as a tool call) and their results resume it.
    */
-  async function relayTurn(sessionId: string, homedSession: string, input: string, servers: EditorMcpServers | undefined, client: AgentContext, signal: AbortSignal): Promise<StopReason> {
+  async function relayTurn(
+    sessionId: string,
+    homedSession: string,
+    input: ReturnType<typeof promptInput>,
+    servers: EditorMcpServers | undefined,
+    client: AgentContext,
+    signal: AbortSignal,
+  ): Promise<StopReason> {
     const update = (u: Record<string, unknown>) => client.notify("session/update", { sessionId, update: u as never });
     const tools = servers?.tools.length ? { tools: servers.tools } : {};
-    let body: Record<string, unknown> = { content: input, ask: true, ...tools };
+    let body: Record<string, unknown> = { ...(input.text ? { content: input.text } : {}), ...(input.audio ? { audio: input.audio } : {}), ask: true, ...tools };
     for (;;) {
       const done = await relayRound(sessionId, homedSession, body, client, signal);
       if (typeof done === "string") return done;
@@ -204,7 +227,7 @@ export function acpAgent(daemon: AcpDaemon, report: (line: string) => void = () 
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: false,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: false, audio: true, embeddedContext: true },
         // stdio servers are always taken (ACP requires it); HTTP ones too; SSE (deprecated in MCP) is not.
         mcpCapabilities: { http: true, sse: false },
         sessionCapabilities: { close: {} },
@@ -227,7 +250,7 @@ export function acpAgent(daemon: AcpDaemon, report: (line: string) => void = () 
     .onRequest("session/prompt", async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
       if (!session) throw RequestError.sessionNotFound(params.sessionId);
-      const input = promptText(params.prompt);
+      const input = promptInput(params.prompt);
       const controller = new AbortController();
       running.get(params.sessionId)?.abort();
       running.set(params.sessionId, controller);

@@ -63,6 +63,8 @@ export const EXTRA_ENV: readonly { name: string; help: string }[] = [
   { name: "HOMED_MODEL", help: "the model of that provider, e.g. deepseek-chat" },
   { name: "HOMED_API_KEY", help: "the API key of that provider" },
   { name: "HOMED_CONTEXT_WINDOW", help: "that provider's context window in tokens, when homed does not know its model (recall injects more memory into a larger window)" },
+  { name: "HOMED_TRANSCRIPTION_MODEL", help: "that provider's model for /audio/transcriptions (e.g. whisper-1): voice messages are heard as their transcript" },
+  { name: "HOMED_SPEECH_MODEL", help: "that provider's model for /audio/speech (e.g. tts-1): the console speaks answers with it" },
   { name: "HOMED_ALLOWED_HOSTS", help: "other Host names homed answers, comma-separated (a reverse proxy's name); on loopback only localhost and 127.0.0.1 are answered" },
   { name: "HOMED_CORS_ORIGINS", help: "origins whose web pages may call /v1, /mcp and A2A with a key, comma-separated, or none (default *, any; the console's /api never)" },
   { name: "XDG_DATA_HOME", help: "base of the default data folder" },

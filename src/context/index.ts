@@ -4,6 +4,8 @@ export {
   ToolCallSchema,
   ContentSchema,
   groupProblems,
+  withoutAudio,
+  type AudioPart,
   contentText,
   messageText,
   eventText,

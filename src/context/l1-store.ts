@@ -7,9 +7,10 @@
  * halfway. The event was indexed for search when it was written, so it is searchable in L2 the
  * moment it sinks.
  */
+import { createHash } from "node:crypto";
 import type { Client, Transaction } from "@libsql/client";
 import { dataUrlImageBytes, EmbedError, embedText, imageEmbedder, type Embedder } from "../embed/index.ts";
-import { eventTextAt, insertBlock, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents } from "../store/index.ts";
+import { eventTextAt, insertBlock, insertBlockBytes, insertEvent, liveEvents, liveTfidfJson, nextSeq, sinkEvents } from "../store/index.ts";
 import { indexEvent, mergeInBackground } from "../search/index.ts";
 import { loadTokenizer, searchWords, TfidfCorpus, yieldIfLong, type SparseVector } from "../text/index.ts";
 import { eventText, messageText, type ChatMessage, type ContextEvent } from "./messages.ts";
@@ -18,13 +19,15 @@ import type { MaskedSecret } from "../text/index.ts";
 import type { PrunableEvent } from "./prune.ts";
 import { eventTokensYielding } from "./tokens.ts";
 
-export type BlockKind = "text" | "image";
+export type BlockKind = "text" | "image" | "audio";
 
-export type NewBlock = { id: string; kind: BlockKind; content: string; mime?: string };
+/** `content`: text, an image's URL, or an audio block's transcript (null: not transcribed). */
+export type NewBlock = { id: string; kind: BlockKind; content: string | null; mime?: string; bytes?: Uint8Array };
 
 /**
  * The blocks of an event: one text block per message with text, one image block per image
- * part. Ids derive from the event id and position, so they are stable and re-derivable.
+ * part, one audio block per voice message. Ids derive from the event id and position, so they
+ * are stable and re-derivable; an audio block keeps the id its part names (the console plays it by it).
  */
 export function eventBlocks(eventId: string, messages: readonly ChatMessage[]): NewBlock[] {
   const blocks: NewBlock[] = [];
@@ -33,11 +36,25 @@ export function eventBlocks(eventId: string, messages: readonly ChatMessage[]): 
     const text = messageText(message);
     if (text.length > 0) add("text", text);
     if (Array.isArray(message.content)) {
-      for (const part of message.content) if (part.type === "image_url") add("image", part.image_url.url);
+      for (const part of message.content) {
+        if (part.type === "image_url") add("image", part.image_url.url);
+        if (part.type === "audio") {
+          const { id, mime, transcript, data } = part.audio;
+          blocks.push({ id, kind: "audio", content: transcript ?? null, mime, ...(data ? { bytes: Buffer.from(data, "base64") } : {}) });
+        }
+      }
     }
   }
   return blocks;
 }
+
+/** The messages as stored: an audio part's bytes go to its block, not into the event's JSON. */
+const withoutAudioData = (messages: readonly ChatMessage[]): ChatMessage[] =>
+  messages.map((m) =>
+    Array.isArray(m.content) && m.content.some((p) => p.type === "audio" && p.audio.data !== undefined)
+      ? ({ ...m, content: m.content.map((p) => (p.type === "audio" ? { ...p, audio: { ...p.audio, data: undefined } } : p)) } as ChatMessage)
+      : m,
+  );
 
 /**
  * Vectors for image blocks pasted inline (data: URLs), by the embedder's image model: itself
@@ -50,7 +67,7 @@ async function embedImageBlocks(embedder: Embedder, blocks: readonly NewBlock[])
   const images = imageEmbedder(embedder);
   if (!images?.embedImages) return { vectors };
   for (const block of blocks) {
-    const bytes = block.kind === "image" ? dataUrlImageBytes(block.content) : undefined;
+    const bytes = block.kind === "image" && block.content ? dataUrlImageBytes(block.content) : undefined;
     if (!bytes) continue;
     try {
       const [vector] = await images.embedImages([bytes], { purpose: "write" });
@@ -106,7 +123,7 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
       seq,
       time: Date.parse(event.time),
       role: event.messages[0]!.role,
-      messages: JSON.stringify(event.messages),
+      messages: JSON.stringify(withoutAudioData(event.messages)),
       text,
       tokens,
       embedModel: embedder.modelId,
@@ -123,10 +140,13 @@ export async function writeL1Event(client: Client, input: WriteL1Input): Promise
         kind: block.kind,
         holder: "L1",
         content: block.content,
+        ...(block.mime ? { mime: block.mime } : {}),
+        ...(block.bytes ? { size: block.bytes.byteLength, sha256: createHash("sha256").update(block.bytes).digest("hex") } : {}),
         embedModel: vector ? images.model! : null,
         embedding: vector ?? null,
         createdAt: now,
       });
+      if (block.bytes) await insertBlockBytes(tx, block.id, block.bytes);
     }
     // Indexed with the turn before it: an answer rarely repeats its question's words, so once it
     // sinks it must still be findable by them (the same idea as imported history's neighbours;

@@ -21,6 +21,23 @@ const ContentPartSchema = z.discriminatedUnion("type", [
     type: z.literal("image_url"),
     image_url: z.object({ url: z.string().min(1), detail: z.enum(["auto", "low", "high"]).optional() }),
   }),
+  /**
+   * A voice message, kept as an audio block (its bytes in block_data, under `id`). Never sent to
+   * a model: what the voice said reaches the model and recall as the text part beside it
+   * (kernel/voice.ts). `data` (base64) is carried only until the event is stored.
+   */
+  z.object({
+    type: z.literal("audio"),
+    audio: z.object({
+      id: z.string().min(1),
+      mime: z.string().min(1),
+      size: z.number().int().nonnegative(),
+      source: z.string().min(1),
+      /** What it said; absent when it could not be transcribed (no endpoint, or the endpoint failed). */
+      transcript: z.string().optional(),
+      data: z.string().optional(),
+    }),
+  }),
 ]);
 
 export const ContentSchema = z.union([z.string(), z.array(ContentPartSchema)]);
@@ -86,6 +103,13 @@ export const ContextEventSchema = z
   });
 
 export type ContextEvent = z.infer<typeof ContextEventSchema>;
+
+export type AudioPart = Extract<Exclude<Content, string>[number], { type: "audio" }>;
+
+/** Messages as a model is sent them: audio parts (already told as text beside them) left out. */
+export function withoutAudio<M extends ChatMessage>(messages: readonly M[]): M[] {
+  return messages.map((m) => (Array.isArray(m.content) && m.content.some((p) => p.type === "audio") ? { ...m, content: m.content.filter((p) => p.type !== "audio") } : m));
+}
 
 /** Plain text of a content value: text parts joined, images left out. */
 export function contentText(content: Content | null | undefined): string {

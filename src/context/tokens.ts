@@ -26,7 +26,8 @@ function messageParts(message: ChatMessage): { fixed: number; texts: string[] } 
   else {
     for (const part of content ?? []) {
       if (part.type === "text") texts.push(part.text);
-      else fixed += IMAGE_TOKENS;
+      // Audio parts are never sent (withoutAudio): their transcript is a text part.
+      else if (part.type === "image_url") fixed += IMAGE_TOKENS;
     }
   }
   if ("name" in message && message.name) texts.push(message.name);

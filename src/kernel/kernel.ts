@@ -21,6 +21,7 @@ import { runTurn, type ImagePart, type TurnEvent, type TurnInput, type TurnResul
 import { PermissionGate } from "./permission-gate.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
 import { HomedError } from "../errors/index.ts";
+import { hearVoice, type VoiceInput } from "./voice.ts";
 
 export type KernelOptions = {
   client: Client;
@@ -81,6 +82,8 @@ export type TurnRequest = {
   input: string;
   /** Images sent with the input (runTurn's `images`). */
   images?: ImagePart[];
+  /** Voice messages sent with the input: heard through the transcription endpoint (voice.ts), kept as audio blocks. */
+  audio?: VoiceInput[];
   signal?: AbortSignal;
   onEvent?: (e: TurnEvent) => void;
   /** The provider to ask (an id from `providers.list()`); the active one when absent. */
@@ -270,11 +273,14 @@ export class Kernel {
   }
 
   private async runWith(
-    { session, input, images, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions, turnId }: TurnRequest,
+    { session, input: typed, images, audio, onEvent, params, provider: providerId, clientTools, toolResults, history, instructions, turnId }: TurnRequest,
     signal: AbortSignal,
   ): Promise<TurnResult> {
     const provider = providerId === undefined ? await this.providers.active() : await this.providers.target(providerId);
     if (!provider) throw providerId === undefined ? new NoProviderError() : new ProviderNotFound(providerId);
+    // A voice message is heard before on_input: its transcript is the input the stages and recall read.
+    const voice = audio?.length ? await hearVoice(audio, await this.providers.audioTarget("transcription"), (line) => this.options.log.warn(`session ${session.id}: ${line}`)) : undefined;
+    const input = voice ? [voice.said, typed].filter(Boolean).join("\n") : typed;
     // A new message leaves a paused round behind (the client moved on): it is never stored.
     const resume = toolResults ? await this.resumeOf(session.id, toolResults) : (await this.pausedTurns.leave(session.id), undefined);
     const client = this.chatModel({
@@ -312,6 +318,7 @@ export class Kernel {
         conversation: session.partner,
         input,
         images,
+        ...(voice ? { audio: voice.parts } : {}),
         signal,
         onEvent,
         params,

@@ -10,6 +10,7 @@ import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { deleteSecret, deleteSetting, hasSecret, putSecret, readSetting, sealedSecret, writeSetting, type SecretBox } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
+import type { AudioTarget } from "../llm/index.ts";
 
 /**
  * Control characters (a line break, a tab, NUL) cannot be sent in an HTTP header: a key or URL
@@ -40,6 +41,12 @@ export const ProviderInputSchema = z.object({
    * does not know it or knows it wrong: recall's injection grows with it (memory/injection-window.ts).
    */
   contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
+  /** The model its `/audio/transcriptions` endpoint hears voice messages with (e.g. whisper-1); none: voice messages stay untranscribed. */
+  transcriptionModel: z.string().min(1).max(200).optional(),
+  /** The model its `/audio/speech` endpoint speaks answers with (e.g. tts-1); none: the console speaks with the browser's voice. */
+  speechModel: z.string().min(1).max(200).optional(),
+  /** The voice `/audio/speech` is asked for (default alloy). */
+  speechVoice: z.string().min(1).max(100).optional(),
 });
 export type ProviderInput = z.infer<typeof ProviderInputSchema>;
 
@@ -52,6 +59,9 @@ export type ProviderView = {
   model: string;
   vision?: boolean;
   contextWindow?: number;
+  transcriptionModel?: string;
+  speechModel?: string;
+  speechVoice?: string;
   hasKey: boolean;
   active: boolean;
   source: "stored" | "environment";
@@ -66,7 +76,17 @@ type Stored = z.infer<typeof StoredSchema>;
 /** The `secrets` row of a provider's API key. */
 const keyName = (providerId: string) => `provider:${providerId}:apiKey`;
 
-export type ProviderEnv = { HOMED_BASE_URL?: string; HOMED_API_KEY?: string; HOMED_MODEL?: string; HOMED_CONTEXT_WINDOW?: string };
+export type ProviderEnv = {
+  HOMED_BASE_URL?: string;
+  HOMED_API_KEY?: string;
+  HOMED_MODEL?: string;
+  HOMED_CONTEXT_WINDOW?: string;
+  HOMED_TRANSCRIPTION_MODEL?: string;
+  HOMED_SPEECH_MODEL?: string;
+};
+
+/** What a provider's audio endpoints are used for: hearing voice messages, speaking answers. */
+export type AudioUse = "transcription" | "speech";
 
 export class ProviderStore {
   constructor(
@@ -105,6 +125,26 @@ export class ProviderStore {
     return { id: "env", baseUrl, model, apiKey, ...(this.envWindow !== undefined ? { contextWindow: this.envWindow } : {}) };
   }
 
+  /** HOMED_TRANSCRIPTION_MODEL and HOMED_SPEECH_MODEL: the environment provider's audio models. */
+  private envAudio(): Pick<ProviderView, "transcriptionModel" | "speechModel"> {
+    const { HOMED_TRANSCRIPTION_MODEL: transcriptionModel, HOMED_SPEECH_MODEL: speechModel } = this.env;
+    return { ...(transcriptionModel ? { transcriptionModel } : {}), ...(speechModel ? { speechModel } : {}) };
+  }
+
+  /**
+   * The endpoint for one audio use: the active provider's when it has a model for it, else the
+   * first provider that has one (a chat model from DeepSeek, voice from another provider), else
+   * none — voice messages then stay untranscribed, and the console speaks with the browser's voice.
+   */
+  async audioTarget(use: AudioUse): Promise<AudioTarget | undefined> {
+    const field = use === "transcription" ? "transcriptionModel" : "speechModel";
+    const views = await this.list();
+    const chosen = views.find((p) => p.active && p[field]) ?? views.find((p) => p[field]);
+    if (!chosen) return undefined;
+    const target = await this.target(chosen.id);
+    return target && { baseUrl: target.baseUrl, apiKey: target.apiKey, model: chosen[field]!, ...(use === "speech" && chosen.speechVoice ? { voice: chosen.speechVoice } : {}) };
+  }
+
   async list(): Promise<ProviderView[]> {
     const active = await this.activeId();
     const views: ProviderView[] = [];
@@ -114,7 +154,7 @@ export class ProviderStore {
     const env = this.envProvider();
     if (env) {
       const window = env.contextWindow === undefined ? {} : { contextWindow: env.contextWindow };
-      views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, ...window, hasKey: !!env.apiKey, active: active === "env", source: "environment" });
+      views.push({ id: "env", name: "From environment", baseUrl: env.baseUrl, model: env.model, ...window, ...this.envAudio(), hasKey: !!env.apiKey, active: active === "env", source: "environment" });
     }
     return views;
   }

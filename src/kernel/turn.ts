@@ -7,7 +7,7 @@
  * sequence: an interrupted round is closed with synthetic "interrupted" results.
  */
 import { randomUUID } from "node:crypto";
-import { contentText, maskEventSecrets, messageTokens, type Content, type ContextEngine, type ContextEvent } from "../context/index.ts";
+import { contentText, maskEventSecrets, messageTokens, type AudioPart, type Content, type ContextEngine, type ContextEvent } from "../context/index.ts";
 import { INTERRUPTED_RESULT, ProviderError, type AssistantMessage, type ChatModel, type ProviderMessage, type StreamDelta, type ToolCall, type ToolSpec, type Usage } from "../llm/index.ts";
 import { loadTokenizer } from "../text/index.ts";
 import { runHook, type Participant, type StageLog, type StopReason, type TurnInfo } from "./stages.ts";
@@ -46,6 +46,8 @@ export type TurnInput = TurnInfo & {
   input: string;
   /** Images sent with the input (a client's image_url parts): stored with it and shown to the model. */
   images?: ImagePart[];
+  /** Voice messages with the input, as audio parts (kernel/voice.ts): stored with it as audio blocks; their transcript is in `input`. */
+  audio?: AudioPart[];
   signal?: AbortSignal;
   onEvent?: (e: TurnEvent) => void;
   /**
@@ -303,8 +305,9 @@ async function resumed({ paused, results }: NonNullable<TurnInput["resume"]>, pe
 /** A new turn's start: on_input, the input stored, pruning, pre_action's memory in the system message. */
 async function prepare(options: TurnOptions, turn: TurnInput, info: TurnInfo, persist: Persist, emit: (e: TurnEvent) => void): Promise<Prepared | TurnResult> {
   const { participants, log, engine } = options;
-  // Images go with the text as parts, as the store keeps them (an image block each).
-  const userMessage = (text: string): Content => (turn.images?.length ? [...(text ? [{ type: "text" as const, text }] : []), ...turn.images] : text);
+  // Images and voice messages go with the text as parts, as the store keeps them (a block each).
+  const attached = [...(turn.images ?? []), ...(turn.audio ?? [])];
+  const userMessage = (text: string): Content => (attached.length ? [...(text ? [{ type: "text" as const, text }] : []), ...attached] : text);
   // on_input: block, short-circuit or rewrite, before anything is stored.
   let input = turn.input;
   for (const p of participants) {

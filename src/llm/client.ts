@@ -4,6 +4,7 @@
  * guard and per-model quirks applied to every request before it leaves.
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
+import { withoutAudio } from "../context/index.ts";
 import { errorFromResponse, ProviderError } from "./errors.ts";
 import { applyQuirks, quirksFor } from "./quirks.ts";
 import { DEFAULT_RETRY, withRetries, type RetryDeps, type RetryPolicy } from "./retry.ts";
@@ -49,7 +50,8 @@ export class ChatClient {
 
   private body(request: ChatRequest, stream: boolean): string {
     const guarded = guardSequence(request.messages, this.options.sequenceGuard ?? "repair", this.options.onRepair);
-    const messages = applyQuirks(guarded, quirksFor(request.model));
+    // Audio parts are homed's own (a voice message's block): the model reads the transcript beside them.
+    const messages = applyQuirks(withoutAudio(guarded), quirksFor(request.model));
     const { extra, ...rest } = request;
     return JSON.stringify({
       ...extra,

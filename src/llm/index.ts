@@ -10,3 +10,4 @@ export { DEFAULT_RETRY, backoffDelay, type RetryPolicy } from "./retry.ts";
 export { guardSequence, repairSequence, SequenceViolationError, INTERRUPTED_RESULT, type SequenceGuardMode } from "./sequence-guard.ts";
 export { ToolCallAssembler, type ToolCallDelta } from "./tool-call-assembler.ts";
 export type { AssistantMessage, ProviderMessage, ToolSpec, ChatRequest, ChatResult, StreamDelta, Usage, ToolCall, ChatMessage } from "./types.ts";
+export { transcribe, speak, audioExtension, type AudioTarget } from "./audio-endpoints.ts";

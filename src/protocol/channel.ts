@@ -41,6 +41,17 @@ export const ChannelImageSchema = z.union([
 export type ChannelImage = z.infer<typeof ChannelImageSchema>;
 
 /**
+ * A voice message with a message: a URL the host downloads (http/https; at most 8 MiB, as every
+ * voice message, kernel/voice.ts), or the bytes in base64. homed hears it through a provider's
+ * transcription model and keeps it as an audio block.
+ */
+export const ChannelAudioSchema = z.union([
+  z.strictObject({ url: z.url({ protocol: /^https?$/ }) }),
+  z.strictObject({ data: z.base64().max(12 * 1024 * 1024), mimeType: z.string().regex(/^audio\/[a-z0-9.+-]+$/, "an audio/* type") }),
+]);
+export type ChannelAudio = z.infer<typeof ChannelAudioSchema>;
+
+/**
  * One inbound message. Strict: a field the host does not read (a `partner`, a `session`) is refused
  * rather than ignored, so a plugin's author learns at once that the partner is not the plugin's to name.
  */
@@ -56,6 +67,8 @@ export const InboundMessageSchema = z.strictObject({
   sender: z.strictObject({ id: z.string().min(1).max(128), name: z.string().max(200).optional() }).optional(),
   text: z.string().max(100_000).default(""),
   images: z.array(ChannelImageSchema).max(8).default([]),
+  /** Voice messages (a QQ `record` segment): heard as the turn's input, kept as audio blocks. */
+  audio: z.array(ChannelAudioSchema).max(4).default([]),
   /** The message this one answers, as the network quotes it. */
   replyTo: z.strictObject({ id: z.string().max(128).optional(), text: z.string().max(4000).optional() }).optional(),
   /** The network's id of the message; deltas of a streamed answer carry it. */

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump, type ContextEvent } from "../context/index.ts";
-import type { Deleted, Kernel, PermissionAnswer, Session, TurnEvent, TurnFailure, TurnResult } from "../kernel/index.ts";
+import { VOICE_MAX_BYTES, type Deleted, type Kernel, type PermissionAnswer, type Session, type TurnEvent, type TurnFailure, type TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { auditBy } from "./auth.ts";
 import { randomUUID } from "node:crypto";
@@ -26,9 +26,25 @@ const CreateSessionSchema = z.object({
 /** A conversation's name; empty or null clears it (the console then shows the partner). */
 const RenameSessionSchema = z.object({ title: z.string().trim().max(200).nullable() });
 
+/** A voice message (the console's microphone, `homed acp`'s audio): checked for size before its base64 is. */
+const VoiceSchema = z.object({
+  data: z
+    .string()
+    .refine((data) => Math.floor((data.length * 3) / 4) <= VOICE_MAX_BYTES, `a voice message is at most ${VOICE_MAX_BYTES / 1024 / 1024} MiB`)
+    .pipe(z.base64("audio.data is the recording in base64")),
+  mime: z
+    .string()
+    .max(100)
+    .regex(/^audio\/[\w.+-]+(;.*)?$/, "audio.mime is an audio type (audio/webm, audio/wav…)"),
+  /** Where it was recorded (`console`, `acp`): kept with its block. */
+  source: z.enum(["console", "acp"]).default("console"),
+});
+
 const SendMessageSchema = z
   .object({
     content: z.string().min(1).max(200_000).optional(),
+    /** A voice message, heard through the transcription endpoint when one is configured (kernel/voice.ts). */
+    audio: VoiceSchema.optional(),
     /**
      * A live event of this conversation: it and everything after it are forgotten (Sessions.rewind
      * says why) and `content` takes their place — regenerate, edit and resend, retry.
@@ -54,8 +70,8 @@ const SendMessageSchema = z
       .min(1)
       .optional(),
   })
-  .refine((m) => (m.content === undefined) !== (m.toolResults === undefined), "send either content (a new message) or toolResults (for the paused turn's calls)")
-  .refine((m) => m.replace === undefined || m.content !== undefined, "replace goes with content (the message that takes the replaced events' place)");
+  .refine((m) => (m.content === undefined && m.audio === undefined) !== (m.toolResults === undefined), "send either content or audio (a new message) or toolResults (for the paused turn's calls)")
+  .refine((m) => m.replace === undefined || m.content !== undefined || m.audio !== undefined, "replace goes with content (the message that takes the replaced events' place)");
 
 /** `?memory=forget`: forget what was said in it too; else (`keep`, the default) it stays as cold history. */
 const DeleteSessionSchema = z.object({ memory: z.enum(["keep", "forget"]).default("keep") });
@@ -131,7 +147,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
 
   app.post("/:id/messages", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    const { content, replace, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
+    const { content, audio, replace, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
     if (replace !== undefined && (await kernel.sessions.rewind(session.id, replace)) === undefined) {
       throw new HomedError("not_found", `No live event ${replace} in session ${session.id} to replace`);
     }
@@ -167,7 +183,16 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
           })
         : undefined;
       try {
-        const result = await kernel.turn({ session, input: content ?? "", signal: controller.signal, onEvent, ...(clientTools ? { clientTools } : {}), ...(toolResults ? { toolResults } : {}) });
+        const voice = audio ? { audio: [{ bytes: Buffer.from(audio.data, "base64"), mime: audio.mime, source: audio.source }] } : {};
+        const result = await kernel.turn({
+          session,
+          input: content ?? "",
+          ...voice,
+          signal: controller.signal,
+          onEvent,
+          ...(clientTools ? { clientTools } : {}),
+          ...(toolResults ? { toolResults } : {}),
+        });
         await kernel.sessions.recordFailure(session.id, null);
         await send("done", result);
       } catch (error) {

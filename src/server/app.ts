@@ -21,6 +21,7 @@ import { auditRoutes } from "./api-audit.ts";
 import type { DoctorOptions } from "../doctor/index.ts";
 import type { PluginHost } from "../plugins/index.ts";
 import { pluginsRoutes } from "./plugins-routes.ts";
+import { audioRoutes } from "./api-audio.ts";
 import { apiErrorHandler, errorResponse } from "./errors.ts";
 import { memoryToolRoutes } from "./api-memory-tools.ts";
 import { openAiRoutes } from "./openai-compat.ts";
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use("*", limits);
   app.route("/api/sessions", sessionRoutes(deps.kernel, deps.log));
   app.route("/api/providers", providerRoutes(deps.kernel, deps.log));
+  app.route("/api/audio", audioRoutes(deps.kernel));
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory/embedder", embedderRoutes(deps.kernel.engine.embedder, deps.embedderSetup, deps.log));

@@ -24,7 +24,7 @@ export const BODY_LIMITS: readonly BodyLimit[] = [
   { path: /^\/api\/memory\/import\/?$/, maxSize: IMPORT_MAX_BYTES, why: "a history file (larger ones go through `homed import`)" },
   { path: /^\/v1\/(chat\/completions|responses)$/, maxSize: 16 * MIB, why: "an OpenAI client sends its whole conversation every time" },
   { path: /^\/v1\/embeddings$/, maxSize: 8 * MIB, why: "up to 1,000,000 characters of input, JSON-escaped (openai-embeddings.ts)" },
-  { path: /^\/api\/sessions\/[^/]+\/messages$/, maxSize: 2 * MIB, why: "one message of up to 200,000 characters, JSON-escaped" },
+  { path: /^\/api\/sessions\/[^/]+\/messages$/, maxSize: 12 * MIB, why: "one message of up to 200,000 characters, JSON-escaped, or a voice message of up to 8 MiB in base64 (kernel/voice.ts)" },
   { path: /^\/a2a$/, maxSize: 2 * MIB, why: "one A2A message: text parts of up to 200,000 characters, JSON-escaped" },
   { path: /^\/api\/memory\/tools\/[^/]+$/, maxSize: 256 * KIB, why: "tool arguments (a note's text is at most 2,000 characters)" },
 ];

@@ -3,13 +3,13 @@
  * the provider as given), the ones it refuses with a reason, and the rest of OpenAI's request
  * ignored. Refused rather than ignored: what would silently change the answer's shape (`n`,
  * `logprobs`), the tools the model sees (`functions`, tools not of type function) or what the
- * user said (content parts other than text and images). The client's function tools go to the
+ * user said (content parts other than text, images and audio). The client's function tools go to the
  * model beside homed's (a call to one pauses the turn).
  */
 import { z } from "zod";
 import { contentText, type Content } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
-import type { ImagePart, ToolResult } from "../kernel/index.ts";
+import { checkVoiceSize, voiceLine, type ImagePart, type ToolResult, type VoiceInput } from "../kernel/index.ts";
 import type { ProviderMessage, ToolSpec } from "../llm/index.ts";
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -129,12 +129,42 @@ const ImagePartSchema = z.object({
   image_url: z.object({ url: z.string().min(1, "an image's url is a data: URL or an http(s) URL"), detail: z.enum(["auto", "low", "high"]).optional() }),
 });
 
+const AUDIO_FORMATS = { wav: "audio/wav", mp3: "audio/mpeg" } as const;
+
+const InputAudioPartSchema = z.object({
+  type: z.literal("input_audio"),
+  input_audio: z.object({
+    data: z.base64("input_audio.data is the recording in base64"),
+    format: z.enum(Object.keys(AUDIO_FORMATS) as ["wav", "mp3"], { error: "input_audio.format is 'wav' or 'mp3'" }),
+  }),
+});
+
+/** An `input_audio` part checked (size first, before its base64 is read): the recording. */
+function inputAudioPart(part: unknown, param: string): VoiceInput {
+  const data = (part as { input_audio?: { data?: unknown } }).input_audio?.data;
+  // Decoded size from the base64's length, so an oversize part is refused before it is decoded.
+  if (typeof data === "string") checkVoiceSize(Math.floor((data.length * 3) / 4), `${param}.input_audio.data`);
+  const parsed = InputAudioPartSchema.safeParse(part);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HomedError("invalid_request", `${param}.${issue.path.join(".")}: ${issue.message}`, { param });
+  }
+  const { data: base64, format } = parsed.data.input_audio;
+  return { bytes: Buffer.from(base64, "base64"), mime: AUDIO_FORMATS[format], source: "v1" };
+}
+
+/** What was heard in a recording sent before (by its bytes), when homed kept its transcript. */
+export type HeardBefore = (bytes: Uint8Array) => string | undefined;
+
 /**
  * A user message's content as the model gets it: text, or text and images in order. Only when
  * it has images is it kept as parts (a text-only array becomes its text, as homed stores text).
- * Other parts (audio, files) are refused: dropping them would answer a question not asked.
+ * An `input_audio` part is checked and stands as its line here: the newest message's recordings
+ * are heard by the kernel (inputAudio); an earlier one (a client re-sending its history) was
+ * heard when it was sent, and reads as its kept transcript (`heard`), else `[voice message]`.
+ * Other parts (files) are refused: dropping them would answer a question not asked.
  */
-export function userContent(content: unknown, at: number): Content {
+export function userContent(content: unknown, at: number, heard?: HeardBefore): Content {
   if (!Array.isArray(content)) return contentText(content as never);
   const parts = content.map((raw, j): Exclude<Content, string>[number] => {
     const part = raw as { type: string; text?: unknown };
@@ -142,7 +172,12 @@ export function userContent(content: unknown, at: number): Content {
       if (typeof part.text === "string") return { type: "text", text: part.text };
       throw new HomedError("invalid_request", `messages.${at}.content.${j}.text: a text part has its text`, { param: `messages.${at}.content.${j}` });
     }
-    if (part.type !== "image_url") throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text and image_url parts to the model`);
+    if (part.type === "input_audio") {
+      const transcript = heard?.(inputAudioPart(part, `messages.${at}.content.${j}`).bytes);
+      return { type: "text", text: transcript === undefined ? "[voice message]" : voiceLine(transcript) };
+    }
+    if (part.type !== "image_url")
+      throw refuse(`messages.${at}.content.${j}.type`, `Content parts of type '${part.type}' are not supported: homed passes text, image_url and input_audio parts to the model`);
     const image = ImagePartSchema.safeParse(part);
     if (!image.success) {
       const issue = image.error.issues[0]!;
@@ -161,6 +196,25 @@ export function inputImages(body: Pick<CompletionRequest, "messages">): ImagePar
   return typeof content === "string" ? [] : content.filter((p): p is ImagePart => p.type === "image_url");
 }
 
+/** The recordings (`input_audio` parts) of message `at`. */
+function recordingsOf(body: Pick<CompletionRequest, "messages">, at: number): VoiceInput[] {
+  const content = body.messages[at]!.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part, j) => (part.type === "input_audio" ? [inputAudioPart(part, `messages.${at}.content.${j}`)] : []));
+}
+
+/** The recordings of the newest user message: the kernel hears them as the turn's input. */
+export function inputAudio(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
+  const at = body.messages.findLastIndex((m) => m.role === "user");
+  return at < 0 ? [] : recordingsOf(body, at);
+}
+
+/** The recordings of the user messages before the newest (the client's history): their transcripts are looked up, not heard again. */
+export function earlierRecordings(body: Pick<CompletionRequest, "messages">): VoiceInput[] {
+  const newest = body.messages.findLastIndex((m) => m.role === "user");
+  return body.messages.flatMap((m, i) => (i < newest && m.role === "user" ? recordingsOf(body, i) : []));
+}
+
 /** The honoured fields the client set, as they go to the provider. */
 export function forwardedParams(body: CompletionRequest): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -175,7 +229,7 @@ const ToolCallsSchema = z.array(z.object({ id: z.string().min(1), type: z.litera
  * (that one is the turn's input; after tool calls it is the paused turn's), and its system (or
  * developer) messages as instructions after homed's system prompt.
  */
-export function clientConversation(body: Pick<CompletionRequest, "messages">): { history: ProviderMessage[]; instructions?: string } {
+export function clientConversation(body: Pick<CompletionRequest, "messages">, heard?: HeardBefore): { history: ProviderMessage[]; instructions?: string } {
   const messages = body.messages;
   let lastUser = messages.length;
   while (lastUser > 0 && messages[lastUser - 1]!.role !== "user") lastUser--;
@@ -186,7 +240,7 @@ export function clientConversation(body: Pick<CompletionRequest, "messages">): {
     .filter(Boolean)
     .join("\n\n");
   const history = messages.slice(0, Math.max(0, lastUser - 1)).flatMap((m, i): ProviderMessage[] => {
-    if (m.role === "user") return [{ role: "user", content: userContent(m.content, i) }];
+    if (m.role === "user") return [{ role: "user", content: userContent(m.content, i, heard) }];
     if (m.role === "tool") return typeof m.tool_call_id === "string" ? [{ role: "tool", tool_call_id: m.tool_call_id, content: text(m) }] : [];
     if (m.role !== "assistant") return [];
     const calls = m.tool_calls == null ? undefined : ToolCallsSchema.safeParse(m.tool_calls);

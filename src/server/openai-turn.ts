@@ -11,13 +11,15 @@
  *   response a Responses request continues), whose stored history homed keeps — the client's
  *   system messages still join homed's system prompt then, as they would otherwise.
  */
+import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import { contentText } from "../context/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Kernel, TurnRequest, TurnResult } from "../kernel/index.ts";
 import type { AuthEnv } from "./auth.ts";
 import type { ServedModel } from "./openai-models.ts";
-import { clientConversation, clientTools, type CompletionRequest, inputImages, trailingToolResults } from "./openai-request.ts";
+import { clientConversation, clientTools, type CompletionRequest, earlierRecordings, inputAudio, inputImages, trailingToolResults } from "./openai-request.ts";
+import { heardTranscripts } from "../store/index.ts";
 import { headerSession, type NamedSession, requestSession } from "./openai-session.ts";
 
 /** A request in chat form, whatever route it came by. */
@@ -47,15 +49,29 @@ export async function openAiTurn(
   const lastUser = [...form.messages].reverse().find((m) => m.role === "user");
   const input = toolResults ? "" : lastUser ? contentText(lastUser.content as never).trim() : "";
   const images = toolResults ? [] : inputImages(form);
-  if (!toolResults && !input && !images.length) throw new HomedError("invalid_request", `${options.field}: the request has no user message with text or an image`, { param: options.field });
+  const audio = toolResults ? [] : inputAudio(form);
+  if (!toolResults && !input && !images.length && !audio.length) {
+    throw new HomedError("invalid_request", `${options.field}: the request has no user message with text, an image or audio`, { param: options.field });
+  }
   const { session, named } = await requestSession(kernel, c, form.user, options.named ?? headerSession(c));
   // The client's messages are the conversation, unless a session is named (homed keeps that one's history).
-  const { history, instructions } = clientConversation(form);
+  // Recordings the client sends again with its history read as what was heard when they came.
+  const earlier = named || toolResults ? [] : earlierRecordings(form);
+  const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  const transcripts = earlier.length
+    ? await heardTranscripts(
+        kernel.client,
+        session.partner,
+        earlier.map((r) => sha256(r.bytes)),
+      )
+    : new Map<string, string>();
+  const { history, instructions } = clientConversation(form, (bytes) => transcripts.get(sha256(bytes)));
   const conversation = named ? (instructions ? { instructions } : {}) : { history, ...(instructions ? { instructions } : {}) };
   const turn: TurnRequest = {
     session,
     input,
     images,
+    ...(audio.length ? { audio } : {}),
     provider: model.provider,
     params: options.params,
     clientTools: tools,

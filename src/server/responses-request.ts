@@ -121,9 +121,9 @@ function chatTools(tools: ResponsesRequest["tools"]): CompletionRequest["tools"]
 
 const ImageSchema = z.object({ type: z.literal("input_image"), image_url: z.string().min(1, "an input_image has an image_url (a data: URL or an http(s) URL)"), detail: nullish(z.string()) });
 
-type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } };
+type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } } | { type: "input_audio"; input_audio: unknown };
 
-/** A message item's content as chat parts: text and images only, the rest refused by name. */
+/** A message item's content as chat parts: text, images and audio only, the rest refused by name. */
 function chatContent(content: unknown, at: string): string | ChatPart[] {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw invalid(`${at}.content`, "a message's content is a string or an array of parts");
@@ -142,7 +142,9 @@ function chatContent(content: unknown, at: string): string | ChatPart[] {
       const detail = image.data.detail === "low" || image.data.detail === "high" || image.data.detail === "auto" ? image.data.detail : undefined;
       return { type: "image_url", image_url: { url: image.data.image_url, ...(detail ? { detail } : {}) } };
     }
-    throw refuse(`${where}.type`, `Content parts of type '${String(part.type)}' are not supported: homed passes text and input_image parts to the model`);
+    // The same part as chat's; checked there (openai-request.ts), with its size bound.
+    if (part.type === "input_audio") return { type: "input_audio", input_audio: (part as { input_audio?: unknown }).input_audio };
+    throw refuse(`${where}.type`, `Content parts of type '${String(part.type)}' are not supported: homed passes text, input_image and input_audio parts to the model`);
   });
 }
 

@@ -14,7 +14,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export const CONSOLE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const isWebAsset = (name: string): name is WebAssetName => (WEB_ASSETS as readonly string[]).includes(name);

@@ -8,6 +8,7 @@ export { VECTOR_DIM } from "./vector.ts";
 export { ensureVectorSpace, findVectorSpace, vectorCoverage, INDEX_FROM_VECTORS, type VectorSpace } from "./vector-spaces.ts";
 export { mergeInserts } from "./merge-inserts.ts";
 export { insertBlock, nodeBlockId, type NewBlockRow } from "./blocks-table.ts";
+export { insertBlockBytes, audioBlock, heardTranscripts, type AudioBlock } from "./audio-blocks.ts";
 export { factBm25Rows, factVectorRows, factListings, importantFactListings, type FactVisibility, type FactListing } from "./fact-search.ts";
 export {
   recordsWithId,

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { ROOT, run, SOURCE_HOMED, startDaemon, type Daemon } from "../support/process.ts";
-import { startScriptedProvider, type Script, type ScriptedProvider } from "../support/scripted-provider.ts";
+import { startScriptedProvider, type Script, type ScriptedAudio, type ScriptedProvider } from "../support/scripted-provider.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -34,14 +34,14 @@ export type Console = {
  * Debian's Chromium with a fresh profile; every URL it requests is recorded. `locale` is the
  * browser's language (navigator.languages), which the console follows until one is chosen.
  */
-export async function launchChromium(locale = "en-US"): Promise<{ context: BrowserContext; page: Page; requests: string[]; close(): Promise<void> }> {
+export async function launchChromium(locale = "en-US", extraArgs: readonly string[] = []): Promise<{ context: BrowserContext; page: Page; requests: string[]; close(): Promise<void> }> {
   const profile = tempDir("homed-chromium-");
   const context = await chromium.launchPersistentContext(profile.path, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: DESKTOP,
     locale,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const requests: string[] = [];
@@ -55,8 +55,9 @@ export async function launchChromium(locale = "en-US"): Promise<{ context: Brows
   return { context, page, requests, close };
 }
 
-export async function openConsole(script: Script, options: { history?: object[]; locale?: string } = {}): Promise<Console> {
-  const provider = await startScriptedProvider(script);
+/** `audio`: the provider's audio endpoints; `chromiumArgs`: more switches (a fake microphone). */
+export async function openConsole(script: Script, options: { history?: object[]; locale?: string; audio?: ScriptedAudio; chromiumArgs?: readonly string[] } = {}): Promise<Console> {
+  const provider = await startScriptedProvider(script, options.audio);
   const data = tempDir("homed-browser-");
   const dataDir = data.path;
   if (options.history) {
@@ -69,7 +70,7 @@ export async function openConsole(script: Script, options: { history?: object[];
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });
   const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
-  const browser = await launchChromium(options.locale);
+  const browser = await launchChromium(options.locale, options.chromiumArgs);
   const { context, page, requests } = browser;
   return {
     daemon,

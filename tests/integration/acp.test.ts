@@ -20,8 +20,13 @@ import { readSse } from "../../src/cli/sse.ts";
 import { existsSync } from "node:fs";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
+import { sineWav } from "../support/wav.ts";
 
-const lastUser = (r: ReceivedRequest) => String([...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "");
+/** The newest user message's text (a voice message's is a text part beside its audio block). */
+const lastUser = (r: ReceivedRequest) => {
+  const content = [...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "";
+  return Array.isArray(content) ? content.map((p: any) => p.text ?? "").join("\n") : String(content);
+};
 /** The result of call `id` in this turn (after the newest user message): editors share one session per partner. */
 const toolResult = (r: ReceivedRequest, id: string): string | undefined => {
   const turnStart = r.body.messages.findLastIndex((m: any) => m.role === "user");
@@ -35,6 +40,8 @@ const shown = (r: ReceivedRequest) => r.body.messages.map((m: any) => (typeof m.
  */
 /** A "SLOW" answer's first words come this long after the model is asked (and each piece as long after the last). */
 const SLOW_DELAY_MS = 3000;
+/** What the daemon's transcription endpoint hears in any recording. */
+const VOICE_SAID = "rename the parser module to lexer";
 const script = (r: ReceivedRequest): Step => {
   const input = lastUser(r);
   if (input.startsWith("RUN")) {
@@ -101,8 +108,8 @@ describe("homed acp: the official ACP client side against homed", () => {
   before(async () => {
     dir = tempDir("homed-acp-");
     writeFileSync(join(dir.path, "homed.json"), JSON.stringify({ plugins: { enabled: ["shell"] } }));
-    provider = await startScriptedProvider(script);
-    daemon = await startApiDaemon(dir.path, provider.url);
+    provider = await startScriptedProvider(script, { transcribe: () => VOICE_SAID });
+    daemon = await startApiDaemon(dir.path, provider.url, undefined, { HOMED_TRANSCRIPTION_MODEL: "whisper-scripted" });
   });
   after(async () => {
     for (const e of editors) e.child.kill();
@@ -126,6 +133,25 @@ describe("homed acp: the official ACP client side against homed", () => {
     // The next prompt is a turn of the same conversation: the model sees the first.
     await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is my lock code?" }] });
     assert.match(shown(provider.requests.filter((r) => lastUser(r) === "what is my lock code?").at(-1)!), /3141/);
+  });
+
+  test("an audio block is a voice message: promptCapabilities.audio, heard through the daemon's transcription endpoint, answered from its transcript", async () => {
+    const editor = startEditor();
+    const init = await editor.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.equal(init.agentCapabilities?.promptCapabilities?.audio, true);
+    const { sessionId } = await editor.connection.agent.request("session/new", { cwd: dir.path, mcpServers: [] });
+    const wav = sineWav();
+    const uploads = provider.transcriptions.length;
+    const done = await editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "audio", data: wav.toString("base64"), mimeType: "audio/wav" }] });
+    assert.equal(done.stopReason, "end_turn");
+    assert.equal(messageText(editor.updates), `echo: [Voice message, transcribed] ${VOICE_SAID}`);
+    assert.ok(Buffer.from(provider.transcriptions[uploads]!.bytes).equals(wav));
+    // Over the bound: refused by homed acp itself, before the daemon reads it.
+    const big = Buffer.alloc(8 * 1024 * 1024 + 3).toString("base64");
+    await assert.rejects(
+      editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "audio", data: big, mimeType: "audio/wav" }] }),
+      (e: any) => e.code === -32602 && /over 8 MiB/.test(e.message),
+    );
   });
 
   test("a shell command asks the editor first; allowed, it runs: tool_call, then tool_call_update completed with its output", async () => {
@@ -321,7 +347,7 @@ describe("homed acp: the official ACP client side against homed", () => {
     const sessionId = await newSession(editor);
     await assert.rejects(
       editor.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }),
-      (e: any) => e.code === -32602 && /text and resources only/.test(e.message),
+      (e: any) => e.code === -32602 && /text, resources and audio only/.test(e.message),
     );
     await assert.rejects(editor.connection.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }), (e: any) =>
       /nope/.test(`${e.message} ${JSON.stringify(e.data)}`),

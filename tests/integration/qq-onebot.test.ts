@@ -17,6 +17,7 @@ import { startApiDaemon, type ApiDaemon } from "../support/api-daemon.ts";
 import { until } from "../support/process.ts";
 import { startScriptedProvider, type ReceivedRequest, type ScriptedProvider, type Step } from "../support/scripted-provider.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
+import { sineWav } from "../support/wav.ts";
 
 const SELF = 10001;
 const TOKEN = "onebot-secret";
@@ -124,16 +125,20 @@ describe("QQ through OneBot 11: homed against a scripted implementation", () => 
   let images: Server;
   /** A 1×1 PNG an implementation would serve as an image segment's url. */
   const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+  /** A voice message's recording, as an implementation serves a record segment's url. */
+  const WAV = sineWav();
+  const VOICE_SAID = "the spare key is under the blue flowerpot";
 
   before(async () => {
     dir = tempDir("homed-qq-");
-    provider = await startScriptedProvider(script);
+    // Its transcription endpoint hears VOICE_SAID in any recording (HOMED_TRANSCRIPTION_MODEL below).
+    provider = await startScriptedProvider(script, { transcribe: () => VOICE_SAID });
     bot = await ScriptedOneBot.start();
-    images = createServer((_, res) => res.writeHead(200, { "content-type": "image/png" }).end(PNG));
+    images = createServer((req, res) => (req.url?.endsWith(".wav") ? res.writeHead(200, { "content-type": "audio/wav" }).end(WAV) : res.writeHead(200, { "content-type": "image/png" }).end(PNG)));
     await new Promise<void>((r) => images.listen(0, "127.0.0.1", r));
     const qq = { enabled: true, url: bot.url, accessToken: TOKEN, partners: { "12345": "alice" }, groups: { names: ["homed"] }, maxBackoffMs: 1000 };
     writeFileSync(join(dir.path, "homed.json"), JSON.stringify({ channels: { qq } }));
-    daemon = await startApiDaemon(dir.path, provider.url);
+    daemon = await startApiDaemon(dir.path, provider.url, undefined, { HOMED_TRANSCRIPTION_MODEL: "whisper-scripted" });
     await until(() => bot.connections.length > 0, "homed's connection");
   });
   after(async () => {
@@ -222,6 +227,17 @@ describe("QQ through OneBot 11: homed against a scripted implementation", () => 
       ["text", "image", "text"],
     );
     assert.deepEqual(action.params.message[1], { type: "image", data: { file: "http://127.0.0.1:9/cat.png" } });
+  });
+
+  test("a voice message (a record segment) is downloaded, heard through the transcription endpoint, and answered from its transcript", async () => {
+    const { port } = images.address() as AddressInfo;
+    const since = bot.actions.length;
+    const uploads = provider.transcriptions.length;
+    bot.message({ message_type: "private", user_id: 12345, message: [{ type: "record", data: { file: "abc.amr", url: `http://127.0.0.1:${port}/voice.wav` } }] });
+    const action = await bot.nextAction(since);
+    assert.equal(textOf(action.params.message), `echo: [Voice message, transcribed] ${VOICE_SAID}`);
+    assert.ok(Buffer.from(provider.transcriptions[uploads]!.bytes).equals(WAV), "the downloaded recording was transcribed");
+    assert.equal(provider.transcriptions[uploads]!.model, "whisper-scripted");
   });
 
   test("a failed action is logged with its retcode; the connection lost, homed reconnects and answers again", async () => {

@@ -48,7 +48,7 @@ const ROUTES: { method: string; path: string; headers: Record<string, string>; l
   { method: "POST", path: "/api/login", headers: { "x-homed-request": "1" }, limit: 4 * KIB },
   { method: "POST", path: "/api/logout", headers: { "x-homed-request": "1" }, limit: 4 * KIB },
   { method: "POST", path: "/api/sessions", headers: auth, limit: 64 * KIB },
-  { method: "POST", path: "/api/sessions/s1/messages", headers: auth, limit: 2 * MIB },
+  { method: "POST", path: "/api/sessions/s1/messages", headers: auth, limit: 12 * MIB },
   { method: "POST", path: "/v1/chat/completions", headers: auth, limit: 16 * MIB },
   { method: "POST", path: "/v1/responses", headers: auth, limit: 16 * MIB },
   { method: "POST", path: "/api/memory/tools/memory_note", headers: auth, limit: 256 * KIB },

@@ -243,23 +243,24 @@ describe("the openai SDK against homed's /v1", () => {
     const lastSent = first.requests.at(-1)!.body.messages.at(-1);
     assert.deepEqual(lastSent, { role: "user", content: [{ type: "image_url", image_url: { url: RED_DOT } }] });
 
-    const audio = await client.chat.completions
+    // input_audio parts are voice messages now (tests/server/openai-audio.test.ts); a file part is still refused.
+    const file = await client.chat.completions
       .create({
         model: "homed",
         messages: [
           {
             role: "user",
             content: [
-              { type: "text", text: "hear" },
-              { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
+              { type: "text", text: "read" },
+              { type: "file", file: { file_data: "data:application/pdf;base64,AAAA", filename: "a.pdf" } },
             ],
           },
         ],
       })
       .catch((e) => e);
-    assert.ok(audio instanceof OpenAI.BadRequestError);
-    assert.equal(audio.param, "messages.0.content.1.type");
-    assert.match(audio.message, /^400 Content parts of type 'input_audio' are not supported/);
+    assert.ok(file instanceof OpenAI.BadRequestError);
+    assert.equal(file.param, "messages.0.content.1.type");
+    assert.match(file.message, /^400 Content parts of type 'file' are not supported/);
     const textless = await client.chat.completions.create({ model: "homed", messages: [{ role: "user", content: [{ type: "text" } as never] }] }).catch((e) => e);
     assert.deepEqual([textless.status, textless.param], [400, "messages.0.content.0"]);
     assert.match(textless.message, /^400 messages.0.content.0.text: a text part has its text/);

@@ -16,8 +16,9 @@ export type ApiDaemon = Daemon & {
 };
 
 /** `homed`: the command that runs homed (from source by default; the compiled binary's path works too). */
-export async function startApiDaemon(data: string, providerUrl?: string, homed: readonly string[] = SOURCE_HOMED): Promise<ApiDaemon> {
-  const env = providerUrl ? { ...process.env, HOMED_BASE_URL: providerUrl, HOMED_MODEL: "scripted" } : process.env;
+/** `extraEnv`: more of the daemon's environment (HOMED_TRANSCRIPTION_MODEL for the provider's audio endpoint). */
+export async function startApiDaemon(data: string, providerUrl?: string, homed: readonly string[] = SOURCE_HOMED, extraEnv: Record<string, string> = {}): Promise<ApiDaemon> {
+  const env = { ...process.env, ...(providerUrl ? { HOMED_BASE_URL: providerUrl, HOMED_MODEL: "scripted" } : {}), ...extraEnv };
   const daemon = await startDaemon([...homed, "-data", data, "-addr", "127.0.0.1:0"], { env });
   const headers = { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}`, "content-type": "application/json" };
   return {

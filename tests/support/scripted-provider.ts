@@ -59,10 +59,23 @@ export function danglingToolCall(messages: any[]): string | null {
   return null;
 }
 
+/** One upload to `/v1/audio/transcriptions`, as the provider parsed the multipart form. */
+export type ReceivedTranscription = { model: string; bytes: Uint8Array; filename: string; type: string };
+
+/**
+ * The provider's audio endpoints, when it has them: `transcribe` answers an upload's text (a
+ * number: that HTTP status instead), `speech` the bytes `/v1/audio/speech` answers (audio/mpeg).
+ */
+export type ScriptedAudio = { transcribe?: (upload: ReceivedTranscription) => string | number; speech?: (input: string) => Uint8Array };
+
 export type ScriptedProvider = {
   /** Base URL to give a client, ending in /v1. */
   url: string;
   requests: ReceivedRequest[];
+  /** Uploads to `/v1/audio/transcriptions`, in order. */
+  transcriptions: ReceivedTranscription[];
+  /** Inputs of `/v1/audio/speech` requests, in order. */
+  speeches: { model: string; input: string; voice: string }[];
   /** Requests refused because of a dangling tool call. */
   sequenceErrors: string[];
   close(): Promise<void>;
@@ -118,10 +131,41 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
-export async function startScriptedProvider(script: Script): Promise<ScriptedProvider> {
+/** The raw bytes of a request. */
+async function readBytes(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startScriptedProvider(script: Script, audio: ScriptedAudio = {}): Promise<ScriptedProvider> {
   const requests: ReceivedRequest[] = [];
   const sequenceErrors: string[] = [];
+  const transcriptions: ReceivedTranscription[] = [];
+  const speeches: ScriptedProvider["speeches"] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === "/v1/audio/transcriptions" && req.method === "POST" && audio.transcribe) {
+      // Parsed as OpenAI parses it: a multipart form with `file` and `model`.
+      const form = await new Response(new Uint8Array(await readBytes(req)), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData();
+      const file = form.get("file");
+      const model = form.get("model");
+      if (!(file instanceof Blob) || typeof model !== "string") {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "file and model are required", type: "invalid_request_error" } }));
+        return;
+      }
+      const upload = { model, bytes: new Uint8Array(await file.arrayBuffer()), filename: (file as File).name, type: file.type };
+      transcriptions.push(upload);
+      const text = audio.transcribe(upload);
+      if (typeof text === "number") res.writeHead(text, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted ${text}` } }));
+      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text }));
+      return;
+    }
+    if (req.url === "/v1/audio/speech" && req.method === "POST" && audio.speech) {
+      const body = JSON.parse(await readBody(req));
+      speeches.push({ model: body.model, input: body.input, voice: body.voice });
+      res.writeHead(200, { "content-type": "audio/mpeg" }).end(audio.speech(body.input));
+      return;
+    }
     if (req.url === "/v1/models") {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "scripted-model", object: "model" }] }));
       return;
@@ -178,6 +222,8 @@ export async function startScriptedProvider(script: Script): Promise<ScriptedPro
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    transcriptions,
+    speeches,
     sequenceErrors,
     close: () =>
       new Promise<void>((resolve) => {

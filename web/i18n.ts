@@ -237,7 +237,7 @@ export const STRINGS = {
     cannotDelete: ["Cannot delete {id}: {message}", "无法删除 {id}：{message}"],
     deleted: ["Deleted {id}.", "已删除 {id}。"],
     importForm: ["Import history", "导入历史"],
-    importLabel: ["Import history (JSON Lines)", "导入历史（JSON Lines）"],
+    importLabel: ["History file (JSON Lines, ChatGPT or Claude export)", "历史文件（JSON Lines、ChatGPT 或 Claude 导出）"],
     skipInvalid: [" skip invalid lines", " 跳过无效行"],
     import: ["Import", "导入"],
     importProgress: ["Import progress", "导入进度"],
@@ -578,6 +578,16 @@ export const STRINGS = {
     keyNewLine: [" starts a new line, ", " 换行，"],
     keyStops: [" stops the answer.", " 停止回答。"],
     enterSends: ["Enter sends", "按 Enter 发送"],
+  },
+  // issue 27 — console
+  console27: {
+    formatsLabel: ["Formats homed imports", "homed 能导入的格式"],
+    formatJsonl: ["homed JSON Lines (.jsonl): one message a line, as homed import reads it.", "homed 的 JSON Lines（.jsonl）：一行一条消息，与 homed import 读取的相同。"],
+    formatChatgpt: [
+      "ChatGPT export: conversations.json from Settings › Data controls › Export data; each chat's thread as you last saw it.",
+      "ChatGPT 导出：在“设置 › 数据管控 › 导出数据”得到的 conversations.json；每个对话按你最后看到的那条分支导入。",
+    ],
+    formatClaude: ["Claude export: conversations.json from Settings › Privacy › Export data.", "Claude 导出：在“设置 › 隐私 › 导出数据”得到的 conversations.json。"],
   },
 } as const satisfies Record<string, Record<string, Entry>>;
 

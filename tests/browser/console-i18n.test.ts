@@ -34,6 +34,8 @@ const LATIN_ALLOWED = [
   "JSON",
   "Lines",
   "OpenAI",
+  "ChatGPT",
+  "Claude",
   "ONNX",
   "Runtime",
   "jieba",

@@ -587,6 +587,8 @@ export const STRINGS = {
       "ChatGPT export: conversations.json from Settings › Data controls › Export data; each chat's thread as you last saw it.",
       "ChatGPT 导出：在“设置 › 数据管控 › 导出数据”得到的 conversations.json；每个对话按你最后看到的那条分支导入。",
     ],
+    model: ["Model", "模型"],
+    modelHelp: ["Answers the next message, in every chat (the active provider).", "回答下一条消息，所有对话都用它（即当前启用的模型服务）。"],
     formatClaude: ["Claude export: conversations.json from Settings › Privacy › Export data.", "Claude 导出：在“设置 › 隐私 › 导出数据”得到的 conversations.json。"],
   },
 } as const satisfies Record<string, Record<string, Entry>>;

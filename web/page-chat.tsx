@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
 import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
 import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
+import { ModelSwitcher } from "./model-switcher.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t } from "./i18n.ts";
@@ -730,13 +731,13 @@ async function load(sessionId: string | undefined) {
   const [{ sessions }, { providers }] = await Promise.all([api<SessionsAnswer>("GET", "/api/sessions"), api<ProvidersAnswer>("GET", "/api/providers")]);
   const hasProvider = providers.length > 0;
   const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : (sessions[0] ?? null));
-  if (!current) return { sessions, current, hasProvider, conversation: null };
+  if (!current) return { sessions, current, hasProvider, providers, conversation: null };
   const [history, audit, { failure }] = await Promise.all([
     api<ContextAnswer>("GET", `/api/sessions/${current.id}/context`),
     api<AuditAnswer>("GET", `/api/audit?session=${encodeURIComponent(current.id)}`),
     api<FailureAnswer>("GET", `/api/sessions/${current.id}/failure`),
   ]);
-  return { sessions, current, hasProvider, conversation: { stored: storedConversation(history, audit), failure } satisfies Loaded };
+  return { sessions, current, hasProvider, providers, conversation: { stored: storedConversation(history, audit), failure } satisfies Loaded };
 }
 
 export function Chat({ params: [sessionId], fail }: PageProps) {
@@ -756,7 +757,7 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
     return () => document.removeEventListener("keydown", close);
   }, [drawer]);
   if (!loaded) return null;
-  const { sessions, current, conversation, hasProvider } = loaded;
+  const { sessions, current, conversation, hasProvider, providers } = loaded;
   return (
     <>
       <h1 class="sr-only">{t("chat.heading")}</h1>
@@ -772,6 +773,7 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
         </div>
         <section class="chat" aria-label={t("chat.conversation")}>
           {!hasProvider && <AddModelStep />}
+          <ModelSwitcher providers={providers} />
           {current && conversation ? (
             <Conversation key={current.id} session={current} loaded={conversation} hasProvider={hasProvider} renamed={reload} />
           ) : sessions.length ? (

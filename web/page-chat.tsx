@@ -3,7 +3,7 @@
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
-import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
+import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ModelTitleAnswer, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
 import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
 import { ModelSwitcher } from "./model-switcher.tsx";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
@@ -585,6 +585,11 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
       unnamed.current = false;
       const title = titleFrom(text);
       if (title) await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title }).then(renamed, () => {});
+      // Then the model's name for it (one small request): on any failure the name from the text stays.
+      void api<ModelTitleAnswer>("POST", `/api/sessions/${encodeURIComponent(session.id)}/title`, { ifTitle: title || null }).then(
+        (a) => a.title && renamed(),
+        () => {},
+      );
     }
   }
 

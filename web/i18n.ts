@@ -79,7 +79,7 @@ export const STRINGS = {
     typing: ["homed is thinking…", "homed 正在思考…"],
     inspector: ["context inspector →", "查看上下文 →"],
     find: ["Find a conversation", "查找对话"],
-    findPlaceholder: ["name, partner or channel", "名称、对象或渠道"],
+    findPlaceholder: ["name, partner, channel or words said", "名称、对象、渠道或说过的话"],
     noMatch: ["No conversation matches.", "没有匹配的对话。"],
     rename: ["Rename", "重命名"],
     delete: ["Delete", "删除"],

@@ -6,6 +6,7 @@ import { api, type Streamed, streamMessage } from "./api.ts";
 import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ModelTitleAnswer, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
 import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
 import { ModelSwitcher } from "./model-switcher.tsx";
+import { useConversationsSaying } from "./conversation-search.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t } from "./i18n.ts";
@@ -327,7 +328,8 @@ function DayGroup({ day, sessions, current, matches }: { day: Day; sessions: Ses
 function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
   const partner = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState("");
-  const matches = (s: Session) => `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
+  const saying = useConversationsSaying(q);
+  const matches = (s: Session) => saying.has(s.id) || `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
   const now = new Date();
 
   async function start(event: Event) {

@@ -6,9 +6,15 @@ import { t } from "./i18n.ts";
 export function ImportFormats() {
   return (
     <ul class="import-formats help" aria-label={t("console27.formatsLabel")}>
-      <li>{t("console27.formatJsonl")}</li>
-      <li>{t("console27.formatChatgpt")}</li>
-      <li>{t("console27.formatClaude")}</li>
+      <li>
+        {t("console27.formatJsonl")} <code>homed import</code>
+      </li>
+      <li>
+        {t("console27.formatChatgpt")} <code>conversations.json</code>
+      </li>
+      <li>
+        {t("console27.formatClaude")} <code>conversations.json</code>
+      </li>
     </ul>
   );
 }

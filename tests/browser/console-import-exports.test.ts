@@ -31,8 +31,8 @@ describe("import of a ChatGPT export in Chromium", { skip: chromiumMissing ? "no
     await page.goto(`${c.daemon.url}/#/memory`);
     const formats = page.getByRole("list", { name: "Formats homed imports" }).getByRole("listitem");
     assert.deepEqual(
-      (await formats.allInnerTexts()).map((line) => line.split(":")[0]),
-      ["homed JSON Lines (.jsonl)", "ChatGPT export", "Claude export"],
+      (await formats.allInnerTexts()).map((line) => line.split(/[,(]/)[0]!.trim()),
+      ["homed JSON Lines", "ChatGPT export", "Claude export"],
     );
     await page.getByLabel("History file (JSON Lines, ChatGPT or Claude export)").setInputFiles({ name: "conversations.json", mimeType: "application/json", buffer: CHATGPT });
     await page.getByRole("button", { name: "Import", exact: true }).click();

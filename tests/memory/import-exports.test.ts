@@ -7,11 +7,12 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { coldcontextQuery, importHistory, parseUpload } from "../../src/memory/index.ts";
 import { HomedError } from "../../src/errors/index.ts";
-import { ROOT } from "../support/process.ts";
+import { ROOT, run, SOURCE_HOMED } from "../support/process.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { openTempStore } from "./fixture.ts";
 
 const fixture = (name: string) => readFileSync(join(ROOT, "tests/fixtures/chat-exports", name), "utf8");
@@ -125,5 +126,32 @@ describe("format detection", () => {
       ["user-2b"],
     );
     assert.deepEqual(await importHistory(store.client, parseUpload(CHATGPT).messages), { added: 0, present: 6 }, "re-importing adds nothing");
+  });
+});
+
+describe("homed import of an export (child processes)", () => {
+  test("a ChatGPT conversations.json imports its visible thread and is recalled; a bad Claude conversation aborts naming it", async () => {
+    using tmp = tempDir("homed-cli-");
+    const data = join(tmp.path, "data");
+    const chatgpt = join(tmp.path, "conversations.json");
+    writeFileSync(chatgpt, `\uFEFF\n${CHATGPT}`);
+    const imported = await run([...SOURCE_HOMED, "import", "-data", data, chatgpt]);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /6 added, 0 already present, 0 invalid skipped/);
+    const recalled = await run([...SOURCE_HOMED, "recall", "-data", data, "--explain", "pastel de nata"]);
+    assert.equal(recalled.code, 0, recalled.stderr);
+    assert.match(recalled.stdout.split("\n")[0]!, /Is this pastel de nata place any good\?/);
+    assert.doesNotMatch(recalled.stdout, /Model set context updated/);
+
+    const claude = JSON.parse(CLAUDE);
+    claude[1].chat_messages = "none";
+    const bad = join(tmp.path, "claude.json");
+    writeFileSync(bad, JSON.stringify(claude));
+    const refused = await run([...SOURCE_HOMED, "import", "-data", data, bad]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /conversation 2: not a Claude conversation: "chat_messages"/);
+    const skipped = await run([...SOURCE_HOMED, "import", "-data", data, "--skip-invalid", bad]);
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.match(skipped.stdout, /2 added, 0 already present, 1 invalid skipped/);
   });
 });

@@ -623,6 +623,9 @@ export const STRINGS = {
     doctor_code_bubblewrap_ok: ["Code runs in a sandbox, without network.", "代码在沙箱里运行，不能联网。"],
     doctor_code_bubblewrap_absent: ["bubblewrap is not installed: code runs without a sandbox, with halved limits.", "没有安装 bubblewrap：代码不在沙箱里运行，限额减半。"],
     doctor_code_bubblewrap_unsandboxed: ["bubblewrap cannot sandbox here: code runs without a sandbox, with halved limits.", "bubblewrap 在这里无法建沙箱：代码不在沙箱里运行，限额减半。"],
+    check_music_mpv: ["music: mpv", "音乐：mpv"],
+    doctor_music_mpv_ok: ["Music plays through mpv.", "音乐通过 mpv 播放。"],
+    doctor_music_mpv_absent: ["mpv is not installed: music plays only through an MPD server, if one runs.", "没有安装 mpv：音乐只能通过正在运行的 MPD 服务播放。"],
     unknownError: ["homed could not do this.", "homed 没能完成这一步。"],
     error_already_imported: ["Another import of the same messages finished first", "同样的消息已被另一次导入先完成"],
     error_model_not_found: ["There is no such model", "没有这个模型"],
@@ -683,7 +686,9 @@ export const word = (value: unknown): string => {
 
 /** What the daemon sends as a value of one kind (a doctor check, a plugin state, a role, a band, a channel, a search channel) in the reader's words, else as sent. */
 export const named = (kind: "check" | "state" | "role" | "band" | "channel" | "via", value: string): string => {
-  const key = `look.${kind}_${value.replace(/\W+/g, "_")}`;
+  const name = `${kind}_${value.replace(/\W+/g, "_")}`;
+  // Words learned later live in their own block (console27) rather than among the first ones.
+  const key = has(`look.${name}`) ? `look.${name}` : `console27.${name}`;
   return has(key) ? t(key) : value;
 };
 

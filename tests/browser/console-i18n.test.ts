@@ -23,7 +23,7 @@ const ROUTES = ["chat", "providers", "memory", "context", "scenes", "audit", "pl
 
 /**
  * Latin words a Chinese reader may meet in the console's own words: the product, protocol and
- * format names (the doctor's Chromium and bubblewrap checks among them), units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
+ * format names (the doctor's Chromium, bubblewrap and mpv checks among them), units, and the example app name "webui". Anything else Latin outside translate="no", code and pre is English
  * the console forgot to translate.
  */
 const LATIN_ALLOWED = [
@@ -56,6 +56,8 @@ const LATIN_ALLOWED = [
   "webui",
   "Chromium",
   "bubblewrap",
+  "mpv",
+  "MPD",
 ];
 
 /** Every Latin word in the page's own text and labels, with where it was. */

@@ -7,6 +7,7 @@ export type {
   ContextAnswer,
   DeletedAnswer,
   FailureAnswer,
+  ModelTitleAnswer,
   DoctorAnswer,
   ImportEvents,
   MemoryRecord,

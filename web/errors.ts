@@ -3,9 +3,10 @@
 // daemon's message is technical (a validation failure, a provider's answer), the sentence says
 // what it means and the message stays one click away (Notice shows it in a <details>); where it
 // names what was wrong in plain terms (a key's name, a limit), it follows the words as before. A
-// code the console does not know yet is shown as the daemon sent it.
+// code the console has no words for is shown as the daemon sent it in English, and as a general
+// sentence with the message as detail in Chinese.
 import { ApiError } from "./api.ts";
-import { has, type TextKey, t } from "./i18n.ts";
+import { has, language, type TextKey, t } from "./i18n.ts";
 
 /** Codes whose message names what exactly was wrong in plain terms (the name, the limit): kept after the words. */
 const DETAILED = new Set(["ambiguous", "key_exists", "too_large", "embedder_unreachable"]);
@@ -57,7 +58,13 @@ export function errorWords(code: string, message: string): string {
     const said = status ? t("look.providerHttp", { status }) : has(key) ? t(key) : t("look.providerFailed");
     return remember(t("look.sentence", { text: said }) + t("look.providerNext"), message);
   }
-  if (code === "withDetails" || !has(key)) return message;
+  if (code === "withDetails") return message;
+  // Codes the console learned after its first words (web/i18n.ts, console27), said with the daemon's message as detail.
+  const later = `console27.error_${code}`;
+  if (!has(key) && has(later)) return remember(t("look.sentence", { text: t(later) }), message);
+  // A code the console does not know: in English the daemon's message reads as a sentence; in
+  // another language a sentence in it, the message as detail.
+  if (!has(key)) return language() === "en" ? message : remember(t("console27.unknownError"), message);
   return DETAILED.has(code) ? t("errors.withDetails", { text: t(key), details: message }) : t(key);
 }
 

@@ -79,7 +79,7 @@ export const STRINGS = {
     typing: ["homed is thinking…", "homed 正在思考…"],
     inspector: ["context inspector →", "查看上下文 →"],
     find: ["Find a conversation", "查找对话"],
-    findPlaceholder: ["name, partner or channel", "名称、对象或渠道"],
+    findPlaceholder: ["name, partner, channel or words said", "名称、对象、渠道或说过的话"],
     noMatch: ["No conversation matches.", "没有匹配的对话。"],
     rename: ["Rename", "重命名"],
     delete: ["Delete", "删除"],
@@ -237,7 +237,7 @@ export const STRINGS = {
     cannotDelete: ["Cannot delete {id}: {message}", "无法删除 {id}：{message}"],
     deleted: ["Deleted {id}.", "已删除 {id}。"],
     importForm: ["Import history", "导入历史"],
-    importLabel: ["Import history (JSON Lines)", "导入历史（JSON Lines）"],
+    importLabel: ["History file (JSON Lines, ChatGPT or Claude export)", "历史文件（JSON Lines、ChatGPT 或 Claude 导出）"],
     skipInvalid: [" skip invalid lines", " 跳过无效行"],
     import: ["Import", "导入"],
     importProgress: ["Import progress", "导入进度"],
@@ -522,7 +522,6 @@ export const STRINGS = {
     check_embedder: ["embedder", "嵌入模型"],
     check_browser_chromium: ["browser: Chromium", "浏览器：Chromium"],
     check_code_bubblewrap: ["code sandbox: bubblewrap", "代码沙箱：bubblewrap"],
-    check_music_mpv: ["music: mpv", "音乐：mpv"],
     state_idle: ["idle", "空闲"],
     state_starting: ["starting", "正在启动"],
     state_running: ["running", "运行中"],
@@ -599,6 +598,63 @@ export const STRINGS = {
       "该服务 /audio/transcriptions 与 /audio/speech 接口的模型。设置了转写模型，语音消息会被转成文字；没有则只保存、不转写。没有合成模型时，“朗读”使用浏览器自带的声音。",
     ],
   },
+  // issue 27 — console
+  console27: {
+    formatsLabel: ["Formats homed imports", "homed 能导入的格式"],
+    formatJsonl: ["homed JSON Lines, one message a line, as read by", "homed 的 JSON Lines，一行一条消息，与这个命令读取的相同："],
+    formatChatgpt: [
+      "ChatGPT export (Settings › Data controls › Export data), each chat's thread as you last saw it:",
+      "ChatGPT 导出（设置 › 数据管控 › 导出数据），每个对话按你最后看到的那条分支导入：",
+    ],
+    model: ["Model", "模型"],
+    modelHelp: ["Answers the next message, in every chat (the active provider).", "回答下一条消息，所有对话都用它（即当前启用的模型服务）。"],
+    formatClaude: ["Claude export (Settings › Privacy › Export data):", "Claude 导出（设置 › 隐私 › 导出数据）："],
+    doctor_ok: ["Passed.", "通过。"],
+    doctor_warn: ["Passed, with a warning: see the details.", "通过，但有提醒：见技术细节。"],
+    doctor_fail: ["Failed: the details say why.", "未通过：原因见技术细节。"],
+    doctor_skipped: ["Skipped: the database did not open.", "已跳过：数据库没有打开。"],
+    doctor_absent: ["Not installed.", "未安装。"],
+    doctor_unsandboxed: ["Cannot be used here.", "在这里无法使用。"],
+    doctor_data_folder_writable_ok: ["homed can write its files in its data folder.", "homed 能在数据目录里写文件。"],
+    doctor_data_folder_writable_fail: ["homed cannot write in its data folder.", "homed 无法在数据目录里写文件。"],
+    doctor_database_opens_ok: ["The database opens.", "数据库能正常打开。"],
+    doctor_database_opens_fail: ["The database does not open.", "数据库打不开。"],
+    doctor_database_integrity_ok: ["No damage found in the database.", "数据库没有发现损坏。"],
+    doctor_database_integrity_fail: ["The database is damaged.", "数据库已损坏。"],
+    doctor_migrations_current_ok: ["The database's layout is up to date.", "数据库结构是最新的。"],
+    doctor_migrations_current_fail: ["Some updates to the database's layout are not applied.", "数据库结构有更新还没有应用。"],
+    doctor_vector_search_ok: ["Search by meaning works.", "按语义搜索正常。"],
+    doctor_vector_search_fail: ["Search by meaning does not work.", "按语义搜索不正常。"],
+    doctor_full_text_search_ok: ["Search by words works, in memories and facts.", "按词搜索正常，记忆和事实都能搜到。"],
+    doctor_full_text_search_fail: ["Search by words does not work.", "按词搜索不正常。"],
+    doctor_jieba_ok: ["Chinese text is split into words.", "中文能正确分词。"],
+    doctor_jieba_fail: ["Chinese text is not split into words correctly.", "中文分词不正确。"],
+    doctor_onnx_runtime_ok: ["Models can run on this machine.", "模型能在这台机器上运行。"],
+    doctor_onnx_runtime_fail: ["Models cannot run on this machine.", "模型无法在这台机器上运行。"],
+    doctor_embedder_ok: ["The embedding model answers: recall understands meaning.", "嵌入模型有应答：回忆能理解语义。"],
+    doctor_embedder_warn: [
+      "No embedding model is installed: recall matches words and characters only. The details say how to add one.",
+      "没有安装嵌入模型：回忆只按词和字匹配。技术细节里写了怎么添加。",
+    ],
+    doctor_embedder_fail: ["The embedding model is broken: recall matches words and characters only.", "嵌入模型坏了：回忆只按词和字匹配。"],
+    doctor_browser_chromium_ok: ["The browser tools can use Chromium.", "浏览器工具能使用 Chromium。"],
+    doctor_browser_chromium_absent: ["Chromium is not installed: the browser tools are off.", "没有安装 Chromium：浏览器工具不可用。"],
+    doctor_code_bubblewrap_ok: ["Code runs in a sandbox, without network.", "代码在沙箱里运行，不能联网。"],
+    doctor_code_bubblewrap_absent: ["bubblewrap is not installed: code runs without a sandbox, with halved limits.", "没有安装 bubblewrap：代码不在沙箱里运行，限额减半。"],
+    doctor_code_bubblewrap_unsandboxed: ["bubblewrap cannot sandbox here: code runs without a sandbox, with halved limits.", "bubblewrap 在这里无法建沙箱：代码不在沙箱里运行，限额减半。"],
+    check_music_mpv: ["music: mpv", "音乐：mpv"],
+    doctor_music_mpv_ok: ["Music plays through mpv.", "音乐通过 mpv 播放。"],
+    doctor_music_mpv_absent: ["mpv is not installed: music plays only through an MPD server, if one runs.", "没有安装 mpv：音乐只能通过正在运行的 MPD 服务播放。"],
+    unknownError: ["homed could not do this.", "homed 没能完成这一步。"],
+    error_already_imported: ["Another import of the same messages finished first", "同样的消息已被另一次导入先完成"],
+    error_model_not_found: ["There is no such model", "没有这个模型"],
+    error_secret_unreadable: ["homed cannot open the saved keys: its secrets key changed", "homed 打不开保存的密钥：密钥文件变了"],
+    error_key_scope: ["This key may not do that", "这个密钥没有这项权限"],
+    error_unknown_tool: ["There is no such tool", "没有这个工具"],
+    error_no_embedder: ["No embedding model is set up", "还没有设置嵌入模型"],
+    error_embedder_failed: ["The embedding model failed", "嵌入模型出错了"],
+    error_download: ["The download failed", "下载失败"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */
@@ -649,7 +705,9 @@ export const word = (value: unknown): string => {
 
 /** What the daemon sends as a value of one kind (a doctor check, a plugin state, a role, a band, a channel, a search channel) in the reader's words, else as sent. */
 export const named = (kind: "check" | "state" | "role" | "band" | "channel" | "via", value: string): string => {
-  const key = `look.${kind}_${value.replace(/\W+/g, "_")}`;
+  const name = `${kind}_${value.replace(/\W+/g, "_")}`;
+  // Words learned later live in their own block (console27) rather than among the first ones.
+  const key = has(`look.${name}`) ? `look.${name}` : `console27.${name}`;
   return has(key) ? t(key) : value;
 };
 

@@ -3,8 +3,10 @@
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
-import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
+import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ModelTitleAnswer, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
 import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
+import { ModelSwitcher } from "./model-switcher.tsx";
+import { useConversationsSaying } from "./conversation-search.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t } from "./i18n.ts";
@@ -335,7 +337,8 @@ function DayGroup({ day, sessions, current, matches }: { day: Day; sessions: Ses
 function Sidebar({ sessions, current }: { sessions: Session[]; current: Session | null }) {
   const partner = useRef<HTMLInputElement>(null);
   const [q, setQ] = useState("");
-  const matches = (s: Session) => `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
+  const saying = useConversationsSaying(q);
+  const matches = (s: Session) => saying.has(s.id) || `${s.title ?? ""} ${s.partner} ${s.channel}`.toLowerCase().includes(q.trim().toLowerCase());
   const now = new Date();
 
   async function start(event: Event) {
@@ -595,6 +598,11 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
       unnamed.current = false;
       const title = titleFrom(text || t("voice.message"));
       if (title) await api("PATCH", `/api/sessions/${encodeURIComponent(session.id)}`, { title }).then(renamed, () => {});
+      // Then the model's name for it (one small request): on any failure the name from the text stays.
+      void api<ModelTitleAnswer>("POST", `/api/sessions/${encodeURIComponent(session.id)}/title`, { ifTitle: title || null }).then(
+        (a) => a.title && renamed(),
+        () => {},
+      );
     }
   }
 
@@ -751,13 +759,13 @@ async function load(sessionId: string | undefined) {
   const hasProvider = providers.length > 0;
   setProviderSpeech(providers.some((p) => p.speechModel));
   const current = sessions.find((s) => s.id === sessionId) ?? (sessionId ? null : (sessions[0] ?? null));
-  if (!current) return { sessions, current, hasProvider, conversation: null };
+  if (!current) return { sessions, current, hasProvider, providers, conversation: null };
   const [history, audit, { failure }] = await Promise.all([
     api<ContextAnswer>("GET", `/api/sessions/${current.id}/context`),
     api<AuditAnswer>("GET", `/api/audit?session=${encodeURIComponent(current.id)}`),
     api<FailureAnswer>("GET", `/api/sessions/${current.id}/failure`),
   ]);
-  return { sessions, current, hasProvider, conversation: { stored: storedConversation(history, audit), failure } satisfies Loaded };
+  return { sessions, current, hasProvider, providers, conversation: { stored: storedConversation(history, audit), failure } satisfies Loaded };
 }
 
 export function Chat({ params: [sessionId], fail }: PageProps) {
@@ -777,7 +785,7 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
     return () => document.removeEventListener("keydown", close);
   }, [drawer]);
   if (!loaded) return null;
-  const { sessions, current, conversation, hasProvider } = loaded;
+  const { sessions, current, conversation, hasProvider, providers } = loaded;
   return (
     <>
       <h1 class="sr-only">{t("chat.heading")}</h1>
@@ -793,6 +801,7 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
         </div>
         <section class="chat" aria-label={t("chat.conversation")}>
           {!hasProvider && <AddModelStep />}
+          <ModelSwitcher providers={providers} />
           {current && conversation ? (
             <Conversation key={current.id} session={current} loaded={conversation} hasProvider={hasProvider} renamed={reload} />
           ) : sessions.length ? (

@@ -2,7 +2,8 @@
 import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import type { DoctorAnswer, Health } from "./api-types.ts";
-import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
+import { Notice, type PageProps, useLoad } from "./components.tsx";
+import { CheckOutcome } from "./doctor-words.tsx";
 import { errorText } from "./errors.ts";
 import { named, t } from "./i18n.ts";
 
@@ -58,7 +59,7 @@ export function Doctor({ fail }: PageProps) {
             <ul class="checks">
               {outcome.results.map((c) => (
                 <li key={c.name} class={!c.ok ? "fail" : c.warn ? "warn" : "ok"}>
-                  <strong>{`${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${named("check", c.name)}`}</strong> <Data>{c.detail}</Data>
+                  <strong>{`${!c.ok ? "✗" : c.warn ? "!" : "✓"} ${named("check", c.name)}`}</strong> <CheckOutcome result={c} />
                 </li>
               ))}
             </ul>

@@ -9,6 +9,7 @@ import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { bytes } from "./format.ts";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t, when, word } from "./i18n.ts";
+import { ImportFormats } from "./import-formats.tsx";
 import { Remembered } from "./remembered.tsx";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
@@ -212,7 +213,7 @@ function RecordView({ record, onDeleted }: { record: MemoryRecord; onDeleted: ()
 type Said = { text: string; kind: "info" | "ok" | "error" } | null;
 const SaidLine = ({ said }: { said: Said }) => (said ? <Notice kind={said.kind}>{said.text}</Notice> : null);
 
-/** History import (JSON Lines, as `homed import` reads) with a progress bar. */
+/** History import (JSON Lines as `homed import` reads, or a ChatGPT or Claude export) with a progress bar. */
 function ImportForm({ onImported }: { onImported: () => void }) {
   const file = useRef<HTMLInputElement>(null);
   const skip = useRef<HTMLInputElement>(null);
@@ -243,12 +244,13 @@ function ImportForm({ onImported }: { onImported: () => void }) {
   return (
     <form class="card search" aria-label={t("memory.importForm")} onSubmit={submit}>
       <label for="i-file">{t("memory.importLabel")}</label>
-      <input ref={file} id="i-file" name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson" required />
+      <input ref={file} id="i-file" name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson,application/json" required />
       <label for="i-skip">
         <input ref={skip} id="i-skip" name="skip" type="checkbox" />
         {t("memory.skipInvalid")}
       </label>
       <button type="submit">{t("memory.import")}</button>
+      <ImportFormats />
       <progress id="i-progress" max={progress?.total ?? 1} value={progress?.done ?? 0} hidden={!progress} aria-label={t("memory.importProgress")} />
       <div aria-live="polite">
         <SaidLine said={said} />

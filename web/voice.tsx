@@ -18,7 +18,7 @@ export function VoiceModelFields({ existing }: { existing: { transcriptionModel?
       <label for="p-speech">{t("voice.speechField")}</label>
       <input id="p-speech" name="speechModel" defaultValue={existing?.speechModel ?? ""} placeholder="tts-1" autocomplete="off" aria-describedby="p-voice-help" />
       <label for="p-speech-voice">{t("voice.speechVoiceField")}</label>
-      <input id="p-speech-voice" name="speechVoice" defaultValue={existing?.speechVoice ?? ""} placeholder="alloy" autocomplete="off" />
+      <input id="p-speech-voice" name="speechVoice" defaultValue={existing?.speechVoice ?? ""} placeholder="alloy" autocomplete="off" translate={false} />
       <p id="p-voice-help" class="small muted full">
         {t("voice.fieldsHelp")}
       </p>

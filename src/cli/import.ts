@@ -5,9 +5,12 @@
  * or project (DESIGN §3 Scopes). The file streams through (any size, bounded memory), twice: validated, then imported;
  * a bad line aborts with its number and nothing is imported (or, with --skip-invalid, is skipped
  * and reported). A progress
- * bar on a terminal, one summary line always.
+ * bar on a terminal, one summary line always. A ChatGPT or Claude export's conversations.json
+ * (a JSON array, told from JSON Lines by its first character) is read whole and converted as the
+ * console's import converts it (memory/import-exports.ts); a bad conversation aborts the same way.
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { SingleBar } from "cli-progress";
 import type { ParsedArgs, Settings } from "../config/index.ts";
 import { vectorEmbedder } from "../embed/index.ts";
@@ -19,12 +22,40 @@ import {
   openDataEmbedder,
   openDataStore,
   parseHistoryLine,
+  parseUpload,
   privateToOf,
   type CommandIo,
   type ImportMessage,
   type InvalidLine,
 } from "../memory/index.ts";
 import { expectArguments, InputError, stringFlag } from "./command.ts";
+
+/**
+ * The largest export read: one is parsed whole (JSON has no lines to stream by), which holds it
+ * several times over; a bigger one is refused with its size rather than running out of memory.
+ */
+export const EXPORT_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Whether the file is a JSON array (a chat export) rather than JSON Lines: its first character that is not a space or a byte-order mark. */
+function startsAsArray(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(256);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^[\uFEFF\s]*\[/.test(head.subarray(0, read).toString("utf8"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A chat export's messages, converted and checked whole; `onInvalid` for each bad conversation. */
+async function exportMessages(file: string, onInvalid: (where: string, reason: string) => void): Promise<ImportMessage[]> {
+  const bytes = statSync(file).size;
+  if (bytes > EXPORT_MAX_BYTES) throw new InputError(`Cannot import ${file}: ${bytes} bytes, over the ${EXPORT_MAX_BYTES} an export may have (nothing was imported)`);
+  const { messages, invalid } = parseUpload(await readFile(file, "utf8"));
+  for (const bad of invalid) onInvalid(bad.where, bad.reason);
+  return messages;
+}
 
 export async function runImportCommand(rest: readonly string[], args: ParsedArgs, settings: Settings, io: CommandIo): Promise<number> {
   expectArguments(rest, 1, "homed import [-data DIR] [--skip-invalid] [--scope user|partner:NAME|project:NAME] FILE");
@@ -40,27 +71,35 @@ export async function runImportCommand(rest: readonly string[], args: ParsedArgs
   }
   const skipInvalid = args.flags.has("skip-invalid");
   let skipped = 0;
-  const onInvalid = (bad: InvalidLine) => {
+  const onBad = (where: string, reason: string) => {
     if (!skipInvalid) {
-      throw new InputError(`Cannot import ${file}: line ${bad.line}: ${bad.reason} (nothing was imported; --skip-invalid skips bad lines)`);
+      throw new InputError(`Cannot import ${file}: ${where}: ${reason} (nothing was imported; --skip-invalid skips bad lines)`);
     }
     skipped++;
-    io.stderr(`skipped line ${bad.line}: ${bad.reason}\n`);
+    io.stderr(`skipped ${where}: ${reason}\n`);
   };
-  // A first pass validates every line before anything is opened or written: a bad line at the
-  // end of a big file is reported in seconds, and counted messages size the progress bar. (An id
-  // read twice needs what was read before, so it is found while importing, and rolled back.)
+  const onInvalid = (bad: InvalidLine) => onBad(`line ${bad.line}`, bad.reason);
   let total = 0;
-  for await (const read of historyLines(file)) {
-    const parsed = parseHistoryLine(read);
-    if ("invalid" in parsed) onInvalid(parsed.invalid);
-    else total++;
-  }
-  async function* messages(): AsyncGenerator<ImportMessage> {
+  let messages: () => AsyncIterable<ImportMessage> | Iterable<ImportMessage>;
+  if (startsAsArray(file)) {
+    const converted = (await exportMessages(file, onBad)).map((m) => ({ ...m, privateTo }));
+    total = converted.length;
+    messages = () => converted;
+  } else {
+    // A first pass validates every line before anything is opened or written: a bad line at the
+    // end of a big file is reported in seconds, and counted messages size the progress bar. (An id
+    // read twice needs what was read before, so it is found while importing, and rolled back.)
     for await (const read of historyLines(file)) {
       const parsed = parseHistoryLine(read);
-      if ("message" in parsed) yield { ...parsed.message, privateTo, line: read.line };
+      if ("invalid" in parsed) onInvalid(parsed.invalid);
+      else total++;
     }
+    messages = async function* () {
+      for await (const read of historyLines(file)) {
+        const parsed = parseHistoryLine(read);
+        if ("message" in parsed) yield { ...parsed.message, privateTo, line: read.line };
+      }
+    };
   }
 
   const store = await openDataStore(settings, io.stderr);

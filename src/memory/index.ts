@@ -27,6 +27,7 @@ export { coldcontextQuery, type Candidate, type QueryOptions } from "./query.ts"
 export { recallQuery, type RecallQuery } from "./recall-query.ts";
 export { coldcontextRecall, RecallError, type RecalledEvent } from "./recall.ts";
 export { restoreColdTurns, type RestoreOutcome } from "./restore-turns.ts";
+export { parseUpload, chatGptMessages, claudeMessages, UPLOAD_FORMATS, type ParsedUpload, type UploadFormat, type InvalidEntry } from "./import-exports.ts";
 export { parseHistory, historyLines, parseHistoryLine, type ParsedHistory, type InvalidLine } from "./import-format.ts";
 export { importHistory, type ImportResult, type ImportProgress, type ImportMessage } from "./import.ts";
 export { startImportAnalysis, AnalysisHere, AnalysisInWorker, WORKER_FROM, type ImportAnalysis, type AnalysisInput } from "./import-analysis.ts";

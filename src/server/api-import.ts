@@ -1,8 +1,9 @@
 /**
- * `POST /api/memory/import`: history import from the console. The body is the JSON Lines file
- * itself (the same format as `homed import`); the answer streams as SSE — `progress`
+ * `POST /api/memory/import`: history import from the console. The body is the file itself: JSON
+ * Lines (the same format as `homed import`), or a ChatGPT or Claude export's conversations.json,
+ * told apart by their content (src/memory/import-exports.ts); the answer streams as SSE — `progress`
  * `{done, total}` while messages are written, then `done` `{added, present, skipped}`. As on
- * the command line, one bad line refuses the whole file unless `?skipInvalid=1`; `?scope=`
+ * the command line, one bad line (or conversation) refuses the whole file unless `?skipInvalid=1`; `?scope=`
  * `user` (the default: every chat), `partner:NAME` or `project:NAME` as `homed import --scope`.
  */
 import type { Client } from "@libsql/client";
@@ -10,7 +11,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Embedder } from "../embed/index.ts";
 import type { Logger } from "../log/index.ts";
-import { importHistory, MemoryScopeSchema, parseHistory, privateToOf, type ImportResult } from "../memory/index.ts";
+import { importHistory, MemoryScopeSchema, parseUpload, privateToOf, type ImportResult } from "../memory/index.ts";
 import { HomedError } from "../errors/index.ts";
 
 /** Larger histories belong to `homed import`, which streams from disk. */
@@ -30,10 +31,11 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
     const privateTo = privateToOf(scope.data);
     const content = await c.req.text();
     if (content.length > IMPORT_MAX_BYTES) throw new HomedError("too_large", `Cannot import this file here: the limit is ${IMPORT_MAX_BYTES} bytes; use homed import FILE`);
-    const { messages, invalid } = parseHistory(content);
+    const { format, messages, invalid } = parseUpload(content);
     if (invalid.length > 0 && c.req.query("skipInvalid") !== "1") {
       const first = invalid[0]!;
-      throw new HomedError("invalid_history", `Cannot import: line ${first.line}: ${first.reason} (nothing was imported; ${invalid.length} bad lines in all)`);
+      const bad = format === "jsonl" ? "bad lines" : "bad conversations";
+      throw new HomedError("invalid_history", `Cannot import: ${first.where}: ${first.reason} (nothing was imported; ${invalid.length} ${bad} in all)`);
     }
     if (messages.length === 0) throw new HomedError("invalid_history", "Cannot import: the file holds no messages");
     return streamSSE(c, async (stream) => {
@@ -44,7 +46,7 @@ export function importRoutes(client: Client, embedder: Embedder | undefined, log
           log: (line) => log.info(line),
           onProgress: (done, total) => void send("progress", { done, total }),
         });
-        log.info(`console import: ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped`);
+        log.info(`console import (${format}): ${result.added} added, ${result.present} already present, ${invalid.length} invalid skipped`);
         await send("done", { ...result, skipped: invalid.length });
       } catch (error) {
         log.error(`console import failed: ${(error as Error).stack ?? error}`);

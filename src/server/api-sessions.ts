@@ -6,13 +6,14 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { exportContextDump, type ContextEvent } from "../context/index.ts";
-import { VOICE_MAX_BYTES, type Deleted, type Kernel, type PermissionAnswer, type Session, type TurnEvent, type TurnFailure, type TurnResult } from "../kernel/index.ts";
+import { NoProviderError, VOICE_MAX_BYTES, type Deleted, type Kernel, type PermissionAnswer, type Session, type TurnEvent, type TurnFailure, type TurnResult } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { auditBy } from "./auth.ts";
 import { randomUUID } from "node:crypto";
 import { HomedError } from "../errors/index.ts";
 import { publicError } from "./errors.ts";
 import { clientTools as parseClientTools } from "./openai-request.ts";
+import { firstExchange, modelTitle } from "./conversation-title.ts";
 import { parseBody } from "./validate.ts";
 
 const CreateSessionSchema = z.object({
@@ -73,6 +74,12 @@ const SendMessageSchema = z
   .refine((m) => (m.content === undefined && m.audio === undefined) !== (m.toolResults === undefined), "send either content or audio (a new message) or toolResults (for the paused turn's calls)")
   .refine((m) => m.replace === undefined || m.content !== undefined || m.audio !== undefined, "replace goes with content (the message that takes the replaced events' place)");
 
+/**
+ * Name the conversation by the model, unless it was renamed meanwhile: `ifTitle` is the title
+ * the caller saw (the one from the first message, or null), and a different one now is kept.
+ */
+const ModelTitleSchema = z.object({ ifTitle: z.string().max(200).nullable() });
+
 /** `?memory=forget`: forget what was said in it too; else (`keep`, the default) it stays as cold history. */
 const DeleteSessionSchema = z.object({ memory: z.enum(["keep", "forget"]).default("keep") });
 
@@ -84,6 +91,8 @@ export type SessionsAnswer = { sessions: Session[] };
 export type DeletedAnswer = Deleted;
 /** `GET /api/sessions/:id/context`: the conversation's live events, each with its messages. */
 export type ContextAnswer = ContextEvent[];
+/** `POST /api/sessions/:id/title`: the conversation, and the title the model gave (null: none usable, or it was renamed meanwhile). */
+export type ModelTitleAnswer = { session: Session; title: string | null };
 /** `GET /api/sessions/:id/failure`: the conversation's last turn, if it failed (else null). */
 export type FailureAnswer = { failure: TurnFailure | null };
 /** What `POST /api/sessions/:id/messages` streams, by event name: each turn event under its type, then the result or the error. */
@@ -143,6 +152,20 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
   app.get("/:id/failure", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
     return c.json<FailureAnswer>({ failure: (await kernel.sessions.failure(session.id)) ?? null });
+  });
+
+  app.post("/:id/title", async (c) => {
+    const session = await sessionOr404(c.req.param("id"));
+    const { ifTitle } = await parseBody(c, ModelTitleSchema);
+    const exchange = firstExchange(await exportContextDump(kernel.client, session.id));
+    if (!exchange) throw new HomedError("invalid_request", `Session ${session.id} has no answered question to name it by yet`);
+    const provider = await kernel.providers.active();
+    if (!provider) throw new NoProviderError();
+    const title = await modelTitle(provider, exchange);
+    // The model's words took a moment: a name given meanwhile (the person's) wins.
+    if (title === undefined || (await sessionOr404(session.id)).title !== ifTitle) return c.json<ModelTitleAnswer>({ session: await sessionOr404(session.id), title: null });
+    await kernel.sessions.rename(session.id, title);
+    return c.json<ModelTitleAnswer>({ session: await sessionOr404(session.id), title });
   });
 
   app.post("/:id/messages", async (c) => {

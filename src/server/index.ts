@@ -19,7 +19,7 @@ export type { AuditAnswer, ReplayAnswer } from "./api-audit.ts";
 export type { Inspection, InspectedEvent } from "./api-inspect.ts";
 export type { KeysAnswer, NewKeyAnswer } from "./api-keys.ts";
 export type { ProvidersAnswer, ModelsAnswer, TestAnswer, ProviderInputBody } from "./api-providers.ts";
-export type { SessionsAnswer, ContextAnswer, MessageEvents, DeletedAnswer, FailureAnswer } from "./api-sessions.ts";
+export type { SessionsAnswer, ContextAnswer, MessageEvents, DeletedAnswer, FailureAnswer, ModelTitleAnswer } from "./api-sessions.ts";
 export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer } from "./api-memory.ts";
 export type { MemorySource, RememberedFact, FactsAnswer, CorrectAnswer, RecallCard, ExplainAnswer } from "./api-remembers.ts";
 export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";

@@ -15,6 +15,9 @@ let failing = true;
 let answerCount = 0;
 const lastUser = (body: { messages: { role: string; content: unknown }[] }) => String(body.messages.findLast((m) => m.role === "user")?.content ?? "");
 const script: Script = ({ body }) => {
+  // The model is not asked to name conversations here: this file checks the name taken from the
+  // first message (console-model-titles.test.ts checks the model's), so that request fails.
+  if (!body.stream && /Name this conversation/.test(String(body.messages[0]?.content ?? ""))) return { status: 500, body: '{"error":{"message":"no titles here"}}' };
   if (!body.stream) return { content: "ok" };
   const said = lastUser(body);
   if (said === "Will it fail?" && failing) return { status: 500, body: '{"error":{"message":"scripted outage"}}' };

@@ -1,8 +1,8 @@
 /**
  * The daemon's errors in the reader's language, in Chromium against a daemon from source: the
  * API answers {error: CODE, message}; the console says a known code in Chinese (or English),
- * keeps the daemon's words after it where they carry the details, and shows a code it does not
- * know as the daemon sent it. The unknown code and the missing conversation are answered by
+ * keeps the daemon's words after it where they carry the details, and says a code it does not
+ * know as a general sentence in Chinese, the daemon's words one click away. The unknown code and the missing conversation are answered by
  * page.route (a newer daemon's code; a conversation gone between list and rename), the
  * duplicate key by the daemon itself.
  */
@@ -56,7 +56,7 @@ describe("daemon errors in the reader's language in Chromium", { skip: chromiumM
     await page.unroute(`**/api/sessions/${id}`);
   });
 
-  test("a code the console does not know is shown as the daemon sent it", async () => {
+  test("a code the console does not know is a sentence in the reader's language, the daemon's words one click away", async () => {
     const { page } = c;
     await page.route("**/api/keys", (route) =>
       route.request().method() === "POST"
@@ -66,7 +66,10 @@ describe("daemon errors in the reader's language in Chromium", { skip: chromiumM
     await page.goto(`${c.daemon.url}/#/keys`);
     await page.getByLabel("名称").fill("other");
     await page.getByRole("button", { name: "创建", exact: true }).click();
-    assert.equal(await page.getByRole("alert").innerText(), "A newer daemon's reason");
+    const alert = page.getByRole("alert");
+    assert.equal(await alert.locator("p").innerText(), "homed 没能完成这一步。");
+    await alert.locator("summary").click();
+    assert.equal(await alert.locator("code").innerText(), "A newer daemon's reason");
     await page.unroute("**/api/keys");
   });
 });

@@ -34,6 +34,8 @@ const LATIN_ALLOWED = [
   "JSON",
   "Lines",
   "OpenAI",
+  "ChatGPT",
+  "Claude",
   "ONNX",
   "Runtime",
   "jieba",
@@ -55,6 +57,7 @@ const LATIN_ALLOWED = [
   "Chromium",
   "bubblewrap",
   "mpv",
+  "MPD",
 ];
 
 /** Every Latin word in the page's own text and labels, with where it was. */
@@ -202,7 +205,28 @@ describe("console in Chinese and English in Chromium", { skip: chromiumMissing ?
         `no check named ${name}: ${names.join(" | ")}`,
       );
     assert.equal(await page.locator('ul.checks strong[translate="no"]').count(), 0, "the check names are hidden from the language test");
+    // Each outcome is a sentence in Chinese, outside translate="no"; the English detail is one click away.
+    const said = await page.locator("ul.checks li").evaluateAll((all) => all.map((li) => li.querySelector(".check-said")?.textContent ?? ""));
+    assert.ok(said.length >= 5 && said.every((s) => /[\u4e00-\u9fff]/.test(s)), `outcomes not said in Chinese: ${said.join(" | ")}`);
+    assert.ok(said.includes("数据库能正常打开。") && said.includes("中文能正确分词。"), said.join(" | "));
+    assert.equal(await page.locator('ul.checks .check-said[translate="no"], ul.checks [translate="no"] .check-said').count(), 0);
     assert.deepEqual(await untranslated(page), [], "the doctor's results");
+
+    // A server error the console has no own words for is a Chinese sentence too, its message kept as detail.
+    for (const [error, words] of [
+      ["write_wait", "homed 没能完成这一步。"],
+      ["secret_unreadable", "homed 打不开保存的密钥：密钥文件变了。"],
+    ]) {
+      await page.route("**/api/doctor", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error, message: `Refused for the test: ${error}` }) }));
+      await page.getByRole("button", { name: "运行深度检查" }).click();
+      const alert = page.getByRole("alert").filter({ hasText: words });
+      await alert.waitFor();
+      await alert.locator("summary").click();
+      assert.equal(await alert.locator("code").innerText(), `Refused for the test: ${error}`);
+      assert.deepEqual(await untranslated(page), [], `an unknown server error (${error})`);
+      assert.deepEqual(await axeSerious(page), [], `axe with the error (${error})`);
+      await page.unroute("**/api/doctor");
+    }
 
     await page.goto(`${c.daemon.url}/#/context`);
     const roles = page.locator("table.events tbody td:nth-child(2)");

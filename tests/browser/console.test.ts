@@ -226,7 +226,9 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
       { conversation: "bob", session: "b1", time: "2026-03-01T08:00:00Z", speaker: "bob", role: "user", text: "The allotment key hangs by the door.", id: "b1" },
       { conversation: "bob", session: "b1", time: "2026-03-01T08:01:00Z", speaker: "bob", role: "user", text: "Water the tomatoes on Sundays.", id: "b2" },
     ];
-    await page.getByLabel("Import history (JSON Lines)").setInputFiles({ name: "bob.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) });
+    await page
+      .getByLabel("History file (JSON Lines, ChatGPT or Claude export)")
+      .setInputFiles({ name: "bob.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) });
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.getByText("Imported bob.jsonl: 2 added, 0 already present, 0 invalid skipped.").waitFor();
     assert.equal(await page.getByRole("progressbar", { name: "Import progress" }).evaluate((p: HTMLProgressElement) => p.value === p.max && p.max === 2), true);

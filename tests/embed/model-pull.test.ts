@@ -151,7 +151,7 @@ describe("homed model pull", () => {
 
   test("an unknown name or a malformed description is a clear error", async () => {
     const data = made[made.push(tempDir("homed-pull-")) - 1]!.path;
-    await assert.rejects(homedModel(data, ["pull", "no-such-model"]), /no model no-such-model in the catalog \(bge-small-zh-v1\.5, /);
+    await assert.rejects(homedModel(data, ["pull", "no-such-model"]), /no model no-such-model in the catalog \(chinese-clip-vit-b16, bge-small-zh-v1\.5, /);
     files.set("/broken/homed-model.json", new TextEncoder().encode(JSON.stringify({ name: "x", files: [] })));
     const out = await homedModel(data, ["pull", `${base}/broken`]);
     assert.equal(out.code, 1);

@@ -12,7 +12,8 @@
  */
 import { basename } from "node:path";
 import { UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
-import { catalogEntry, CATALOG, ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
+import { ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
+import { catalogOf, readModelsSection } from "./models-config.ts";
 import { DownloadError } from "./model-download.ts";
 import { pullModel } from "./model-pull.ts";
 import { modelSource } from "./model-source.ts";
@@ -42,10 +43,12 @@ type PullFlags = { url?: string; mirror?: string };
 
 async function pull(what: string, flags: PullFlags, settings: Settings, io: ModelCommandIo): Promise<number> {
   const isUrl = /^https?:\/\//.test(what);
-  const known = isUrl ? undefined : catalogEntry(what);
-  if (!isUrl && !known) throw new UsageError(`homed model pull: no model ${what} in the catalog (${CATALOG.map((e) => e.name).join(", ")}); give a URL for another`);
+  const section = readModelsSection(settings.dataDir);
+  const catalog = catalogOf(section);
+  const known = isUrl ? undefined : catalog.find((e) => e.name === what);
+  if (!isUrl && !known) throw new UsageError(`homed model pull: no model ${what} in the catalog (${catalog.map((e) => e.name).join(", ")}); give a URL for another`);
   const entry = isUrl ? await entryAt(what) : known!;
-  const source = isUrl ? { kind: "folder" as const, base: entry.baseUrl!, from: "the URL" } : modelSource({ ...flags, envMirror: settings.embed.mirror, dataDir: settings.dataDir });
+  const source = isUrl ? { kind: "folder" as const, base: entry.baseUrl!, from: "the URL" } : modelSource({ ...flags, envMirror: settings.embed.mirror, section });
   io.stderr(`pulling ${entry.name} (${entry.size}) from ${source.kind === "hub" ? source.endpoint : source.base} (${source.from})\n`);
   const progress = pullProgress(io);
   let dir: string;
@@ -63,13 +66,14 @@ async function pull(what: string, flags: PullFlags, settings: Settings, io: Mode
 }
 
 function list(settings: Settings, io: ModelCommandIo): number {
+  const catalog = catalogOf(readModelsSection(settings.dataDir));
   const installed = new Set(modelRoots(settings.embed).flatMap(listSentenceFolders));
   const active = findSentenceModel(settings.embed);
   const clip = findClipModel(settings.embed);
   const rows: string[][] = [["", "name", "dim", "size", "licence", "languages", "about"]];
-  const names = [...new Set([...CATALOG.map((e) => e.name), ...installed])];
+  const names = [...new Set([...catalog.map((e) => e.name), ...installed])];
   for (const name of names) {
-    const entry = catalogEntry(name);
+    const entry = catalog.find((e) => e.name === name);
     const mark = active && basename(active) === name ? "*" : installed.has(name) || (entry?.kind === "clip" && clip) ? "+" : "";
     rows.push([mark, name, String(entry?.dimension ?? "?"), entry?.size ?? "", entry?.licence ?? "", entry?.languages.join(",") ?? "", entry?.about ?? "(not in the catalog)"]);
   }

@@ -9,9 +9,8 @@
  * A proxy is not set here: Bun's and Deno's fetch take HTTPS_PROXY / HTTP_PROXY / NO_PROXY from
  * the environment themselves.
  */
-import { z } from "zod";
-import { configSection, readConfigFile } from "../config/index.ts";
 import type { ModelEntry, ModelFile } from "./model-catalog.ts";
+import type { ModelsSection } from "./models-config.ts";
 
 export const HUB_ENDPOINT = "https://huggingface.co";
 
@@ -21,23 +20,14 @@ export type ModelSource =
   /** A folder serving the files under their paths. */
   | { kind: "folder"; base: string; from: string };
 
-export const ModelsSectionSchema = z
-  .object({
-    mirror: z
-      .string()
-      .regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL")
-      .optional(),
-  })
-  .loose();
-
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /** The first setting given wins: the flags, the environment, homed.json, the Hub. */
-export function modelSource(options: { url?: string; mirror?: string; envMirror?: string; dataDir: string }): ModelSource {
+export function modelSource(options: { url?: string; mirror?: string; envMirror?: string; section: ModelsSection }): ModelSource {
   if (options.url) return { kind: "folder", base: trimSlash(options.url), from: "--url" };
   if (options.mirror) return { kind: "hub", endpoint: trimSlash(options.mirror), from: "--mirror" };
   if (options.envMirror) return { kind: "hub", endpoint: trimSlash(options.envMirror), from: "HOMED_MODELS_MIRROR / HF_ENDPOINT" };
-  const saved = configSection(readConfigFile(options.dataDir), "models", ModelsSectionSchema).mirror;
+  const saved = options.section.mirror;
   if (saved) return { kind: "hub", endpoint: trimSlash(saved), from: "models.mirror in homed.json" };
   return { kind: "hub", endpoint: HUB_ENDPOINT, from: "the Hugging Face Hub" };
 }

@@ -22,7 +22,7 @@ import { mergeByRank, vectorChannel } from "../../src/memory/vector-channel.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { TINY_CLIP_DIR, TINY_DIM, textWeight, tinyImageModel, tinyVocab } from "../fixtures/make-tiny-clip.ts";
+import { TINY_CLIP_DIR, TINY_DIM, tinyImageModel } from "../fixtures/make-tiny-clip.ts";
 import { kernelHarness } from "../kernel/support.ts";
 import { pngFile } from "./images.ts";
 import { tinySentenceFolder } from "./sentence-support.ts";

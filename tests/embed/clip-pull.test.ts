@@ -20,6 +20,7 @@ import { CATALOG } from "../../src/embed/model-catalog.ts";
 import { runModelCommand } from "../../src/embed/model-command.ts";
 import { TINY_CLIP_DIR, tinyImageModel } from "../fixtures/make-tiny-clip.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
+import { run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 import { pngFile } from "./images.ts";
@@ -172,6 +173,22 @@ describe("homed model pull chinese-clip-vit-b16", () => {
     assert.match(out.stderr, /homed: The disk is full \(ENOSPC\) writing .*vit-b-16\.txt\.fp16\.onnx\.part after 0\.0 MB; free some space and run the pull again/);
     assert.equal(requestsSince(before).length, 1);
     assert.equal(existsSync(join(clipFolder(data), "vit-b-16.txt.fp16.onnx")), false);
+  });
+
+  test("through an HTTP proxy named by HTTP_PROXY (the runtime's fetch honours it): the proxy is asked for every file by its absolute URL", async () => {
+    const data = testDir("homed-clip-pull-");
+    tinyCatalog(data);
+    const before = mirror.requests.length;
+    // The mirror plays the proxy: hub.invalid resolves nowhere, so only the proxy can answer.
+    const env = { ...process.env, HTTP_PROXY: mirror.base, http_proxy: mirror.base, NO_PROXY: "", no_proxy: "", HOMED_MODELS_MIRROR: "" };
+    const out = await run([...SOURCE_HOMED, "model", "pull", "chinese-clip-vit-b16", "-data", data, "--mirror", "http://hub.invalid"], { env });
+    assert.equal(out.code, 0, out.stderr);
+    const asked = requestsSince(before);
+    assert.deepEqual(
+      asked.map((r) => [r.path, r.absolute]),
+      Object.values(HUB_PATHS).map((path) => [path, true]),
+    );
+    assert.ok(readFileSync(join(clipFolder(data), "vocab.txt")).equals(TINY["vocab.txt"]!));
   });
 
   test("a daemon on the pulled folder: a photo posted through /v1 gets a CLIP vector and is recalled by a word it never carried", async () => {

@@ -28,6 +28,8 @@ export type {
   KeysAnswer,
   MessageEvents,
   ModelsAnswer,
+  ModelCatalogAnswer,
+  ModelPullState,
   NewKeyAnswer,
   PluginEventsAnswer,
   PluginsAnswer,

@@ -599,6 +599,24 @@ export const STRINGS = {
       "该服务 /audio/transcriptions 与 /audio/speech 接口的模型。设置了转写模型，语音消息会被转成文字；没有则只保存、不转写。没有合成模型时，“朗读”使用浏览器自带的声音。",
     ],
   },
+  // issue 30 — models
+  models: {
+    title: ["Local models", "本地模型"],
+    why: [
+      "Models that run inside homed: a sentence encoder gives recall meaning, Chinese-CLIP lets photos be found by words. Downloaded once, checked by sha256, used from the next start.",
+      "在 homed 里运行的模型：句向量模型让回忆理解语义，Chinese-CLIP 让照片能用文字找到。只下载一次，用 sha256 校验，下次启动时生效。",
+    ],
+    from: ["Downloaded from {source}", "下载来源：{source}"],
+    pull: ["Download", "下载"],
+    installed: ["Installed", "已安装"],
+    kind_sentence: ["text", "文本"],
+    kind_clip: ["photos and text", "照片和文本"],
+    languages: ["Languages: {list}", "语言：{list}"],
+    licence: ["Licence: {licence}", "许可证：{licence}"],
+    progress: ["{name}: file {i} of {n}, {received} of {total}", "{name}：第 {i}/{n} 个文件，{received} / {total}"],
+    done: ["{name} is installed in {dir}. Restart homed to use it.", "{name} 已安装在 {dir}。重启 homed 后生效。"],
+    failed: ["{name} was not installed: {message}", "{name} 没有装上：{message}"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

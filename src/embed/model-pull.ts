@@ -20,8 +20,8 @@ type PullRecord = z.infer<typeof PullRecordSchema>;
 export const LICENCE_NOTE = "LICENCE.txt";
 
 export type PullEvents = {
-  /** A file starts downloading (`from` bytes already here, from an earlier run). */
-  onFile?(file: { save: string; url: string }): void;
+  /** A file starts downloading: the `index`th (from 1) of the model's `of`. */
+  onFile?(file: { save: string; url: string; index: number; of: number }): void;
   onProgress?(file: { save: string }, progress: DownloadProgress): void;
   /** One line for the person pulling: a file skipped, verified or trusted. */
   onNote?(line: string): void;
@@ -54,7 +54,7 @@ export async function pullModel(entry: ModelEntry, source: ModelSource, modelsDi
   const record = readPullRecord(dir);
   record.name = entry.name;
   const urls: string[] = [];
-  for (const file of entry.files) {
+  for (const [i, file] of entry.files.entries()) {
     const url = fileUrl(entry, file, source);
     urls.push(url);
     const dest = join(dir, file.save);
@@ -63,7 +63,7 @@ export async function pullModel(entry: ModelEntry, source: ModelSource, modelsDi
       events.onNote?.(`${file.save}: already here, sha256 matches`);
       continue;
     }
-    events.onFile?.({ save: file.save, url });
+    events.onFile?.({ save: file.save, url, index: i + 1, of: entry.files.length });
     const hash = await downloadFile(url, dest, { sha256: expected, onProgress: (progress) => events.onProgress?.(file, progress) });
     if (!expected) events.onNote?.(`${file.save}: trusted sha256 ${hash} on first download (recorded in ${join(dir, PULL_RECORD)}; later pulls must match)`);
     else events.onNote?.(`${file.save}: sha256 ${hash} verified`);

@@ -4,8 +4,11 @@
  * `homed-models-<name>` package installs; HOMED_SYSTEM_MODELS moves it). What the user pulled
  * wins over what a package brought.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { findClipFolder } from "./clip-folder.ts";
-import { activeSentenceFolder } from "./sentence-folder.ts";
+import { installFolder, type ModelEntry } from "./model-catalog.ts";
+import { activeSentenceFolder, SENTENCE_CONFIG } from "./sentence-folder.ts";
 
 export type ModelDirs = { modelsDir: string; systemModelsDir?: string };
 
@@ -24,3 +27,9 @@ export const findSentenceModel = (dirs: ModelDirs): string | undefined => firstF
 
 /** Chinese-CLIP's folder: the models folder's, else a packaged one. */
 export const findClipModel = (dirs: ModelDirs): string | undefined => firstFound(dirs, findClipFolder);
+
+/** Whether the entry's model is installed in one of the folders homed looks in. */
+export function isInstalled(entry: ModelEntry, dirs: ModelDirs): boolean {
+  if (entry.kind === "clip") return findClipModel(dirs) !== undefined;
+  return modelRoots(dirs).some((root) => existsSync(join(root, installFolder(entry), SENTENCE_CONFIG)));
+}

@@ -8,63 +8,23 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { parseArgs, resolveSettings, type Environment } from "../../src/config/index.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { allFlags } from "../../src/cli/help.ts";
 import { openEmbedder } from "../../src/embed/index.ts";
-import { CATALOG } from "../../src/embed/model-catalog.ts";
 import { runModelCommand } from "../../src/embed/model-command.ts";
-import { TINY_CLIP_DIR, tinyImageModel } from "../fixtures/make-tiny-clip.ts";
 import { startApiDaemon } from "../support/api-daemon.ts";
 import { run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 import { pngFile } from "./images.ts";
-import { startModelMirror } from "./model-mirror.ts";
-import { catAlignedWeight } from "./tiny-clip.ts";
+import { HUB_PATHS, sha, TINY, tinyCatalog, tinyClipMirror } from "./tiny-clip-mirror.ts";
 
-const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const fixture = (name: string) => new Uint8Array(readFileSync(join(TINY_CLIP_DIR, "fp16", name)));
-
-/** The tiny model, by file name; its image tower puts a red photo along the text "猫". */
-const aligned = tinyImageModel("fp16", catAlignedWeight);
-const TINY: Record<string, Uint8Array> = {
-  "vit-b-16.txt.fp16.onnx": fixture("vit-b-16.txt.fp16.onnx"),
-  "vit-b-16.txt.fp16.onnx.extra_file": fixture("vit-b-16.txt.fp16.onnx.extra_file"),
-  "vit-b-16.img.fp16.onnx": aligned.model,
-  "vit-b-16.img.fp16.onnx.extra_file": aligned.extra!,
-  "vocab.txt": fixture("vocab.txt"),
-};
-
-/** Where the Hub keeps each file: written out, so a change of repository, revision or name fails here. */
-const EXPORT = "/eisneim/cn-clip_vit-b-16/resolve/0ab0e0ce47e796c2b98d2e3cc4d1190c9b3d426d";
-const VOCAB = "/OFA-Sys/chinese-clip-vit-base-patch16/resolve/7e73595040fe9356e6c892252acd6325a00c21ae";
-const HUB_PATHS: Record<string, string> = {
-  "vit-b-16.txt.fp16.onnx": `${EXPORT}/vit-b-16.txt.fp16.onnx`,
-  "vit-b-16.txt.fp16.onnx.extra_file": `${EXPORT}/vit-b-16.txt.fp16.onnx.extra_file`,
-  "vit-b-16.img.fp16.onnx": `${EXPORT}/vit-b-16.img.fp16.onnx`,
-  "vit-b-16.img.fp16.onnx.extra_file": `${EXPORT}/vit-b-16.img.fp16.onnx.extra_file`,
-  "vocab.txt": `${VOCAB}/vocab.txt`,
-};
-
-const mirror = await startModelMirror();
+const mirror = await tinyClipMirror();
 after(() => mirror.close());
-for (const [name, path] of Object.entries(HUB_PATHS)) mirror.files.set(path, TINY[name]!);
-
-/**
- * The catalog's own entry with the tiny files' checksums in place of the real ones (in the
- * data folder's homed.json `models.catalog`): everything else — repositories, revisions,
- * paths, folder — is the built-in entry's.
- */
-function tinyCatalog(data: string, extra: object = {}): void {
-  const real = CATALOG.find((e) => e.name === "chinese-clip-vit-b16")!;
-  const files = real.files.map((f) => (f.sha256 ? { ...f, sha256: sha(TINY[f.save]!) } : f));
-  writeFileSync(join(data, "homed.json"), JSON.stringify({ models: { catalog: [{ ...real, files }], ...extra } }));
-}
 
 async function homedModel(data: string, argv: string[], env: Environment = {}) {
   const args = parseArgs(["model", ...argv, "-data", data], allFlags(COMMANDS));

@@ -10,6 +10,8 @@ export type ModelMirror = {
   base: string;
   files: Map<string, Uint8Array>;
   dropOnce: Set<string>;
+  /** Paths whose body stops halfway for this many milliseconds before the rest comes (a slow link). */
+  stall: Map<string, number>;
   requests: { path: string; range?: string; absolute: boolean }[];
   close(): Promise<void>;
 };
@@ -17,6 +19,7 @@ export type ModelMirror = {
 export async function startModelMirror(): Promise<ModelMirror> {
   const files = new Map<string, Uint8Array>();
   const dropOnce = new Set<string>();
+  const stall = new Map<string, number>();
   const requests: ModelMirror["requests"] = [];
   const server = createServer((req: IncomingMessage, res) => {
     // A proxy is asked with the absolute URL (GET http://host/path); a server with the path.
@@ -32,6 +35,11 @@ export async function startModelMirror(): Promise<ModelMirror> {
       res.write(rest.subarray(0, rest.byteLength >> 1), () => setTimeout(() => res.destroy(), 100));
       return;
     }
+    const pause = stall.get(path);
+    if (pause) {
+      res.write(rest.subarray(0, rest.byteLength >> 1), () => setTimeout(() => res.end(rest.subarray(rest.byteLength >> 1)), pause));
+      return;
+    }
     res.end(rest);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -39,6 +47,7 @@ export async function startModelMirror(): Promise<ModelMirror> {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     files,
     dropOnce,
+    stall,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -35,6 +35,10 @@ export const ModelFileSchema = z.object({
     .optional(),
   /** Another repository than the entry's, for this file (Chinese-CLIP's vocabulary). */
   hub: HubSourceSchema.optional(),
+  /** An address outside the Hub, fetched as it is (a licence in the code repository, at a commit). */
+  url: z.string().url().optional(),
+  /** The licence's text: copied into LICENCE.txt; one that cannot be fetched (from a mirror) is a note, not a failure. */
+  licence: z.boolean().default(false),
 });
 export type ModelFile = z.output<typeof ModelFileSchema>;
 
@@ -67,7 +71,7 @@ export const ModelEntrySchema = z
     config: SentenceConfigSchema.omit({ name: true }).optional(),
   })
   .refine((e) => e.kind !== "sentence" || e.config, { message: "a sentence encoder needs its config", path: ["config"] })
-  .refine((e) => e.baseUrl || e.files.every((f) => f.hub ?? e.hub), { message: "each file needs a hub repository or the entry a baseUrl", path: ["files"] });
+  .refine((e) => e.baseUrl || e.files.every((f) => f.url ?? f.hub ?? e.hub), { message: "each file needs a hub repository or a url, or the entry a baseUrl", path: ["files"] });
 export type ModelEntry = z.output<typeof ModelEntrySchema>;
 export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 
@@ -75,13 +79,14 @@ export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
 export const installFolder = (entry: ModelEntry): string => entry.folder ?? entry.name;
 
 /** transformers.js conversions (Xenova/*): the fp32 export in onnx/, the WordPiece vocabulary in tokenizer.json. */
-const xenova = (repo: string, revision: string) => ({
+const xenova = (repo: string, revision: string, licence?: { path: string; url: string }) => ({
   hub: { repo, revision },
-  files: [
-    { path: "onnx/model.onnx", save: "model.onnx" },
-    { path: "tokenizer.json", save: "tokenizer.json" },
-  ],
+  files: [{ path: "onnx/model.onnx", save: "model.onnx" }, { path: "tokenizer.json", save: "tokenizer.json" }, ...(licence ? [{ ...licence, save: licence.path, licence: true }] : [])],
 });
+
+/** The licence texts, from the code repositories at a commit (the Hub repositories carry none). */
+const CHINESE_CLIP_LICENCE = { path: "MIT-LICENSE.txt", url: "https://raw.githubusercontent.com/OFA-Sys/Chinese-CLIP/86888d8f894d13d9fcc9c32e5f53ec31ee8dbc74/MIT-LICENSE.txt" };
+const BGE_LICENCE = { path: "LICENSE", url: "https://raw.githubusercontent.com/FlagOpen/FlagEmbedding/c086741f5e117b7b8ce1745ea00b6c262f281a01/LICENSE" };
 
 /** Chinese-CLIP ViT-B/16 as the official script (cn_clip/deploy/pytorch_to_onnx.py) exports it, fp16 with external weights. */
 const CHINESE_CLIP_ONNX = { repo: "eisneim/cn-clip_vit-b-16", revision: "0ab0e0ce47e796c2b98d2e3cc4d1190c9b3d426d" };
@@ -97,8 +102,9 @@ export const CATALOG: readonly ModelEntry[] = [
     languages: ["zh", "en"],
     dimension: 512,
     licence: "MIT",
-    licenceNote: "The weights are OFA-Sys's Chinese-CLIP (MIT); the ONNX export repository eisneim/cn-clip_vit-b-16 is tagged Apache-2.0.",
-    licenceUrl: "https://github.com/OFA-Sys/Chinese-CLIP/blob/master/LICENSE",
+    licenceNote:
+      "The Chinese-CLIP repository (OFA-Sys/Chinese-CLIP, its code and released checkpoints) is under the MIT licence below; the Hub repositories the files come from (eisneim/cn-clip_vit-b-16, OFA-Sys/chinese-clip-vit-base-patch16's family) are tagged Apache-2.0.",
+    licenceUrl: "https://github.com/OFA-Sys/Chinese-CLIP/blob/86888d8f894d13d9fcc9c32e5f53ec31ee8dbc74/MIT-LICENSE.txt",
     hub: CHINESE_CLIP_ONNX,
     folder: CLIP_FOLDER_NAME,
     files: [
@@ -107,6 +113,7 @@ export const CATALOG: readonly ModelEntry[] = [
       { path: "vit-b-16.img.fp16.onnx", save: "vit-b-16.img.fp16.onnx", sha256: "2a26f4fa948071b8fac2f8e63c87d8f798238e5e618eeee55621fdaf166541c5" },
       { path: "vit-b-16.img.fp16.onnx.extra_file", save: "vit-b-16.img.fp16.onnx.extra_file", sha256: "41ca7f726a18f3dcd678178c5fe4effbb6036fafd6743742112d9ee797ea54cf" },
       { path: "vocab.txt", save: "vocab.txt", hub: CHINESE_CLIP_VOCAB },
+      { ...CHINESE_CLIP_LICENCE, save: "MIT-LICENSE.txt", licence: true },
     ],
   },
   {
@@ -116,8 +123,8 @@ export const CATALOG: readonly ModelEntry[] = [
     languages: ["zh", "en"],
     dimension: 512,
     licence: "MIT",
-    licenceUrl: "https://huggingface.co/BAAI/bge-small-zh-v1.5",
-    ...xenova("Xenova/bge-small-zh-v1.5", "d990a82dec71c3c1cec53fc9870f2bc97a52f492"),
+    licenceUrl: "https://github.com/FlagOpen/FlagEmbedding/blob/c086741f5e117b7b8ce1745ea00b6c262f281a01/LICENSE",
+    ...xenova("Xenova/bge-small-zh-v1.5", "d990a82dec71c3c1cec53fc9870f2bc97a52f492", BGE_LICENCE),
     config: { pooling: "cls", normalize: true, queryPrefix: "为这个句子生成表示以用于检索相关文章：", passagePrefix: "", maxTokens: 512 },
   },
   {
@@ -127,8 +134,8 @@ export const CATALOG: readonly ModelEntry[] = [
     languages: ["en"],
     dimension: 384,
     licence: "MIT",
-    licenceUrl: "https://huggingface.co/BAAI/bge-small-en-v1.5",
-    ...xenova("Xenova/bge-small-en-v1.5", "main"),
+    licenceUrl: "https://github.com/FlagOpen/FlagEmbedding/blob/c086741f5e117b7b8ce1745ea00b6c262f281a01/LICENSE",
+    ...xenova("Xenova/bge-small-en-v1.5", "main", BGE_LICENCE),
     config: { pooling: "cls", normalize: true, queryPrefix: "Represent this sentence for searching relevant passages: ", passagePrefix: "", maxTokens: 512 },
   },
   {

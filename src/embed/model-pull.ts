@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
 import { installFolder, type ModelEntry } from "./model-catalog.ts";
-import { downloadFile, sha256File, type DownloadProgress } from "./model-download.ts";
+import { DownloadError, downloadFile, sha256File, type DownloadProgress } from "./model-download.ts";
 import { fileUrl, type ModelSource } from "./model-source.ts";
 import { ACTIVE_FILE, PULL_RECORD, PullRecordSchema, SENTENCE_CONFIG } from "./sentence-folder.ts";
 
@@ -54,6 +54,7 @@ export async function pullModel(entry: ModelEntry, source: ModelSource, modelsDi
   const record = readPullRecord(dir);
   record.name = entry.name;
   const urls: string[] = [];
+  const licenceTexts: string[] = [];
   for (const [i, file] of entry.files.entries()) {
     const url = fileUrl(entry, file, source);
     urls.push(url);
@@ -61,17 +62,27 @@ export async function pullModel(entry: ModelEntry, source: ModelSource, modelsDi
     const expected = file.sha256 ?? record.files[file.save]?.sha256;
     if (expected && existsSync(dest) && (await sha256File(dest)) === expected) {
       events.onNote?.(`${file.save}: already here, sha256 matches`);
+      if (file.licence) licenceTexts.push(readFileSync(dest, "utf8"));
       continue;
     }
     events.onFile?.({ save: file.save, url, index: i + 1, of: entry.files.length });
-    const hash = await downloadFile(url, dest, { sha256: expected, onProgress: (progress) => events.onProgress?.(file, progress) });
+    let hash: string;
+    try {
+      // A licence text is not the model: tried once, and missing (a mirror of the Hub holds no GitHub file) it is said, not fatal.
+      hash = await downloadFile(url, dest, { sha256: expected, attempts: file.licence ? 1 : undefined, onProgress: (progress) => events.onProgress?.(file, progress) });
+    } catch (error) {
+      if (!file.licence || !(error instanceof DownloadError)) throw error;
+      events.onNote?.(`${file.save}: the licence text was not fetched (${error.message}); ${LICENCE_NOTE} says where it is`);
+      continue;
+    }
+    if (file.licence) licenceTexts.push(readFileSync(dest, "utf8"));
     if (!expected) events.onNote?.(`${file.save}: trusted sha256 ${hash} on first download (recorded in ${join(dir, PULL_RECORD)}; later pulls must match)`);
     else events.onNote?.(`${file.save}: sha256 ${hash} verified`);
     record.files[file.save] = { url, sha256: hash };
     writeFileSync(join(dir, PULL_RECORD), `${JSON.stringify(record, null, 2)}\n`);
   }
   writeFileSync(join(dir, PULL_RECORD), `${JSON.stringify(record, null, 2)}\n`);
-  writeFileSync(join(dir, LICENCE_NOTE), licenceNote(entry, urls));
+  writeFileSync(join(dir, LICENCE_NOTE), [licenceNote(entry, urls), ...licenceTexts].join("\n"));
   if (entry.kind === "sentence") {
     writeFileSync(join(dir, SENTENCE_CONFIG), `${JSON.stringify({ name: entry.name, ...entry.config }, null, 2)}\n`);
     writeFileSync(join(modelsDir, ACTIVE_FILE), `${entry.name}\n`);

@@ -35,6 +35,7 @@ export function modelSource(options: { url?: string; mirror?: string; envMirror?
 /** The URL of one of the entry's files from this source. */
 export function fileUrl(entry: ModelEntry, file: ModelFile, source: ModelSource): string {
   if (source.kind === "folder") return `${source.base}/${file.path}`;
+  if (file.url) return file.url;
   const hub = file.hub ?? entry.hub;
   if (hub) return `${source.endpoint}/${hub.repo}/resolve/${hub.revision}/${file.path}`;
   return `${trimSlash(entry.baseUrl!)}/${file.path}`;

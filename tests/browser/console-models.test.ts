@@ -20,7 +20,7 @@ describe("console: local models on the memory page", { skip: chromiumMissing && 
     mirror = await tinyClipMirror();
     c = await openConsole(() => ({ content: "ok" }));
     // Read at each request, so written after the start: the tiny files' checksums and the mirror.
-    tinyCatalog(c.dataDir, { mirror: mirror.base });
+    tinyCatalog(c.dataDir, mirror.base, { mirror: mirror.base });
     await logIn(c);
   });
   after(async () => {
@@ -47,7 +47,7 @@ describe("console: local models on the memory page", { skip: chromiumMissing && 
 
     mirror.stall.set(HUB_PATHS["vit-b-16.txt.fp16.onnx.extra_file"]!, 2500);
     await clip.getByRole("button", { name: "Download chinese-clip-vit-b16" }).click();
-    await card.getByText(/^chinese-clip-vit-b16: file 2 of 5, [\d.]+ (B|KB) of 52\.0 KB$/).waitFor();
+    await card.getByText(/^chinese-clip-vit-b16: file 2 of 6, [\d.]+ (B|KB) of 52\.0 KB$/).waitFor();
     assert.equal(await card.locator("progress[data-pull=chinese-clip-vit-b16]").count(), 1);
     // One pull at a time: the HTTP API refuses a second while it runs.
     const busy = await post("bge-small-zh-v1.5");

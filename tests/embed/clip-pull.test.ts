@@ -21,7 +21,7 @@ import { run, SOURCE_HOMED } from "../support/process.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 import { pngFile } from "./images.ts";
-import { HUB_PATHS, sha, TINY, tinyCatalog, tinyClipMirror } from "./tiny-clip-mirror.ts";
+import { HUB_PATHS, LICENCE_PATH, LICENCE_TEXT, sha, TINY, tinyCatalog, tinyClipMirror } from "./tiny-clip-mirror.ts";
 
 const mirror = await tinyClipMirror();
 after(() => mirror.close());
@@ -44,7 +44,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
   const pulled = testDir("homed-clip-pull-");
 
   test("from a mirror of the Hub's paths (HOMED_MODELS_MIRROR): every file of the real layout, a cut connection resumed, the vocabulary trusted on first use", async () => {
-    tinyCatalog(pulled);
+    tinyCatalog(pulled, mirror.base);
     mirror.dropOnce.add(HUB_PATHS["vit-b-16.txt.fp16.onnx.extra_file"]!);
     const before = mirror.requests.length;
     const out = await homedModel(pulled, ["pull", "chinese-clip-vit-b16"], { HOMED_MODELS_MIRROR: `${mirror.base}/` });
@@ -60,6 +60,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
         [HUB_PATHS["vit-b-16.img.fp16.onnx"], undefined],
         [HUB_PATHS["vit-b-16.img.fp16.onnx.extra_file"], undefined],
         [HUB_PATHS["vocab.txt"], undefined],
+        [LICENCE_PATH, undefined],
       ],
     );
     for (const [name, bytes] of Object.entries(TINY)) assert.equal(sha(readFileSync(join(clipFolder(pulled), name))), sha(bytes), name);
@@ -74,8 +75,10 @@ describe("homed model pull chinese-clip-vit-b16", () => {
     );
     const note = readFileSync(join(clipFolder(pulled), "LICENCE.txt"), "utf8");
     assert.match(note, /^Licence: MIT$/m);
-    assert.match(note, /eisneim\/cn-clip_vit-b-16 is tagged Apache-2\.0/);
+    assert.match(note, /eisneim\/cn-clip_vit-b-16, .*\) are tagged Apache-2\.0/);
     assert.ok(note.includes(`${mirror.base}${HUB_PATHS["vocab.txt"]}`));
+    // The licence's own text is fetched and carried in the note (what a package of the folder ships).
+    assert.ok(note.endsWith(LICENCE_TEXT), note);
     assert.equal(JSON.parse(readFileSync(join(clipFolder(pulled), "homed-pull.json"), "utf8")).name, "chinese-clip-vit-b16");
 
     // Picked up with no setting: the embedder opened from the data folder is Chinese-CLIP, images included.
@@ -87,14 +90,22 @@ describe("homed model pull chinese-clip-vit-b16", () => {
     assert.match(listed.stdout, /^\s+bge-small-zh-v1\.5\s+512\s+~95 MB\s+MIT\s+zh,en\s/m);
   });
 
-  test("models.mirror in homed.json is honoured when no flag or variable names one", async () => {
+  test("models.mirror in homed.json is honoured when no flag or variable names one; a licence text out of reach is said, not fatal", async () => {
     const data = testDir("homed-clip-pull-");
-    tinyCatalog(data, { mirror: mirror.base });
+    tinyCatalog(data, `${mirror.base}/elsewhere`, { mirror: mirror.base });
     const before = mirror.requests.length;
     const out = await homedModel(data, ["pull", "chinese-clip-vit-b16"]);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stderr, /\(models\.mirror in homed\.json\)/);
-    assert.equal(requestsSince(before).length, 5);
+    assert.deepEqual(
+      requestsSince(before).map((r) => r.path),
+      [...Object.values(HUB_PATHS), `/elsewhere${LICENCE_PATH}`],
+    );
+    assert.match(out.stderr, /MIT-LICENSE\.txt: the licence text was not fetched \(Cannot download .*: not found \(HTTP 404\).*\); LICENCE\.txt says where it is/);
+    assert.match(
+      readFileSync(join(clipFolder(data), "LICENCE.txt"), "utf8"),
+      /^Licence text: https:\/\/github\.com\/OFA-Sys\/Chinese-CLIP\/blob\/86888d8f894d13d9fcc9c32e5f53ec31ee8dbc74\/MIT-LICENSE\.txt$/m,
+    );
   });
 
   test("the built-in entry's pinned sha256 refuses other bytes: the file is deleted and the error says so", async () => {
@@ -108,7 +119,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
 
   test("a file the mirror lacks: one request, no retries, 'not found' named", async () => {
     const data = testDir("homed-clip-pull-");
-    tinyCatalog(data);
+    tinyCatalog(data, mirror.base);
     mirror.files.delete(HUB_PATHS["vocab.txt"]!);
     try {
       const before = mirror.requests.length;
@@ -123,7 +134,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
 
   test("a full disk stops the pull at once with a sentence saying what to do", async () => {
     const data = testDir("homed-clip-pull-");
-    tinyCatalog(data);
+    tinyCatalog(data, mirror.base);
     mkdirSync(clipFolder(data), { recursive: true });
     // Writes to /dev/full fail with ENOSPC, as on a full disk.
     symlinkSync("/dev/full", join(clipFolder(data), "vit-b-16.txt.fp16.onnx.part"));
@@ -137,7 +148,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
 
   test("through an HTTP proxy named by HTTP_PROXY (the runtime's fetch honours it): the proxy is asked for every file by its absolute URL", async () => {
     const data = testDir("homed-clip-pull-");
-    tinyCatalog(data);
+    tinyCatalog(data, "http://licence.invalid");
     const before = mirror.requests.length;
     // The mirror plays the proxy: hub.invalid resolves nowhere, so only the proxy can answer.
     const env = { ...process.env, HTTP_PROXY: mirror.base, http_proxy: mirror.base, NO_PROXY: "", no_proxy: "", HOMED_MODELS_MIRROR: "" };
@@ -146,7 +157,7 @@ describe("homed model pull chinese-clip-vit-b16", () => {
     const asked = requestsSince(before);
     assert.deepEqual(
       asked.map((r) => [r.path, r.absolute]),
-      Object.values(HUB_PATHS).map((path) => [path, true]),
+      [...Object.values(HUB_PATHS), LICENCE_PATH].map((path) => [path, true]),
     );
     assert.ok(readFileSync(join(clipFolder(data), "vocab.txt")).equals(TINY["vocab.txt"]!));
   });

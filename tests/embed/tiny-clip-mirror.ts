@@ -37,16 +37,24 @@ export const HUB_PATHS: Record<string, string> = {
   "vocab.txt": `${VOCAB}/vocab.txt`,
 };
 
-/** A mirror on loopback serving the tiny model under the Hub's paths. */
+/** Where the licence text is served (the catalog's is on GitHub, which a test must not reach). */
+export const LICENCE_PATH = "/licence/MIT-LICENSE.txt";
+export const LICENCE_TEXT = "A licence text, served on loopback.\n";
+
+/** A mirror on loopback serving the tiny model under the Hub's paths, and the licence text. */
 export async function tinyClipMirror(): Promise<ModelMirror> {
   const mirror = await startModelMirror();
   for (const [name, path] of Object.entries(HUB_PATHS)) mirror.files.set(path, TINY[name]!);
+  mirror.files.set(LICENCE_PATH, new TextEncoder().encode(LICENCE_TEXT));
   return mirror;
 }
 
-/** Writes homed.json's `models` section: the built-in entry with the tiny checksums, and `extra` (a mirror). */
-export function tinyCatalog(data: string, extra: object = {}): void {
+/**
+ * Writes homed.json's `models` section: the built-in entry with the tiny checksums and its
+ * licence text at `licenceBase` + LICENCE_PATH, and `extra` (a mirror).
+ */
+export function tinyCatalog(data: string, licenceBase: string, extra: object = {}): void {
   const real = CATALOG.find((e) => e.name === "chinese-clip-vit-b16")!;
-  const files = real.files.map((f) => (f.sha256 ? { ...f, sha256: sha(TINY[f.save]!) } : f));
+  const files = real.files.map((f) => (f.licence ? { ...f, url: `${licenceBase}${LICENCE_PATH}` } : f.sha256 ? { ...f, sha256: sha(TINY[f.save]!) } : f));
   writeFileSync(join(data, "homed.json"), JSON.stringify({ models: { catalog: [{ ...real, files }], ...extra } }));
 }

@@ -20,7 +20,10 @@ export const ModelsSectionSchema = z
 export type ModelsSection = z.output<typeof ModelsSectionSchema>;
 
 /** The section, validated (a bad value is an error naming the file and the field). */
-export const readModelsSection = (dataDir: string): ModelsSection => configSection(readConfigFile(dataDir), "models", ModelsSectionSchema);
+export function readModelsSection(dataDir: string): ModelsSection {
+  const file = readConfigFile(dataDir);
+  return configSection(file, "models", ModelsSectionSchema);
+}
 
 /** The built-in catalog with homed.json's entries added or put in place of a built-in one of the same name. */
 export function catalogOf(section: ModelsSection): ModelEntry[] {

@@ -8,6 +8,20 @@ import { errorText } from "./errors.ts";
 import { bytes } from "./format.ts";
 import { t } from "./i18n.ts";
 
+/** The setting that chose a mirror, by its own name (the Hub itself needs none; the console never passes a flag). */
+const SETTING: Partial<Record<ModelCatalogAnswer["source"]["via"], string>> = { env: "HOMED_MODELS_MIRROR / HF_ENDPOINT", "homed.json": "homed.json: models.mirror" };
+function Via({ via }: { via: ModelCatalogAnswer["source"]["via"] }) {
+  const setting = SETTING[via];
+  if (!setting) return null;
+  return (
+    <>
+      {t("models.viaOpen")}
+      <code>{setting}</code>
+      {t("models.viaClose")}
+    </>
+  );
+}
+
 /** How often the page asks for a running pull's progress. */
 const POLL_MS = 400;
 
@@ -57,15 +71,22 @@ export function ModelsCard() {
       <h2 id="models-title">{t("models.title")}</h2>
       <p>{t("models.why")}</p>
       <p>
-        <small>{t("models.from", { source: answer.source })}</small>
+        <small>
+          {t("models.from")}
+          <Data>{answer.source.url}</Data>
+          <Via via={answer.source.via} />
+        </small>
       </p>
       <ul>
         {answer.models.map((m) => (
           <li key={m.name} data-model={m.name}>
-            <Data as="strong">{m.name}</Data> · {t(m.kind === "clip" ? "models.kind_clip" : "models.kind_sentence")} · {m.size}
+            <Data as="strong">{m.name}</Data> · {t(m.kind === "clip" ? "models.kind_clip" : "models.kind_sentence")} · <Data>{m.size}</Data>
             <br />
             <small>
-              {m.about} · {t("models.languages", { list: m.languages.join(", ") })} · {t("models.licence", { licence: m.licence })}
+              {/* The catalog's own description, in English as published. */}
+              <Data>{m.about}</Data> · {t("models.languages")}
+              <Data>{m.languages.join(", ")}</Data> · {t("models.licence")}
+              <Data>{m.licence}</Data>
             </small>
             <br />
             {m.installed ? (

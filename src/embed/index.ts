@@ -17,7 +17,7 @@ export { createSentenceEmbedder, poolHidden, type SentenceEmbedder } from "./sen
 export { readSentenceFolder, listSentenceFolders, activeSentenceFolder, SentenceConfigSchema, SENTENCE_CONFIG, ACTIVE_FILE, type SentenceConfig, type SentenceFolder } from "./sentence-folder.ts";
 export { readSavedEmbedder, writeSavedEmbedder, withSavedEmbedder, SavedEmbedderSchema, EMBEDDER_SECTION, type SavedEmbedder } from "./saved-embedder.ts";
 export { pullModel, type PullEvents } from "./model-pull.ts";
-export { modelSource, fileUrl, type ModelSource } from "./model-source.ts";
+export { modelSource, fileUrl, type ModelSource, type SourceVia } from "./model-source.ts";
 export { catalogOf, readModelsSection } from "./models-config.ts";
 export { isInstalled, modelRoots } from "./model-roots.ts";
 export { DownloadError } from "./model-download.ts";

@@ -48,7 +48,7 @@ async function pull(what: string, flags: PullFlags, settings: Settings, io: Mode
   const known = isUrl ? undefined : catalog.find((e) => e.name === what);
   if (!isUrl && !known) throw new UsageError(`homed model pull: no model ${what} in the catalog (${catalog.map((e) => e.name).join(", ")}); give a URL for another`);
   const entry = isUrl ? await entryAt(what) : known!;
-  const source = isUrl ? { kind: "folder" as const, base: entry.baseUrl!, from: "the URL" } : modelSource({ ...flags, envMirror: settings.embed.mirror, section });
+  const source = isUrl ? { kind: "folder" as const, base: entry.baseUrl!, from: "the URL", via: "url" as const } : modelSource({ ...flags, envMirror: settings.embed.mirror, section });
   io.stderr(`pulling ${entry.name} (${entry.size}) from ${source.kind === "hub" ? source.endpoint : source.base} (${source.from})\n`);
   const progress = pullProgress(io);
   let dir: string;

@@ -14,22 +14,25 @@ import type { ModelsSection } from "./models-config.ts";
 
 export const HUB_ENDPOINT = "https://huggingface.co";
 
+/** Which setting chose the source: for the pull's first line (`from`) and the console (`via`). */
+export type SourceVia = "--url" | "--mirror" | "env" | "homed.json" | "hub" | "url";
+
 export type ModelSource =
-  /** A Hub or a mirror of it; `from` says which setting chose it, for the pull's first line. */
-  | { kind: "hub"; endpoint: string; from: string }
+  /** A Hub or a mirror of it. */
+  | { kind: "hub"; endpoint: string; from: string; via: SourceVia }
   /** A folder serving the files under their paths. */
-  | { kind: "folder"; base: string; from: string };
+  | { kind: "folder"; base: string; from: string; via: SourceVia };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /** The first setting given wins: the flags, the environment, homed.json, the Hub. */
 export function modelSource(options: { url?: string; mirror?: string; envMirror?: string; section: ModelsSection }): ModelSource {
-  if (options.url) return { kind: "folder", base: trimSlash(options.url), from: "--url" };
-  if (options.mirror) return { kind: "hub", endpoint: trimSlash(options.mirror), from: "--mirror" };
-  if (options.envMirror) return { kind: "hub", endpoint: trimSlash(options.envMirror), from: "HOMED_MODELS_MIRROR / HF_ENDPOINT" };
+  if (options.url) return { kind: "folder", base: trimSlash(options.url), from: "--url", via: "--url" };
+  if (options.mirror) return { kind: "hub", endpoint: trimSlash(options.mirror), from: "--mirror", via: "--mirror" };
+  if (options.envMirror) return { kind: "hub", endpoint: trimSlash(options.envMirror), from: "HOMED_MODELS_MIRROR / HF_ENDPOINT", via: "env" };
   const saved = options.section.mirror;
-  if (saved) return { kind: "hub", endpoint: trimSlash(saved), from: "models.mirror in homed.json" };
-  return { kind: "hub", endpoint: HUB_ENDPOINT, from: "the Hugging Face Hub" };
+  if (saved) return { kind: "hub", endpoint: trimSlash(saved), from: "models.mirror in homed.json", via: "homed.json" };
+  return { kind: "hub", endpoint: HUB_ENDPOINT, from: "the Hugging Face Hub", via: "hub" };
 }
 
 /** The URL of one of the entry's files from this source. */

@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { catalogOf, DownloadError, isInstalled, modelSource, pullModel, readModelsSection, type ModelEntry } from "../embed/index.ts";
+import { catalogOf, DownloadError, isInstalled, modelSource, pullModel, readModelsSection, type ModelEntry, type SourceVia } from "../embed/index.ts";
 import { HomedError } from "../errors/index.ts";
 import type { Logger } from "../log/index.ts";
 import { auditBy } from "./auth.ts";
@@ -29,7 +29,8 @@ export type ModelPullState = {
 };
 
 export type ModelRow = Pick<ModelEntry, "name" | "kind" | "about" | "size" | "languages" | "licence" | "dimension"> & { installed: boolean };
-export type ModelCatalogAnswer = { models: ModelRow[]; source: string; pull: ModelPullState | null };
+/** Where pulls take the files from, and which setting said so (the console words it). */
+export type ModelCatalogAnswer = { models: ModelRow[]; source: { url: string; via: SourceVia }; pull: ModelPullState | null };
 
 const PullBodySchema = z.object({ name: z.string().min(1).max(200) }).strict();
 
@@ -50,7 +51,7 @@ export function modelsRoutes(setup: ModelsSetup, log: Pick<Logger, "info" | "aud
       dimension: e.dimension,
       installed: isInstalled(e, setup),
     }));
-    return c.json<ModelCatalogAnswer>({ models, source: `${from.kind === "hub" ? from.endpoint : from.base} (${from.from})`, pull });
+    return c.json<ModelCatalogAnswer>({ models, source: { url: from.kind === "hub" ? from.endpoint : from.base, via: from.via }, pull });
   });
 
   app.post("/pull", async (c) => {

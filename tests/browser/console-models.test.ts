@@ -35,7 +35,7 @@ describe("console: local models on the memory page", { skip: chromiumMissing && 
     const { page } = c;
     await page.goto(`${c.daemon.url}/#/memory`);
     const card = page.locator("section.models");
-    await card.getByText(`Downloaded from ${mirror.base} (models.mirror in homed.json)`).waitFor();
+    await card.getByText(`Downloaded from ${mirror.base} (set by homed.json: models.mirror)`).waitFor();
     const clip = card.locator("li[data-model=chinese-clip-vit-b16]");
     await clip.getByText(/photos and text · ~382 MB/).waitFor();
     await clip.getByText(/Languages: zh, en · Licence: MIT/).waitFor();

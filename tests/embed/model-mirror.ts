@@ -49,6 +49,11 @@ export async function startModelMirror(): Promise<ModelMirror> {
     dropOnce,
     stall,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Kept-alive connections would hold close() until they time out (minutes under Deno).
+        server.closeAllConnections();
+      }),
   };
 }

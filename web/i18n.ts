@@ -619,6 +619,12 @@ export const STRINGS = {
     done: ["{name} is installed in {dir}. Restart homed to use it.", "{name} 已安装在 {dir}。重启 homed 后生效。"],
     failed: ["{name} was not installed: {message}", "{name} 没有装上：{message}"],
   },
+  // issue 30 — models: photos pasted into the composer
+  paste: {
+    images: ["Photos to send", "要发送的照片"],
+    image: ["Pasted photo {n}", "粘贴的照片 {n}"],
+    remove: ["Remove photo {n}", "移除照片 {n}"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

@@ -48,9 +48,11 @@ build: install
 	$(BUN) scripts/build.ts
 
 # Tarball, .deb and .rpm for linux-x64 and linux-arm64, and SHA256SUMS, in dist/ (needs
-# dpkg-deb and rpmbuild: Debian's dpkg and rpm packages).
+# dpkg-deb and rpmbuild: Debian's dpkg and rpm packages). MODELS=DIR (a folder homed model
+# pull filled) adds homed-models-<name> in the three formats.
 dist: install
 	$(BUN) scripts/dist.ts
+	$(if $(MODELS),$(BUN) scripts/dist/models.ts $(MODELS))
 
 # The packages' own tests (contents, the packaged binary, install.sh, the unit's sandbox);
 # tools that are missing here are skipped with the reason printed.

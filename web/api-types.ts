@@ -29,6 +29,8 @@ export type {
   KeysAnswer,
   MessageEvents,
   ModelsAnswer,
+  ModelCatalogAnswer,
+  ModelPullState,
   NewKeyAnswer,
   PluginEventsAnswer,
   PluginsAnswer,

@@ -88,7 +88,7 @@ export async function streamPost<E>(path: string, body: BodyInit, contentType: s
 /** Sends a chat message (with `replace`, in place of that stored event and all after it); the turn's events stream back. */
 export const streamMessage = (
   sessionId: string,
-  message: { content?: string; audio?: { data: string; mime: string }; replace?: string },
+  message: { content?: string; audio?: { data: string; mime: string }; replace?: string; images?: { url: string }[] },
   onEvent: (event: Streamed<MessageEvents>) => void,
   signal?: AbortSignal,
 ) => streamPost<MessageEvents>(`/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify(message), "application/json", onEvent, signal);

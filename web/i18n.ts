@@ -655,6 +655,32 @@ export const STRINGS = {
     error_embedder_failed: ["The embedding model failed", "嵌入模型出错了"],
     error_download: ["The download failed", "下载失败"],
   },
+  // issue 30 — models
+  models: {
+    title: ["Local models", "本地模型"],
+    why: [
+      "Models that run inside homed: a sentence encoder gives recall meaning, Chinese-CLIP lets photos be found by words. Downloaded once, checked by sha256, used from the next start.",
+      "在 homed 里运行的模型：句向量模型让回忆理解语义，Chinese-CLIP 让照片能用文字找到。只下载一次，用 sha256 校验，下次启动时生效。",
+    ],
+    from: ["Downloaded from ", "下载来源："],
+    viaOpen: [" (set by ", "（设置来自 "],
+    viaClose: [")", "）"],
+    pull: ["Download", "下载"],
+    installed: ["Installed", "已安装"],
+    kind_sentence: ["text", "文本"],
+    kind_clip: ["photos and text", "照片和文本"],
+    languages: ["Languages: ", "语言："],
+    licence: ["Licence: ", "许可证："],
+    progress: ["{name}: file {i} of {n}, {received} of {total}", "{name}：第 {i}/{n} 个文件，{received} / {total}"],
+    done: ["{name} is installed in {dir}. Restart homed to use it.", "{name} 已安装在 {dir}。重启 homed 后生效。"],
+    failed: ["{name} was not installed: {message}", "{name} 没有装上：{message}"],
+  },
+  // issue 30 — models: photos pasted into the composer
+  paste: {
+    images: ["Photos to send", "要发送的照片"],
+    image: ["Pasted photo {n}", "粘贴的照片 {n}"],
+    remove: ["Remove photo {n}", "移除照片 {n}"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

@@ -3,6 +3,7 @@
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, type Streamed, streamMessage } from "./api.ts";
+import { MAX_IMAGES, PastedImages, pastedImages } from "./image-paste.tsx";
 import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ModelTitleAnswer, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
 import { enterSends, sendsMessage, setEnterSends } from "./chat-keys.ts";
 import { ModelSwitcher } from "./model-switcher.tsx";
@@ -388,7 +389,18 @@ type Part =
  * A turn sent from this page: what was said, the recall lines, and the answer's parts; `event`
  * is the stored event of what was said, once the turn has ended (none when it was never stored).
  */
-type LiveTurn = { said: string; recalls: RecallReport[]; parts: Part[]; typing: boolean; streaming: boolean; event?: string /** A voice message sent with it (the microphone). */; voice?: Recording };
+type LiveTurn = {
+  said: string;
+  recalls: RecallReport[];
+  parts: Part[];
+  typing: boolean;
+  streaming: boolean;
+  event?: string;
+  /** A voice message sent with it (the microphone). */
+  voice?: Recording;
+  /** What was typed and the photos pasted with it, when there were photos (`said` then shows them as [image]). */
+  sent?: { text: string; images: string[] };
+};
 type VoiceClipProps = Parameters<typeof VoiceClip>[0];
 
 /** What a live turn's actions do: send again in its place (edited, or as it was), each replacing what followed. */
@@ -515,7 +527,10 @@ async function runTurn(sessionId: string, turn: LiveTurn, replace: string | unde
   };
   try {
     const voice = turn.voice ? { audio: { data: turn.voice.data, mime: turn.voice.mime } } : {};
-    await streamMessage(sessionId, { ...(turn.said ? { content: turn.said } : {}), ...voice, ...(replace ? { replace } : {}) }, on, signal);
+    const images = turn.sent?.images.map((url) => ({ url }));
+    const text = turn.sent?.text ?? turn.said;
+    // A photo alone is a message too: its (empty) text goes with it.
+    await streamMessage(sessionId, { ...(text || images ? { content: text } : {}), ...voice, ...(replace ? { replace } : {}), ...(images ? { images } : {}) }, on, signal);
   } catch (error) {
     if ((error as Error).name === "AbortError") turn.parts.push({ kind: "stopped" });
     else turn.parts.push({ kind: "failed", message: errorText(error) });
@@ -551,6 +566,8 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
   const [stored, setStored] = useState(initial.stored);
   const [turns, setTurns] = useState<LiveTurn[]>(initial.turns);
   const [enterAlone, setEnterAlone] = useState(enterSends);
+  /** Photos pasted into the box, waiting for Send. */
+  const [images, setImages] = useState<string[]>([]);
   /** Whether the conversation still waits for its name: one nobody named, whose first exchange this page sends. */
   const unnamed = useRef(session.title === null && loaded.stored.length === 0);
   const [, redraw] = useState(0);
@@ -575,9 +592,11 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
     if (getComputedStyle(log.current).overflowY === "visible") window.scrollTo(0, document.documentElement.scrollHeight);
   });
 
-  /** Sends `text` as a new turn; with `replace`, in place of that stored event and all after it. */
-  async function say(text: string, replace?: string, voice?: Recording) {
-    const turn: LiveTurn = { said: text, recalls: [], parts: [], typing: true, streaming: true, ...(voice ? { voice } : {}) };
+  /** Sends `text` (with a voice message, or pasted photos) as a new turn; with `replace`, in place of that stored event and all after it. */
+  async function say(text: string, replace?: string, voice?: Recording, photos: string[] = []) {
+    // Shown (and found again among the stored events) as the stored message reads: text, then [image] per photo.
+    const said = photos.length ? [text, ...photos.map(() => t("chat.image"))].filter(Boolean).join(" ") : text;
+    const turn: LiveTurn = { said, recalls: [], parts: [], typing: true, streaming: true, ...(voice ? { voice } : {}), ...(photos.length ? { sent: { text, images: photos } } : {}) };
     setTurns((all) => [...all, turn]);
     controller.current = new AbortController();
     const draw = () => {
@@ -609,9 +628,11 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
   async function send(event: Event) {
     event.preventDefault();
     const text = input.current!.value;
-    if (!text.trim()) return;
+    const photos = images;
+    if (!text.trim() && photos.length === 0) return;
     input.current!.value = "";
-    await say(text);
+    setImages([]);
+    await say(text, undefined, undefined, photos);
   }
 
   /** Sends `text` in place of the stored message `i` (and what followed it). */
@@ -671,8 +692,9 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
           id="message"
           name="message"
           rows={3}
-          required
+          required={images.length === 0}
           aria-describedby="composer-keys"
+          onPaste={(e) => void pastedImages(e).then((found) => found.length && setImages((all) => [...all, ...found].slice(0, MAX_IMAGES)))}
           placeholder={t("chat.messagePlaceholder")}
           onKeyDown={(e) => {
             if (!sendsMessage(e, enterAlone)) return;
@@ -680,6 +702,7 @@ function Conversation({ session, loaded, hasProvider, renamed }: { session: Sess
             if (!running) form.current?.requestSubmit();
           }}
         />
+        <PastedImages images={images} remove={(i) => setImages((all) => all.filter((_, j) => j !== i))} />
         <button type="submit" disabled={running}>
           {t("chat.send")}
         </button>

@@ -10,6 +10,7 @@ import { bytes } from "./format.ts";
 import { errorText, errorWords } from "./errors.ts";
 import { named, t, when, word } from "./i18n.ts";
 import { ImportFormats } from "./import-formats.tsx";
+import { ModelsCard } from "./models-card.tsx";
 import { Remembered } from "./remembered.tsx";
 
 /** Days of writing before the growth is drawn: over one or two days a chart is a couple of dots, a sentence says more. */
@@ -470,6 +471,7 @@ export function Memory({ fail }: PageProps) {
       <div>{stats && <Growth growth={stats.growth} />}</div>
       <ImportForm onImported={reloadStats} />
       <EmbedderForm />
+      <ModelsCard />
       <Search onDeleted={reloadStats} />
     </>
   );

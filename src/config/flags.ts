@@ -69,6 +69,8 @@ export const EXTRA_ENV: readonly { name: string; help: string }[] = [
   { name: "HOMED_CORS_ORIGINS", help: "origins whose web pages may call /v1, /mcp and A2A with a key, comma-separated, or none (default *, any; the console's /api never)" },
   { name: "XDG_DATA_HOME", help: "base of the default data folder" },
   { name: "HOMED_EMBED_API_KEY", help: "API key for -embed-url (a -embed-key-file wins)" },
+  { name: "HOMED_MODELS_MIRROR", help: "a Hugging Face mirror `homed model pull` fetches catalog models from, e.g. https://hf-mirror.com (HF_ENDPOINT is read too)" },
+  { name: "HOMED_SYSTEM_MODELS", help: "where packaged models (homed-models-NAME) are found after -models (default /usr/lib/homed/models)" },
 ];
 
 export class UsageError extends HomedError {

@@ -24,6 +24,13 @@ const count = (min: number, max: number) => z.coerce.number().int().min(min).max
 /** Mirrors the embedder's settings (src/embed/select.ts) without importing a higher layer. */
 const EmbedSettingsSchema = z.object({
   modelsDir: z.string().min(1),
+  /** Where packaged models are installed (`homed-models-<name>`), searched after modelsDir. */
+  systemModelsDir: z.string().min(1).optional(),
+  /** A Hugging Face–style endpoint `homed model pull` fetches catalog models from. */
+  mirror: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL")
+    .optional(),
   threads: count(1, 64),
   http: z
     .object({
@@ -60,6 +67,9 @@ export function defaultDataDir(env: Environment): string {
   return join(base, "homed");
 }
 
+/** Where `homed-models-<name>` packages install their model (the seeds' /usr/lib/homed/models/<name>). */
+export const SYSTEM_MODELS_DIR = "/usr/lib/homed/models";
+
 const FIELD_FLAGS: Record<string, string> = {
   listen: "-addr",
   dbUrl: "-db",
@@ -68,6 +78,7 @@ const FIELD_FLAGS: Record<string, string> = {
   dataDir: "-data",
   "embed.modelsDir": "-models",
   "embed.threads": "-embed-threads",
+  "embed.mirror": "HOMED_MODELS_MIRROR or HF_ENDPOINT",
   "embed.http.baseUrl": "-embed-url",
   "embed.http.model": "-embed-model",
   "embed.http.dimension": "-embed-dim",
@@ -81,6 +92,9 @@ function embedInput(pick: (flag: string, envName: string) => string | undefined,
   const keyFile = pick("embed-key-file", "HOMED_EMBED_KEY_FILE");
   return {
     modelsDir: resolve(pick("models", "HOMED_MODELS") ?? join(dataDir, "models")),
+    systemModelsDir: resolve(env.HOMED_SYSTEM_MODELS || SYSTEM_MODELS_DIR),
+    // HF_ENDPOINT is huggingface_hub's own variable (hf-mirror.com documents it), so one setting serves both.
+    mirror: env.HOMED_MODELS_MIRROR || env.HF_ENDPOINT || undefined,
     threads: pick("embed-threads", "HOMED_EMBED_THREADS") ?? "1",
     http: url
       ? {

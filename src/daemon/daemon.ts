@@ -136,6 +136,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         plugins,
         a2a: channels.a2a,
         embedderSetup: { dataDir: settings.dataDir, source: settings.embed.http ? "flag" : embedSettings.http ? "saved" : "models" },
+        models: { dataDir: settings.dataDir, modelsDir: settings.embed.modelsDir, systemModelsDir: settings.embed.systemModelsDir, mirror: settings.embed.mirror },
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
         cors,
       });

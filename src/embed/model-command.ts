@@ -1,33 +1,28 @@
 /**
- * `homed model pull NAME|URL [--url BASE]` and `homed model list`: installs a sentence encoder
- * into `<data>/models/NAME/` (every file checked by sha256, resumable, a progress bar on a
- * terminal) and makes it the text embedder in use; lists the catalog and what is installed.
+ * `homed model pull NAME|URL [--mirror HUB | --url BASE]` and `homed model list`: installs a
+ * model into `<data>/models/` (every file checked by sha256, resumable, progress on stderr)
+ * and lists the catalog and what is installed.
  *
- * NAME is a catalog entry (model-catalog.ts), `--url` a mirror of its files. A URL is a folder
- * publishing `homed-model.json` (the catalog's entry shape, checksums included). A file the
- * entry gives no checksum for is trusted on first download: its sha256 is printed and recorded
- * in `homed-pull.json`, and a later pull must match it.
+ * NAME is a catalog entry (model-catalog.ts): a sentence encoder becomes the text embedder in
+ * use, Chinese-CLIP the image model (and the text one when no sentence encoder is installed);
+ * the daemon picks either up at its next start. Where the files come from: model-source.ts. A
+ * URL is a folder publishing `homed-model.json` (the catalog's entry shape, checksums included).
+ * A file the entry gives no checksum for is trusted on first download: its sha256 is printed
+ * and recorded in `homed-pull.json`, and a later pull must match it.
  */
-import { SingleBar } from "cli-progress";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { z } from "zod";
+import { basename } from "node:path";
 import { UsageError, type CommandIo, type ParsedArgs, type Settings } from "../config/index.ts";
-import { catalogEntry, CATALOG, ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
-import { DownloadError, downloadFile, sha256File } from "./model-download.ts";
-import { ACTIVE_FILE, activeSentenceFolder, listSentenceFolders, PULL_RECORD, PullRecordSchema, SENTENCE_CONFIG } from "./sentence-folder.ts";
-import { CLIP_FOLDER_NAME, findClipFolder } from "./clip-folder.ts";
+import { ModelEntrySchema, type ModelEntry } from "./model-catalog.ts";
+import { catalogOf, readModelsSection } from "./models-config.ts";
+import { DownloadError } from "./model-download.ts";
+import { pullModel } from "./model-pull.ts";
+import { modelSource } from "./model-source.ts";
+import { pullProgress } from "./pull-progress.ts";
+import { listSentenceFolders } from "./sentence-folder.ts";
+import { CLIP_FOLDER_NAME } from "./clip-folder.ts";
+import { findClipModel, findSentenceModel, modelRoots } from "./model-roots.ts";
 
 export type ModelCommandIo = Pick<CommandIo, "stdout" | "stderr" | "isTty">;
-
-type PullRecord = z.infer<typeof PullRecordSchema>;
-
-function readPullRecord(dir: string): PullRecord {
-  const path = join(dir, PULL_RECORD);
-  if (!existsSync(path)) return { files: {} };
-  const parsed = PullRecordSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
-  return parsed.success ? parsed.data : { files: {} };
-}
 
 /** The entry a URL publishes in `homed-model.json`; its files are relative to the URL. */
 async function entryAt(url: string): Promise<ModelEntry> {
@@ -44,77 +39,67 @@ async function entryAt(url: string): Promise<ModelEntry> {
   return parsed.data;
 }
 
-async function pull(what: string, mirror: string | undefined, settings: Settings, io: ModelCommandIo): Promise<number> {
+type PullFlags = { url?: string; mirror?: string };
+
+async function pull(what: string, flags: PullFlags, settings: Settings, io: ModelCommandIo): Promise<number> {
   const isUrl = /^https?:\/\//.test(what);
-  const known = isUrl ? undefined : catalogEntry(what);
-  if (!isUrl && !known) throw new UsageError(`homed model pull: no model ${what} in the catalog (${CATALOG.map((e) => e.name).join(", ")}); give a URL for another`);
-  const entry = isUrl ? await entryAt(what) : { ...known!, baseUrl: mirror?.replace(/\/+$/, "") ?? known!.baseUrl };
-  const dir = join(settings.embed.modelsDir, entry.name);
-  mkdirSync(dir, { recursive: true });
-  const record = readPullRecord(dir);
-  for (const file of entry.files) {
-    const url = `${entry.baseUrl}/${file.path}`;
-    const dest = join(dir, file.save);
-    const expected = file.sha256 ?? record.files[file.save]?.sha256;
-    if (expected && existsSync(dest) && (await sha256File(dest)) === expected) {
-      io.stderr(`${file.save}: already here, sha256 matches\n`);
-      continue;
-    }
-    const bar = io.isTty ? new SingleBar({ format: `${file.save} [{bar}] {percentage}% {value}/{total} bytes`, hideCursor: true }) : undefined;
-    let started = false;
-    const hash = await downloadFile(url, dest, {
-      sha256: expected,
-      onProgress: ({ received, total }) => {
-        if (!bar) return;
-        if (!started) bar.start(total ?? received, received);
-        started = true;
-        bar.setTotal(total ?? received);
-        bar.update(received);
-      },
-    }).finally(() => bar?.stop());
-    if (!expected) io.stderr(`${file.save}: trusted sha256 ${hash} on first download (recorded in ${join(dir, PULL_RECORD)}; later pulls must match)\n`);
-    else io.stderr(`${file.save}: sha256 ${hash} verified\n`);
-    record.files[file.save] = { url, sha256: hash };
-    writeFileSync(join(dir, PULL_RECORD), `${JSON.stringify(record, null, 2)}\n`);
+  const section = readModelsSection(settings.dataDir);
+  const catalog = catalogOf(section);
+  const known = isUrl ? undefined : catalog.find((e) => e.name === what);
+  if (!isUrl && !known) throw new UsageError(`homed model pull: no model ${what} in the catalog (${catalog.map((e) => e.name).join(", ")}); give a URL for another`);
+  const entry = isUrl ? await entryAt(what) : known!;
+  const source = isUrl ? { kind: "folder" as const, base: entry.baseUrl!, from: "the URL", via: "url" as const } : modelSource({ ...flags, envMirror: settings.embed.mirror, section });
+  io.stderr(`pulling ${entry.name} (${entry.size}) from ${source.kind === "hub" ? source.endpoint : source.base} (${source.from})\n`);
+  const progress = pullProgress(io);
+  let dir: string;
+  try {
+    dir = await pullModel(entry, source, settings.embed.modelsDir, progress);
+  } finally {
+    progress.stop();
   }
-  writeFileSync(join(dir, SENTENCE_CONFIG), `${JSON.stringify({ name: entry.name, ...entry.config }, null, 2)}\n`);
-  writeFileSync(join(settings.embed.modelsDir, ACTIVE_FILE), `${entry.name}\n`);
-  io.stdout(`installed ${entry.name} in ${dir}; it is now the text embedder (restart the daemon; stored memory is re-embedded in the background)\n`);
+  const role =
+    entry.kind === "clip"
+      ? `homed finds it there: photos get Chinese-CLIP vectors${findSentenceModel(settings.embed) ? " (beside the sentence encoder in use for text)" : ", and text too while no sentence encoder is installed"}`
+      : "it is now the text embedder (stored memory is re-embedded in the background)";
+  io.stdout(`installed ${entry.name} in ${dir}; ${role}; restart the daemon to use it\n`);
   return 0;
 }
 
 function list(settings: Settings, io: ModelCommandIo): number {
-  const { modelsDir } = settings.embed;
-  const installed = new Set(listSentenceFolders(modelsDir));
-  const active = activeSentenceFolder(modelsDir);
-  const rows: string[][] = [["", "name", "dim", "size", "licence", "about"]];
-  const names = [...new Set([...CATALOG.map((e) => e.name), ...installed])];
+  const catalog = catalogOf(readModelsSection(settings.dataDir));
+  const installed = new Set(modelRoots(settings.embed).flatMap(listSentenceFolders));
+  const active = findSentenceModel(settings.embed);
+  const clip = findClipModel(settings.embed);
+  const rows: string[][] = [["", "name", "dim", "size", "licence", "languages", "about"]];
+  const names = [...new Set([...catalog.map((e) => e.name), ...installed])];
   for (const name of names) {
-    const entry = catalogEntry(name);
-    const mark = active === join(modelsDir, name) ? "*" : installed.has(name) ? "+" : "";
-    rows.push([mark, name, String(entry?.dimension ?? "?"), entry?.size ?? "", entry?.licence ?? "", entry?.about ?? "(not in the catalog)"]);
+    const entry = catalog.find((e) => e.name === name);
+    const mark = active && basename(active) === name ? "*" : installed.has(name) || (entry?.kind === "clip" && clip) ? "+" : "";
+    rows.push([mark, name, String(entry?.dimension ?? "?"), entry?.size ?? "", entry?.licence ?? "", entry?.languages.join(",") ?? "", entry?.about ?? "(not in the catalog)"]);
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const row of rows) io.stdout(`${row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")}\n`);
-  const clip = findClipFolder(modelsDir);
   // Beside a sentence encoder, CLIP embeds only images (in its own vector space); alone it embeds both.
   const clipRole = active ? "for images" : "for text and images";
-  io.stdout(`\n* in use for text, + installed (in ${modelsDir})${clip ? `; Chinese-CLIP in ${clip} (${clipRole})` : `; no Chinese-CLIP (${CLIP_FOLDER_NAME})`}\n`);
+  io.stdout(`\n* in use for text, + installed (in ${modelRoots(settings.embed).join(" or ")})${clip ? `; Chinese-CLIP in ${clip} (${clipRole})` : `; no Chinese-CLIP (${CLIP_FOLDER_NAME})`}\n`);
   return 0;
 }
 
 export async function runModelCommand(rest: string[], args: ParsedArgs, settings: Settings, io: ModelCommandIo): Promise<number> {
   const [verb, what, ...extra] = rest;
-  const url = args.flags.get("url");
+  const flag = (name: string) => {
+    const value = args.flags.get(name);
+    return typeof value === "string" && value ? value : undefined;
+  };
   if (verb === "list" && !what) return list(settings, io);
   if (verb === "pull" && what && extra.length === 0) {
     try {
-      return await pull(what, typeof url === "string" && url ? url : undefined, settings, io);
+      return await pull(what, { url: flag("url"), mirror: flag("mirror") }, settings, io);
     } catch (error) {
       if (!(error instanceof DownloadError)) throw error;
       io.stderr(`homed: ${error.message}\n`);
       return 1;
     }
   }
-  throw new UsageError("usage: homed model pull NAME|URL [--url BASE] | homed model list");
+  throw new UsageError("usage: homed model pull NAME|URL [--mirror HUB | --url BASE] | homed model list");
 }

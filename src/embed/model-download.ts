@@ -5,13 +5,41 @@
  * a corrupt model must not stay where it would be loaded.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, renameSync, rmSync, statSync, openSync, writeSync, closeSync, ftruncateSync } from "node:fs";
+import { createReadStream, existsSync, renameSync, rmSync, statSync, openSync, writeSync, closeSync } from "node:fs";
 import { HomedError } from "../errors/index.ts";
 
 export class DownloadError extends HomedError {
-  constructor(message: string, options?: ErrorOptions) {
+  /** False when trying again cannot help (a 404, a full disk): the pull stops at once. */
+  readonly retry: boolean;
+  constructor(message: string, options?: ErrorOptions & { retry?: boolean }) {
     super("download", message, options);
     this.name = "DownloadError";
+    this.retry = options?.retry ?? true;
+  }
+}
+
+/** A refusal worth no second try: the file is not there, or not for us. 408 and 429 are waits, 5xx passing trouble. */
+const finalStatus = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+function statusError(url: string, status: number): DownloadError {
+  const why =
+    status === 404
+      ? "not found (HTTP 404): the mirror does not hold this file, or the name or revision is wrong"
+      : status === 401 || status === 403
+        ? `refused (HTTP ${status}): the repository is gated or private, or the mirror needs a login`
+        : `HTTP ${status}`;
+  return new DownloadError(`Cannot download ${url}: ${why}`, { retry: !finalStatus(status) });
+}
+
+/** Writes to the partial file, turning a full disk into a sentence that says what to do. */
+function writeChunk(fd: number, chunk: Uint8Array, part: string, received: number): void {
+  try {
+    writeSync(fd, chunk);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOSPC" && code !== "EDQUOT") throw error;
+    const mb = (received / 1e6).toFixed(1);
+    throw new DownloadError(`The disk is full (${code}) writing ${part} after ${mb} MB; free some space and run the pull again (it resumes from there)`, { cause: error, retry: false });
   }
 }
 
@@ -39,17 +67,16 @@ async function fetchInto(url: string, part: string, onProgress: DownloadOptions[
     rmSync(part, { force: true });
     throw new DownloadError(`${url}: the server refused the resume range; starting over`);
   }
-  if (!response.ok || !response.body) throw new DownloadError(`Cannot download ${url}: HTTP ${response.status}`);
-  // 206: the rest, appended; 200: the server ignored the range and sends everything again.
+  if (!response.ok || !response.body) throw statusError(url, response.status);
+  // 206: the rest, appended; 200: the server ignored the range and sends everything again ("w" empties the file).
   const resumed = response.status === 206;
   const fd = openSync(part, resumed ? "a" : "w");
   let received = resumed ? offset : 0;
   const length = Number(response.headers.get("content-length") ?? Number.NaN);
   const total = Number.isFinite(length) ? received + length : undefined;
   try {
-    if (!resumed) ftruncateSync(fd, 0);
     for await (const chunk of response.body) {
-      writeSync(fd, chunk);
+      writeChunk(fd, chunk, part, received);
       received += chunk.byteLength;
       onProgress?.({ received, total });
     }
@@ -68,6 +95,7 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
       await fetchInto(url, part, options.onProgress);
       break;
     } catch (error) {
+      if (error instanceof DownloadError && !error.retry) throw error;
       if (attempt >= attempts) {
         throw new DownloadError(`Cannot download ${url} after ${attempts} attempts: ${(error as Error).message} (run the pull again to resume)`, { cause: error });
       }

@@ -10,11 +10,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { withImageModel, type Embedder } from "./embedder.ts";
-import { CLIP_FOLDER_NAME, findClipFolder, readClipFolder } from "./clip-folder.ts";
+import { CLIP_FOLDER_NAME, readClipFolder } from "./clip-folder.ts";
 import { createClipEmbedder } from "./clip-onnx.ts";
 import { createFallbackEmbedder } from "./fallback.ts";
 import { createHttpEmbedder } from "./http-embedder.ts";
-import { activeSentenceFolder, readSentenceFolder } from "./sentence-folder.ts";
+import { findClipModel, findSentenceModel } from "./model-roots.ts";
+import { readSentenceFolder } from "./sentence-folder.ts";
 import { createSentenceEmbedder, type SentenceEmbedder } from "./sentence-onnx.ts";
 import { HomedError } from "../errors/index.ts";
 
@@ -34,6 +35,8 @@ export type HttpEmbedSettings = {
 
 export type EmbedSettings = {
   modelsDir: string;
+  /** Packaged models (model-roots.ts), searched after modelsDir. */
+  systemModelsDir?: string;
   threads: number;
   http?: HttpEmbedSettings;
 };
@@ -86,7 +89,7 @@ function openHttp(http: HttpEmbedSettings): ActiveEmbedder {
  * A CLIP folder that does not load leaves images without vectors, said in the reason.
  */
 async function besideClip(text: ActiveEmbedder, settings: EmbedSettings): Promise<ActiveEmbedder> {
-  const dir = findClipFolder(settings.modelsDir);
+  const dir = findClipModel(settings);
   // ONNX Runtime's WASM threads cannot start here (see openEmbedder); an endpoint alone needs none.
   if (!dir || settings.threads > 1) return text;
   try {
@@ -121,7 +124,7 @@ export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbed
   }
   const fallback = createFallbackEmbedder();
   // A sentence encoder, when installed, is the text model: CLIP's text tower is a weak sentence retriever.
-  const sentenceDir = activeSentenceFolder(settings.modelsDir);
+  const sentenceDir = findSentenceModel(settings);
   if (sentenceDir) {
     let sentence: SentenceEmbedder;
     try {
@@ -132,7 +135,7 @@ export async function openEmbedder(settings: EmbedSettings): Promise<ActiveEmbed
     }
     return besideClip({ embedder: sentence, kind: "sentence", reason: `sentence encoder ${sentence.description}`, degraded: false }, settings);
   }
-  const dir = findClipFolder(settings.modelsDir);
+  const dir = findClipModel(settings);
   if (!dir) {
     const where = join(settings.modelsDir, CLIP_FOLDER_NAME);
     return { embedder: fallback, kind: "fallback", reason: `no Chinese-CLIP model in ${where}; ${FALLBACK_NOTE}`, degraded: false };

@@ -41,7 +41,11 @@ export class SentenceFolderError extends HomedError {
 
 /** What `homed model pull` recorded: each file's source and the sha256 it verified or trusted. */
 export const PULL_RECORD = "homed-pull.json";
-export const PullRecordSchema = z.object({ files: z.record(z.string(), z.object({ url: z.string(), sha256: z.string() })) });
+export const PullRecordSchema = z.object({
+  /** The catalog's (or homed-model.json's) name: `make dist MODELS=DIR` names its package after it. */
+  name: z.string().optional(),
+  files: z.record(z.string(), z.object({ url: z.string(), sha256: z.string() })),
+});
 
 /**
  * A pulled folder's files are checked against the pull's record at every load, so a file

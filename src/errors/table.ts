@@ -35,6 +35,7 @@ export const ERRORS = {
   ambiguous: row(409),
   key_exists: row(409),
   already_imported: row(409), // a concurrent import of the same messages finished first (memory/import.ts)
+  pull_in_progress: row(409), // the console asked for a model pull while one runs (server/api-models.ts)
   too_large: row(413),
   rate_limited: row(429),
   // A model provider failed during a turn (ProviderError, prefixed).

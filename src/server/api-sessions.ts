@@ -43,9 +43,22 @@ const VoiceSchema = z.object({
 
 const SendMessageSchema = z
   .object({
-    content: z.string().min(1).max(200_000).optional(),
+    content: z.string().max(200_000).optional(),
     /** A voice message, heard through the transcription endpoint when one is configured (kernel/voice.ts). */
     audio: VoiceSchema.optional(),
+    /** Photos sent with the message (the console's paste), as data URLs: stored as image blocks, embedded by the image model. */
+    images: z
+      .array(
+        z.object({
+          url: z
+            .string()
+            .max(20_000_000)
+            .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/, "expected a data:image/(png|jpeg|webp|gif);base64 URL"),
+        }),
+      )
+      .min(1)
+      .max(8)
+      .optional(),
     /**
      * A live event of this conversation: it and everything after it are forgotten (Sessions.rewind
      * says why) and `content` takes their place — regenerate, edit and resend, retry.
@@ -72,7 +85,8 @@ const SendMessageSchema = z
       .optional(),
   })
   .refine((m) => (m.content === undefined && m.audio === undefined) !== (m.toolResults === undefined), "send either content or audio (a new message) or toolResults (for the paused turn's calls)")
-  .refine((m) => m.replace === undefined || m.content !== undefined || m.audio !== undefined, "replace goes with content (the message that takes the replaced events' place)");
+  .refine((m) => m.replace === undefined || m.content !== undefined || m.audio !== undefined, "replace goes with content (the message that takes the replaced events' place)")
+  .refine((m) => m.content === undefined || m.content.length > 0 || m.images !== undefined || m.audio !== undefined, { message: "content is empty (send some text, or images)", path: ["content"] });
 
 /**
  * Name the conversation by the model, unless it was renamed meanwhile: `ifTitle` is the title
@@ -170,7 +184,7 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
 
   app.post("/:id/messages", async (c) => {
     const session = await sessionOr404(c.req.param("id"));
-    const { content, audio, replace, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
+    const { content, audio, images, replace, ask, tools, toolResults } = await parseBody(c, SendMessageSchema);
     if (replace !== undefined && (await kernel.sessions.rewind(session.id, replace)) === undefined) {
       throw new HomedError("not_found", `No live event ${replace} in session ${session.id} to replace`);
     }
@@ -207,12 +221,14 @@ export function sessionRoutes(kernel: Kernel, log: Pick<Logger, "error" | "info"
         : undefined;
       try {
         const voice = audio ? { audio: [{ bytes: Buffer.from(audio.data, "base64"), mime: audio.mime, source: audio.source }] } : {};
+        const pictures = images?.map((image) => ({ type: "image_url" as const, image_url: { url: image.url } }));
         const result = await kernel.turn({
           session,
           input: content ?? "",
           ...voice,
           signal: controller.signal,
           onEvent,
+          ...(pictures ? { images: pictures } : {}),
           ...(clientTools ? { clientTools } : {}),
           ...(toolResults ? { toolResults } : {}),
         });

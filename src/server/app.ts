@@ -12,6 +12,7 @@ import { sceneRoutes } from "./api-scenes.ts";
 import { loginRoutes } from "./api-login.ts";
 import { memoryRoutes } from "./api-memory.ts";
 import { embedderRoutes, type EmbedderSetup } from "./api-embedder.ts";
+import { modelsRoutes, type ModelsSetup } from "./api-models.ts";
 import { requireAuth } from "./auth.ts";
 import { AppKeys } from "./app-keys.ts";
 import { keyRoutes } from "./api-keys.ts";
@@ -50,6 +51,8 @@ export type AppDeps = {
   a2a?: A2AConfig;
   /** The data folder and where the embedder came from: the console may then save one (`/api/memory/embedder`). */
   embedderSetup?: EmbedderSetup;
+  /** Where models are pulled to and from: the console may then pull one (`/api/models`). */
+  models?: ModelsSetup;
   /** Where the daemon listens and the other Host names it answers (host-check.ts); no check without it. */
   listen?: { hostname: string; allowedHosts: readonly string[] };
   /** `cors` of homed.json or HOMED_CORS_ORIGINS (cors.ts); absent: any origin on the bearer routes. */
@@ -99,6 +102,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory/tools", memoryToolRoutes(deps.kernel));
   app.route("/api/memory/import", importRoutes(deps.kernel.client, deps.kernel.recallEmbedder, deps.log));
   app.route("/api/memory/embedder", embedderRoutes(deps.kernel.engine.embedder, deps.embedderSetup, deps.log));
+  if (deps.models) app.route("/api/models", modelsRoutes(deps.models, deps.log));
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
   app.route(
     "/api/inspect",

@@ -24,3 +24,4 @@ export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer } from "./ap
 export type { MemorySource, RememberedFact, FactsAnswer, CorrectAnswer, RecallCard, ExplainAnswer } from "./api-remembers.ts";
 export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";
 export type { ImportEvents } from "./api-import.ts";
+export type { ModelCatalogAnswer, ModelPullState } from "./api-models.ts";

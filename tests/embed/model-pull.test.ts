@@ -8,8 +8,6 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseArgs, resolveSettings } from "../../src/config/index.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
@@ -19,34 +17,16 @@ import { runModelCommand } from "../../src/embed/model-command.ts";
 import { tinyVocab } from "../fixtures/make-tiny-clip.ts";
 import { tinySentenceModel } from "../fixtures/make-tiny-sentence.ts";
 import { tempDir, type TempDir } from "../support/temp-dir.ts";
+import { startModelMirror } from "./model-mirror.ts";
 
 const MODEL = tinySentenceModel();
 const TOKENIZER = new TextEncoder().encode(JSON.stringify({ model: { type: "WordPiece", vocab: Object.fromEntries(tinyVocab().map((t, i) => [t, i])) } }));
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const corrupted = Uint8Array.from(MODEL, (b, i) => (i === 100 ? b ^ 0xff : b));
 
-/** What the server serves, by path; `dropOnce` paths lose their connection halfway the first time. */
-const files = new Map<string, Uint8Array>();
-const dropOnce = new Set<string>();
-const requests: { path: string; range?: string }[] = [];
-const server = createServer((req: IncomingMessage, res) => {
-  const path = req.url ?? "";
-  requests.push({ path, range: req.headers.range });
-  const body = files.get(path);
-  if (!body) return void res.writeHead(404).end();
-  const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? "")?.[1] ?? 0);
-  const rest = body.subarray(from);
-  res.writeHead(from > 0 ? 206 : 200, { "content-length": rest.byteLength, ...(from > 0 ? { "content-range": `bytes ${from}-${body.byteLength - 1}/${body.byteLength}` } : {}) });
-  if (dropOnce.delete(path)) {
-    // The half reaches the client before the connection drops (as on a real network).
-    res.write(rest.subarray(0, rest.byteLength >> 1), () => setTimeout(() => res.destroy(), 100));
-    return;
-  }
-  res.end(rest);
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-after(() => server.close());
+const mirror = await startModelMirror();
+const { files, dropOnce, requests, base } = mirror;
+after(() => mirror.close());
 
 const made: TempDir[] = [];
 after(() => {
@@ -151,7 +131,7 @@ describe("homed model pull", () => {
 
   test("an unknown name or a malformed description is a clear error", async () => {
     const data = made[made.push(tempDir("homed-pull-")) - 1]!.path;
-    await assert.rejects(homedModel(data, ["pull", "no-such-model"]), /no model no-such-model in the catalog \(bge-small-zh-v1\.5, /);
+    await assert.rejects(homedModel(data, ["pull", "no-such-model"]), /no model no-such-model in the catalog \(chinese-clip-vit-b16, bge-small-zh-v1\.5, /);
     files.set("/broken/homed-model.json", new TextEncoder().encode(JSON.stringify({ name: "x", files: [] })));
     const out = await homedModel(data, ["pull", `${base}/broken`]);
     assert.equal(out.code, 1);

@@ -10,7 +10,11 @@ const helpText = (version: string) => helpOf(version, COMMANDS);
 describe("embedder settings", () => {
   test("defaults: models under the data folder, one thread, no endpoint", () => {
     const s = resolveSettings(parseArgs(["-data", "/d"]), {});
-    assert.deepEqual(s.embed, { modelsDir: "/d/models", threads: 1, http: undefined });
+    assert.deepEqual(s.embed, { modelsDir: "/d/models", systemModelsDir: "/usr/lib/homed/models", mirror: undefined, threads: 1, http: undefined });
+    // Packaged models elsewhere, and a Hugging Face mirror: homed's own variable first, then huggingface_hub's.
+    const moved = resolveSettings(parseArgs(["-data", "/d"]), { HOMED_SYSTEM_MODELS: "/opt/models", HF_ENDPOINT: "https://hf-mirror.com" }).embed;
+    assert.deepEqual([moved.systemModelsDir, moved.mirror], ["/opt/models", "https://hf-mirror.com"]);
+    assert.equal(resolveSettings(parseArgs(["-data", "/d"]), { HOMED_MODELS_MIRROR: "http://10.0.0.2/hf", HF_ENDPOINT: "https://hf-mirror.com" }).embed.mirror, "http://10.0.0.2/hf");
   });
 
   test("-models and -embed-threads from flags or environment", () => {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { CONTEXT_LENGTH, IMAGE_FEATURES, imageWeight, TINY_CLIP_DIR, TINY_DIM, textWeight } from "../fixtures/make-tiny-clip.ts";
+import { CONTEXT_LENGTH, IMAGE_FEATURES, imageWeight, TINY_CLIP_DIR, TINY_DIM, textWeight, tinyVocab } from "../fixtures/make-tiny-clip.ts";
 import { testDir } from "../support/temp-dir.ts";
 
 export function tinyClipCopy(precision: "fp32" | "fp16"): string {
@@ -36,3 +36,14 @@ export function expectedImage(quadrants: [number, number, number][]): number[] {
   assert.equal(features.length, IMAGE_FEATURES);
   return unit(Array.from({ length: TINY_DIM }, (_, j) => features.reduce((s, f, i) => s + f * imageWeight(i, j), 0)));
 }
+
+/** "猫" as the CLIP tokenizer frames it: [CLS] 猫 [SEP]. */
+export const CAT_IDS = [tinyVocab().indexOf("[CLS]"), tinyVocab().indexOf("猫"), tinyVocab().indexOf("[SEP]")];
+/** The un-normalised text tower output for "猫": Σᵢ idᵢ·W_text[i]. */
+const catRaw = (j: number) => CAT_IDS.reduce((s, id, i) => s + id * textWeight(i, j), 0);
+/**
+ * An image tower's weights under which a photo whose top-left red channel is above the mean
+ * lies exactly along the text "猫" (below it: exactly opposite) — what real CLIP learns from
+ * captioned photos. Feature 0 (red, top-left) maps onto "猫"; the other eleven onto nothing.
+ */
+export const catAlignedWeight = (i: number, j: number) => (i === 0 ? catRaw(j) : 0);

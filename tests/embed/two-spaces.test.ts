@@ -22,22 +22,16 @@ import { mergeByRank, vectorChannel } from "../../src/memory/vector-channel.ts";
 import { createLogger } from "../../src/log/index.ts";
 import { createApp } from "../../src/server/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { TINY_CLIP_DIR, TINY_DIM, textWeight, tinyImageModel, tinyVocab } from "../fixtures/make-tiny-clip.ts";
+import { TINY_CLIP_DIR, TINY_DIM, tinyImageModel } from "../fixtures/make-tiny-clip.ts";
 import { kernelHarness } from "../kernel/support.ts";
 import { pngFile } from "./images.ts";
 import { tinySentenceFolder } from "./sentence-support.ts";
-import { expectedText } from "./tiny-clip.ts";
+import { CAT_IDS, catAlignedWeight, expectedText } from "./tiny-clip.ts";
 import { testDir } from "../support/temp-dir.ts";
 
 const CLIP_MODEL = "chinese-clip-vit-b16@512";
 const SENTENCE_MODEL = "tiny-sentence@8";
-/** "猫" as the CLIP tokenizer frames it: [CLS] 猫 [SEP]. */
-const CAT_IDS = [tinyVocab().indexOf("[CLS]"), tinyVocab().indexOf("猫"), tinyVocab().indexOf("[SEP]")];
 const CAT_TEXT = expectedText(CAT_IDS);
-/** The un-normalised text tower output for "猫": Σᵢ idᵢ·W_text[i]. */
-const catRaw = (j: number) => CAT_IDS.reduce((s, id, i) => s + id * textWeight(i, j), 0);
-/** Feature 0 (red, top-left quadrant) maps onto the text "猫"; the other eleven onto nothing. */
-const alignedWeight = (i: number, j: number) => (i === 0 ? catRaw(j) : 0);
 
 const CAT_PHOTO = pngFile(32, 32, () => [250, 120, 100]);
 const OTHER_PHOTO = pngFile(32, 32, () => [10, 120, 100]);
@@ -48,7 +42,7 @@ function modelsFolder(): string {
   tinySentenceFolder({ pooling: "mean" }, { modelsDir });
   const clipDir = join(modelsDir, "chinese-clip-vit-b16-onnx");
   cpSync(join(TINY_CLIP_DIR, "fp32"), clipDir, { recursive: true });
-  writeFileSync(join(clipDir, "vit-b-16.img.fp32.onnx"), tinyImageModel("fp32", alignedWeight).model);
+  writeFileSync(join(clipDir, "vit-b-16.img.fp32.onnx"), tinyImageModel("fp32", catAlignedWeight).model);
   return modelsDir;
 }
 

@@ -36,6 +36,7 @@ const MATRIX: Record<string, [number, number]> = {
   ambiguous: [409, 1],
   key_exists: [409, 1],
   already_imported: [409, 1],
+  pull_in_progress: [409, 1],
   too_large: [413, 1],
   rate_limited: [429, 1],
   provider_rate_limited: [502, 1],

@@ -36,6 +36,7 @@ import { allFlags } from "../../src/cli/help.ts";
 import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "../../src/memory/index.ts";
 import { KernelConfigSchema } from "../../src/kernel/index.ts";
 import { ConnectionLimitsSchema, CorsConfigSchema, createApp } from "../../src/server/index.ts";
+import { ModelsSectionSchema } from "../../src/embed/models-config.ts";
 import { kernelHarness } from "../kernel/support.ts";
 import { CHARTS, renderChart } from "../../scripts/gen-bench-plots.ts";
 import { createLogger, LogConfigSchema } from "../../src/log/index.ts";
@@ -279,6 +280,7 @@ const SECTIONS: Record<string, z.ZodType> = {
   connections: ConnectionLimitsSchema,
   log: LogConfigSchema,
   cors: CorsConfigSchema,
+  models: ModelsSectionSchema,
 };
 
 /** Files of src/ (recursively). */
@@ -419,7 +421,7 @@ describe("the docs, checked against the code", () => {
     const harness = await kernelHarness([]);
     const dir = tempDir("homed-routes-");
     try {
-      // Every optional part switched on (A2A, plugins, doctor, the embedder's setup), so every route is registered.
+      // Every optional part switched on (A2A, plugins, doctor, the embedder's setup, models), so every route is registered.
       const app = createApp({
         version: "0.0.0-test",
         store: harness.store,
@@ -430,6 +432,7 @@ describe("the docs, checked against the code", () => {
         plugins: {} as never,
         doctor: {} as never,
         embedderSetup: { dataDir: dir.path, source: "models" },
+        models: { dataDir: dir.path, modelsDir: dir.path },
       });
       const doc = readDoc("docs/http-api.md");
       const documented = new Set(

@@ -24,3 +24,5 @@ export type { MemoryRecord, MemoryStats, SearchAnswer, RecordAnswer } from "./ap
 export type { MemorySource, RememberedFact, FactsAnswer, CorrectAnswer, RecallCard, ExplainAnswer } from "./api-remembers.ts";
 export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";
 export type { ImportEvents } from "./api-import.ts";
+export type { ProactiveEvents, MutesAnswer } from "./api-proactive.ts";
+export type { LiveMessage } from "./live-deliveries.ts";

@@ -7,7 +7,7 @@ import { configSection, describeTightening, ensureWritableDir, lockDataFolder, r
 import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "../log/index.ts";
 import { openFilesLimit, selfCommand } from "../runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "../embed/index.ts";
-import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, ProactiveConfigSchema, ProactiveMutes, type ProviderEnv } from "../kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./plugins.ts";
 import { channelPluginSpecs, ChannelsConfigSchema } from "./channels.ts";
 import { ChannelPlugins } from "../channels/index.ts";
@@ -59,6 +59,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const channels = configSection(file, "channels", ChannelsConfigSchema);
+  const proactive = configSection(file, "proactive", ProactiveConfigSchema);
   const connections = resolveConnectionLimits(configSection(file, "connections", ConnectionLimitsSchema), openFilesLimit());
   const logConfig = configSection(file, "log", LogConfigSchema);
   const log = createLogger({
@@ -96,7 +97,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         injection: memory.injection,
         ...kernelConfig,
       });
-      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log, channelPluginSpecs(channels, selfCommand()));
+      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log, channelPluginSpecs(channels, selfCommand()), proactive.feedIntervalSeconds);
       kernel.tools.addSource(
         pluginTools(
           plugins,
@@ -105,10 +106,12 @@ export async function runDaemon(settings: Settings): Promise<number> {
         ),
       );
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
-      // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
-      kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
+      // What plugins push (a watched terminal's output) waits for the session it names; an urgent push
+      // (a reminder due, new feed items) wakes a turn, whose answer goes out to where the person is.
       // Where what homed says first goes (the console, homed chat, channels register sinks).
       const outbound = new Outbound();
+      const mutes = await ProactiveMutes.open(store.client);
+      kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log, outbound, mutes), { homeSession: proactive.homeSession, mutes }).participant);
       // Channel plugins: their messages are turns of their own sessions; registered before plugins start.
       const channelPlugins = new ChannelPlugins({ kernel, host: plugins, outbound, log });
       // Plugins start in the background: the console answers while they come up.
@@ -138,6 +141,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         embedderSetup: { dataDir: settings.dataDir, source: settings.embed.http ? "flag" : embedSettings.http ? "saved" : "models" },
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
         cors,
+        proactive: { outbound, mutes },
       });
       const server = await serveGuarded(settings.listen.hostname, settings.listen.port, app.fetch, connections);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.

@@ -27,6 +27,8 @@ export type {
   Inspection,
   KeysAnswer,
   MessageEvents,
+  MutesAnswer,
+  LiveMessage,
   ModelsAnswer,
   NewKeyAnswer,
   PluginEventsAnswer,

@@ -599,6 +599,22 @@ export const STRINGS = {
       "该服务 /audio/transcriptions 与 /audio/speech 接口的模型。设置了转写模型，语音消息会被转成文字；没有则只保存、不转写。没有合成模型时，“朗读”使用浏览器自带的声音。",
     ],
   },
+  // issue 27 — proactive
+  proactive: {
+    region: ["Notifications", "通知"],
+    source_reminder: ["Reminder", "提醒"],
+    source_feed: ["New in a feed", "订阅有更新"],
+    source_terminal: ["A terminal finished", "终端已结束"],
+    source_plugin: ["From a plugin", "来自插件"],
+    open: ["Open conversation", "打开对话"],
+    dismiss: ["Dismiss", "关闭"],
+    allowDesktop: ["Desktop notifications", "桌面通知"],
+    desktopTitle: ["homed · {title}", "homed · {title}"],
+    unread: ["new answer", "有新回答"],
+    muteSession: ["Quiet: reminders and feeds do not wake this conversation", "静音：提醒和订阅不唤醒这个对话"],
+    muteSource: ["Quiet: {name} wakes no conversation", "静音：{name} 不唤醒任何对话"],
+    muteFailed: ["Cannot change: {message}", "无法更改：{message}"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

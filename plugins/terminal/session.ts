@@ -126,7 +126,13 @@ export class TerminalSession {
     const from = Math.max(this.pushCursor, this.start);
     if (from >= this.end && reason !== "exit") return;
     this.pushCursor = this.end;
-    this.push({ terminal: this.id, reason, output: this.slice(from), offset: this.end, ...(reason === "exit" ? { exitCode: this.exitCode ?? null, ...(this.policy.wake ? { urgent: true as const } : {}) } : {}) });
+    this.push({
+      terminal: this.id,
+      reason,
+      output: this.slice(from),
+      offset: this.end,
+      ...(reason === "exit" ? { exitCode: this.exitCode ?? null, ...(this.policy.wake ? { urgent: true as const } : {}) } : {}),
+    });
   }
 
   private slice(from: number): string {

@@ -121,7 +121,10 @@ describe("proactive turns: delivery, home session, mutes, rate limit", () => {
     const allowed = 1 + Math.floor((Date.now() - started) / WAKE_INTERVAL_MS);
     assert.ok(woken >= 1 && woken <= Math.min(2, allowed), `${woken} woken turns for 40 urgent events in ${Date.now() - started} ms`);
     // Every event reached a turn: none was dropped by the limit.
-    const seen = h.provider.requests.slice(-woken).map((r) => r.body.messages[0].content as string).join("\n");
+    const seen = h.provider.requests
+      .slice(-woken)
+      .map((r) => r.body.messages[0].content as string)
+      .join("\n");
     for (const n of [1, 20, 40]) assert.ok(seen.includes(`"text":"flood ${n}"`), `flood ${n} reached a woken turn`);
   });
 });

@@ -96,6 +96,7 @@ describe("proactive turns in the daemon: reminders over QQ, batched feeds, mutes
 
   test("a followed feed's 3 new items wake ONE turn, streamed to an open console; no new items, no turn, even after a restart", async () => {
     const session = await daemon.openSession("reader");
+    assert.equal((await fetch(`${daemon.url}/api/proactive/events`)).status, 401, "authenticated like the rest of /api");
     const listening = new AbortController();
     const stream = await fetch(`${daemon.url}/api/proactive/events`, { headers: daemon.headers, signal: listening.signal });
     assert.equal(stream.status, 200);

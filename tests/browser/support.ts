@@ -55,8 +55,11 @@ export async function launchChromium(locale = "en-US", extraArgs: readonly strin
   return { context, page, requests, close };
 }
 
-/** `audio`: the provider's audio endpoints; `chromiumArgs`: more switches (a fake microphone). */
-export async function openConsole(script: Script, options: { history?: object[]; locale?: string; audio?: ScriptedAudio; chromiumArgs?: readonly string[] } = {}): Promise<Console> {
+/**
+ * `audio`: the provider's audio endpoints; `chromiumArgs`: more switches (a fake microphone);
+ * `config`: the daemon's homed.json, when the test needs one (plugins to enable…).
+ */
+export async function openConsole(script: Script, options: { history?: object[]; locale?: string; audio?: ScriptedAudio; chromiumArgs?: readonly string[]; config?: object } = {}): Promise<Console> {
   const provider = await startScriptedProvider(script, options.audio);
   const data = tempDir("homed-browser-");
   const dataDir = data.path;
@@ -66,6 +69,7 @@ export async function openConsole(script: Script, options: { history?: object[];
     const imported = await run([...SOURCE_HOMED, "import", "-data", dataDir, file]);
     if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
   }
+  if (options.config) writeFileSync(join(dataDir, "homed.json"), JSON.stringify(options.config));
   const env = { ...process.env };
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });

@@ -178,7 +178,7 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
             if (shown.size) store.put({ ...feed, items: feed.items.map((i) => (shown.has(i.id) ? { ...i, read: true } : i)) });
           }
           const unreadLeft = feeds.reduce((n, f) => n + (store.get(f.id)?.items.filter((i) => !i.read).length ?? 0), 0);
-          return { items: picked.map(({ read, ...item }) => ({ ...item, wasRead: read })), unreadLeft, problems };
+          return { items: picked.map(({ read, told: _told, ...item }) => ({ ...item, wasRead: read })), unreadLeft, problems };
         });
       },
     }),

@@ -609,10 +609,10 @@ export const STRINGS = {
     open: ["Open conversation", "打开对话"],
     dismiss: ["Dismiss", "关闭"],
     allowDesktop: ["Desktop notifications", "桌面通知"],
-    desktopTitle: ["homed · {title}", "homed · {title}"],
+    desktopTitle: ["homed · {title}", "homed 消息 · {title}"],
     unread: ["new answer", "有新回答"],
     muteSession: ["Quiet: reminders and feeds do not wake this conversation", "静音：提醒和订阅不唤醒这个对话"],
-    muteSource: ["Quiet: {name} wakes no conversation", "静音：{name} 不唤醒任何对话"],
+    muteSource: ["Quiet: its events wake no conversation", "静音：它的事件不唤醒任何对话"],
     muteFailed: ["Cannot change: {message}", "无法更改：{message}"],
   },
 } as const satisfies Record<string, Record<string, Entry>>;

@@ -77,7 +77,7 @@ export function Plugins({ fail }: PageProps) {
                     {p.logTail.join("\n")}
                   </Data>
                 </details>
-                <MuteToggle kind="source" name={p.name} label={t("proactive.muteSource", { name: p.name })} />
+                <MuteToggle kind="source" name={p.name} label={t("proactive.muteSource")} />
                 <button type="button" aria-label={t("plugins.restartLabel", { name: p.name })} onClick={() => restart(p.name)}>
                   {t("plugins.restart")}
                 </button>

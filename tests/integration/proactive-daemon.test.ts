@@ -110,7 +110,7 @@ describe("proactive turns in the daemon: reminders over QQ, batched feeds, mutes
     assert.equal(wokenRequests().filter((r) => system(r).includes("rss_items")).length, 0, "what the feed held when subscribed is not news");
     items = [1, 2, 3, 4, 5];
     await until(() => seen.length > 0, "the woken answer on the stream", 20_000);
-    await settle(3500); // three more checks, nothing new in them
+    await settle(6500); // more checks (one a second) with nothing new, past the 5 s wake interval
     const turns = wokenRequests().filter((r) => system(r).includes("rss_items"));
     assert.equal(turns.length, 1, "one batched turn");
     for (const title of ["Item 3", "Item 4", "Item 5"]) assert.ok(system(turns[0]!).includes(title), `${title} in the turn`);

@@ -34,7 +34,7 @@ import { EXTRA_ENV, FLAGS, parseArgs } from "../../src/config/index.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { allFlags } from "../../src/cli/help.ts";
 import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "../../src/memory/index.ts";
-import { KernelConfigSchema } from "../../src/kernel/index.ts";
+import { KernelConfigSchema, Outbound, ProactiveConfigSchema } from "../../src/kernel/index.ts";
 import { ConnectionLimitsSchema, CorsConfigSchema, createApp } from "../../src/server/index.ts";
 import { kernelHarness } from "../kernel/support.ts";
 import { CHARTS, renderChart } from "../../scripts/gen-bench-plots.ts";
@@ -279,6 +279,7 @@ const SECTIONS: Record<string, z.ZodType> = {
   connections: ConnectionLimitsSchema,
   log: LogConfigSchema,
   cors: CorsConfigSchema,
+  proactive: ProactiveConfigSchema,
 };
 
 /** Files of src/ (recursively). */
@@ -430,6 +431,7 @@ describe("the docs, checked against the code", () => {
         plugins: {} as never,
         doctor: {} as never,
         embedderSetup: { dataDir: dir.path, source: "models" },
+        proactive: { outbound: new Outbound(), mutes: {} as never },
       });
       const doc = readDoc("docs/http-api.md");
       const documented = new Set(

@@ -111,6 +111,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       // Where what homed says first goes (the console, homed chat, channels register sinks).
       const outbound = new Outbound();
       const mutes = await ProactiveMutes.open(store.client);
+      // Ends the consoles' open streams of woken answers at the stop, rather than after its grace.
+      const stopStreams = new AbortController();
       kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log, outbound, mutes), { homeSession: proactive.homeSession, mutes }).participant);
       // Channel plugins: their messages are turns of their own sessions; registered before plugins start.
       const channelPlugins = new ChannelPlugins({ kernel, host: plugins, outbound, log });
@@ -141,7 +143,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         embedderSetup: { dataDir: settings.dataDir, source: settings.embed.http ? "flag" : embedSettings.http ? "saved" : "models" },
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
         cors,
-        proactive: { outbound, mutes },
+        proactive: { outbound, mutes, stopping: stopStreams.signal },
       });
       const server = await serveGuarded(settings.listen.hostname, settings.listen.port, app.fetch, connections);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
@@ -177,6 +179,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       channelPlugins.stop();
+      stopStreams.abort();
       kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, stopPlugins(plugins, pluginsStarted)]);
       log.info("stopped cleanly");

@@ -28,7 +28,8 @@ export type ProactiveEvents = { woken: LiveMessage };
 /** `GET` and `PUT /api/proactive/mutes`. */
 export type MutesAnswer = Mutes;
 
-export function proactiveRoutes(kernel: Pick<Kernel, "sessions">, live: LiveDeliveries, mutes: ProactiveMutes): Hono<AuthEnv> {
+/** `stopping`: the daemon's stop, which ends every open stream at once (an open console must not hold the stop for its grace). */
+export function proactiveRoutes(kernel: Pick<Kernel, "sessions">, live: LiveDeliveries, mutes: ProactiveMutes, stopping?: AbortSignal): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
   app.get("/events", (c) => {
@@ -36,7 +37,11 @@ export function proactiveRoutes(kernel: Pick<Kernel, "sessions">, live: LiveDeli
     if (!query.success) throw new HomedError("invalid_request", `${query.error.issues[0]!.path.join(".")}: ${query.error.issues[0]!.message}`);
     const access = accessOf(c);
     return streamSSE(c, async (stream) => {
-      const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
+      const closed = new Promise<void>((resolve) => {
+        stream.onAbort(resolve);
+        if (stopping?.aborted) resolve();
+        stopping?.addEventListener("abort", () => resolve(), { once: true });
+      });
       const unsubscribe = live.subscribe({
         access,
         client: query.data.client,

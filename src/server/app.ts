@@ -57,7 +57,7 @@ export type AppDeps = {
   /** `cors` of homed.json or HOMED_CORS_ORIGINS (cors.ts); absent: any origin on the bearer routes. */
   cors?: CorsConfig;
   /** Where woken turns' answers go, and what is muted: `/api/proactive` is absent without it (the console and `homed chat` sinks register on `outbound`). */
-  proactive?: { outbound: Outbound; mutes: ProactiveMutes };
+  proactive?: { outbound: Outbound; mutes: ProactiveMutes; stopping?: AbortSignal };
 };
 
 /** `GET /healthz`: the store answers; the daemon's version. */
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Hono {
     const live = new LiveDeliveries(deps.kernel.sessions);
     deps.proactive.outbound.register(live.sink("console"));
     deps.proactive.outbound.register(live.sink("chat"));
-    app.route("/api/proactive", proactiveRoutes(deps.kernel, live, deps.proactive.mutes));
+    app.route("/api/proactive", proactiveRoutes(deps.kernel, live, deps.proactive.mutes, deps.proactive.stopping));
   }
   app.route("/v1", openAiRoutes(deps.kernel, deps.log));
   app.route("/mcp", mcpRoutes(deps.kernel));

@@ -129,10 +129,18 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
     }),
     defineTool({
       name: "calendar_create",
-      description: "Create an event. Give end or durationMinutes (default 60 minutes; all-day events one day). rrule repeats it, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10.",
+      description:
+        'Create an event. Give start, or startInMinutes (from now: "in 5 minutes" needs no clock). Give end or durationMinutes (default 60 minutes; all-day events one day). rrule repeats it, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10. remindMinutesBefore sets a reminder that wakes this conversation.',
       input: z.object({
         summary: z.string().min(1).max(500),
-        start: When,
+        start: When.optional(),
+        startInMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(366 * 24 * 60)
+          .optional()
+          .describe("instead of start: this many minutes from now"),
         end: When.optional(),
         durationMinutes: z
           .number()
@@ -157,14 +165,16 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
         lock.runExclusive(() =>
           guard(() => {
             const zone = args.timezone ?? config.timezone;
-            const start = timeFromInput(args.start, zone);
+            if ((args.start === undefined) === (args.startInMinutes === undefined)) throw new ToolFailure("bad_time", "Cannot create: give either start or startInMinutes");
+            const startText = args.start ?? new Date(Date.now() + args.startInMinutes! * 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+            const start = timeFromInput(startText, zone);
             const end = args.end ? timeFromInput(args.end, zone) : start.clone();
             if (!args.end)
               end.addDuration(
                 start.isDate ? ICAL.Duration.fromData({ days: Math.max(1, Math.round((args.durationMinutes ?? 1440) / 1440)) }) : ICAL.Duration.fromSeconds((args.durationMinutes ?? 60) * 60),
               );
             if (end.isDate !== start.isDate) throw new ToolFailure("bad_range", "Cannot create: start and end must both be dates or both be times");
-            if (instantOf(end, zone) < instantOf(start, zone)) throw new ToolFailure("bad_range", `Cannot create: the end ${args.end} is before the start ${args.start}`);
+            if (instantOf(end, zone) < instantOf(start, zone)) throw new ToolFailure("bad_range", `Cannot create: the end ${args.end} is before the start ${startText}`);
             const vevent = new ICAL.Component("vevent");
             const event = new ICAL.Event(vevent);
             event.uid = `${randomUUID()}@homed`;

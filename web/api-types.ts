@@ -28,6 +28,8 @@ export type {
   Inspection,
   KeysAnswer,
   MessageEvents,
+  MutesAnswer,
+  LiveMessage,
   ModelsAnswer,
   ModelCatalogAnswer,
   ModelPullState,

@@ -681,6 +681,22 @@ export const STRINGS = {
     image: ["Pasted photo {n}", "粘贴的照片 {n}"],
     remove: ["Remove photo {n}", "移除照片 {n}"],
   },
+  // issue 27 — proactive
+  proactive: {
+    region: ["Notifications", "通知"],
+    source_reminder: ["Reminder", "提醒"],
+    source_feed: ["New in a feed", "订阅有更新"],
+    source_terminal: ["A terminal finished", "终端已结束"],
+    source_plugin: ["From a plugin", "来自插件"],
+    open: ["Open conversation", "打开对话"],
+    dismiss: ["Dismiss", "关闭"],
+    allowDesktop: ["Desktop notifications", "桌面通知"],
+    desktopTitle: ["homed · {title}", "homed 消息 · {title}"],
+    unread: ["new answer", "有新回答"],
+    muteSession: ["Quiet: reminders and feeds do not wake this conversation", "静音：提醒和订阅不唤醒这个对话"],
+    muteSource: ["Quiet: its events wake no conversation", "静音：它的事件不唤醒任何对话"],
+    muteFailed: ["Cannot change: {message}", "无法更改：{message}"],
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 /** Every text the console has, as "section.name": t() takes only these, so a missing word fails the type check. */

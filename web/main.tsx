@@ -12,6 +12,7 @@ import { Chat } from "./page-chat.tsx";
 import { Context } from "./page-context.tsx";
 import { Doctor } from "./page-doctor.tsx";
 import { Keys } from "./page-keys.tsx";
+import { LiveNotifications } from "./live-notifications.tsx";
 import { Login } from "./page-login.tsx";
 import { Memory } from "./page-memory.tsx";
 import { Plugins } from "./page-plugins.tsx";
@@ -161,6 +162,7 @@ function Shell() {
       <main id="view" tabindex={-1}>
         {body}
       </main>
+      {loggedIn && <LiveNotifications />}
     </>
   );
 }

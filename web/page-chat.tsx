@@ -2,6 +2,8 @@
 // and each turn's recalled memory as one line that expands to the query and what was injected.
 import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { MuteToggle } from "./mute-toggle.tsx";
+import { markRead, useUnread, WOKEN_EVENT } from "./proactive.ts";
 import { api, type Streamed, streamMessage } from "./api.ts";
 import { MAX_IMAGES, PastedImages, pastedImages } from "./image-paste.tsx";
 import type { AuditAnswer, ContextAnswer, DeletedAnswer, FailureAnswer, MessageEvents, ModelTitleAnswer, ProvidersAnswer, SessionsAnswer } from "./api-types.ts";
@@ -302,6 +304,7 @@ function AddModelStep() {
 function DayGroup({ day, sessions, current, matches }: { day: Day; sessions: Session[]; current: Session | null; matches: (s: Session) => boolean }) {
   const byPartner = new Map<string, Session[]>();
   for (const s of sessions) byPartner.set(s.partner, [...(byPartner.get(s.partner) ?? []), s]);
+  const unread = useUnread();
   return (
     <li class="day" data-day={day} hidden={!sessions.some(matches)}>
       <h3 class="day-name">{t(`turn.${day}`)}</h3>
@@ -319,6 +322,11 @@ function DayGroup({ day, sessions, current, matches }: { day: Day; sessions: Ses
                 <li key={s.id} data-session={s.id} hidden={!matches(s)}>
                   <a href={`#/chat/${s.id}`} aria-current={s.id === current?.id ? "page" : undefined}>
                     <Data>{s.title ?? s.partner}</Data>
+                    {unread.has(s.id) && s.id !== current?.id && (
+                      <span class="unread-mark">
+                        <span class="sr-only">{t("proactive.unread")}</span>
+                      </span>
+                    )}
                     <small>
                       <Channel channel={s.channel} />
                       {s.thread ? ` #${s.thread + 1}` : ""}
@@ -800,6 +808,27 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
     setDrawer(open);
     requestAnimationFrame(() => document.querySelector<HTMLElement>(open ? ".drawer-close" : ".drawer-toggle")?.focus());
   };
+  // A woken answer of the open conversation (live-notifications.tsx): loaded again and shown, already read.
+  const [generation, setGeneration] = useState(0);
+  const woken = useRef(false);
+  const shownId = loaded?.current?.id;
+  useEffect(() => {
+    if (!shownId) return;
+    markRead(shownId);
+    const onWoken = (e: Event) => {
+      if ((e as CustomEvent<{ sessionId: string }>).detail.sessionId !== shownId) return;
+      markRead(shownId);
+      woken.current = true;
+      reload();
+    };
+    window.addEventListener(WOKEN_EVENT, onWoken);
+    return () => window.removeEventListener(WOKEN_EVENT, onWoken);
+  }, [shownId]);
+  useEffect(() => {
+    if (!woken.current) return;
+    woken.current = false;
+    setGeneration((g) => g + 1);
+  }, [loaded]);
   // Esc closes the open drawer, wherever the focus is.
   useEffect(() => {
     if (!drawer) return;
@@ -826,7 +855,10 @@ export function Chat({ params: [sessionId], fail }: PageProps) {
           {!hasProvider && <AddModelStep />}
           <ModelSwitcher providers={providers} />
           {current && conversation ? (
-            <Conversation key={current.id} session={current} loaded={conversation} hasProvider={hasProvider} renamed={reload} />
+            <>
+              <MuteToggle kind="session" name={current.id} label={t("proactive.muteSession")} />
+              <Conversation key={`${current.id}/${generation}`} session={current} loaded={conversation} hasProvider={hasProvider} renamed={reload} />
+            </>
           ) : sessions.length ? (
             <Notice>{t("chat.missing")}</Notice>
           ) : (

@@ -6,6 +6,7 @@ import type { PluginEventsAnswer, PluginsAnswer } from "./api-types.ts";
 import { Data, Notice, type PageProps, useLoad } from "./components.tsx";
 import { errorText } from "./errors.ts";
 import { named, t, when } from "./i18n.ts";
+import { MuteToggle } from "./mute-toggle.tsx";
 
 type Plugin = PluginsAnswer["plugins"][number];
 type Pushed = { type?: string; session?: string; urgent?: boolean };
@@ -76,6 +77,7 @@ export function Plugins({ fail }: PageProps) {
                     {p.logTail.join("\n")}
                   </Data>
                 </details>
+                <MuteToggle kind="source" name={p.name} label={t("proactive.muteSource")} />
                 <button type="button" aria-label={t("plugins.restartLabel", { name: p.name })} onClick={() => restart(p.name)}>
                   {t("plugins.restart")}
                 </button>

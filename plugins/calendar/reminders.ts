@@ -1,13 +1,27 @@
 /**
- * Opt-in reminders: when set, occurrences starting within the next `minutesBefore` minutes are
- * pushed once each as `calendar_upcoming` ring events. The setting and what was already sent
- * live in `<dir>/reminders.json`, so a restart neither forgets the choice nor repeats a push.
+ * Opt-in reminders, two kinds: for every event (`calendar_remind`: occurrences starting within the
+ * next `minutesBefore` minutes are pushed once each as `calendar_upcoming`), and for one event
+ * (`calendar_create`'s `remindMinutesBefore`: each occurrence pushed as `calendar_reminder` at
+ * its start less that many minutes). Each remembers the session that asked for it, so the push
+ * wakes that conversation. The settings and what was already sent live in
+ * `<dir>/reminders.json`, so a restart neither forgets the choice nor repeats a push.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
-const FileSchema = z.object({ version: z.literal(1), minutesBefore: z.number().int().positive().nullable(), sent: z.array(z.string()) });
+const AlarmSchema = z.object({ minutesBefore: z.number().int().nonnegative(), session: z.string().optional() });
+export type Alarm = z.infer<typeof AlarmSchema>;
+
+const FileSchema = z.object({
+  version: z.literal(1),
+  minutesBefore: z.number().int().positive().nullable(),
+  /** The session that turned reminders for every event on. */
+  session: z.string().optional(),
+  /** Reminders of single events, by uid. */
+  alarms: z.record(z.string(), AlarmSchema).default({}),
+  sent: z.array(z.string()),
+});
 type State = z.infer<typeof FileSchema>;
 
 /** Keys of sent reminders kept: enough to never repeat one still inside any window. */
@@ -25,7 +39,7 @@ export class ReminderState {
     try {
       text = readFileSync(this.file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, minutesBefore: null, sent: [] };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, minutesBefore: null, alarms: {}, sent: [] };
       throw error;
     }
     const parsed = FileSchema.safeParse(JSON.parse(text));
@@ -33,8 +47,16 @@ export class ReminderState {
     return parsed.data;
   }
 
-  setMinutesBefore(minutes: number | null): void {
-    this.write({ ...this.read(), minutesBefore: minutes });
+  setMinutesBefore(minutes: number | null, session?: string): void {
+    const { session: _before, ...state } = this.read();
+    this.write({ ...state, minutesBefore: minutes, ...(minutes && session ? { session } : {}) });
+  }
+
+  /** Sets (or with null removes) the reminder of one event. */
+  setAlarm(uid: string, alarm: Alarm | null): void {
+    const state = this.read();
+    const { [uid]: _old, ...others } = state.alarms;
+    this.write({ ...state, alarms: alarm ? { ...others, [uid]: alarm } : others });
   }
 
   /** Records keys as sent; returns those that were not yet. */

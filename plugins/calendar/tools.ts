@@ -12,42 +12,79 @@ const When = z.string().min(10).max(40).describe("2026-10-26T09:00 (wall clock i
 const Zone = z.string().min(1).max(64).describe("IANA time zone, e.g. Europe/Berlin");
 const Uid = z.string().min(1).max(300).describe("uid from calendar_list or calendar_create");
 
+/** A reminder missed by up to this much (homed was down, the machine slept) is still sent; an older one is not. */
+const LATE_MS = 60 * 60_000;
+
+/** An occurrence as a reminder event tells it. */
+const described = (o: Occurrence) => ({ uid: o.uid, calendar: o.calendar, summary: o.summary, start: o.start, end: o.end, ...(o.location ? { location: o.location } : {}) });
+
 /** The calendar plugin's tools, loaded only in its own process (its libraries stay out of the others'). */
 export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinition[] {
   zoneNamed(config.timezone); // an unknown default zone is a settings problem, said at start
   const files = new CalendarFiles(config.dir);
   const lock = new Mutex();
   const reminders = new ReminderState(config.dir);
+  /** Reminders of single events run to the second: a timer each for those due before the next check. */
+  const armed = new Map<string, ReturnType<typeof setTimeout>>();
   const remind = () => {
-    const { minutesBefore } = reminders.read();
-    if (!minutesBefore || !lifecycle.shared.attached) return;
+    const state = reminders.read();
+    if (!lifecycle.shared.attached) return;
     const now = Date.now();
-    const soon = files.loadAll().calendars.flatMap((c) => occurrencesIn(c.name, c.calendar, now, now + minutesBefore * 60_000, config.timezone, config.maxOccurrences));
-    // Only those starting from now on: an event already under way is not "upcoming".
-    const upcoming = soon.filter((o) => Date.parse(o.start) >= now);
-    const fresh = new Set(reminders.markSent(upcoming.map((o) => `${o.uid}|${o.start}`)));
-    for (const o of upcoming) {
-      if (!fresh.has(`${o.uid}|${o.start}`)) continue;
-      lifecycle.shared.pushEvent({
-        type: "calendar_upcoming",
-        uid: o.uid,
-        calendar: o.calendar,
-        summary: o.summary,
-        start: o.start,
-        end: o.end,
-        ...(o.location ? { location: o.location } : {}),
-        minutesBefore,
-      });
+    const calendars = () => files.loadAll().calendars;
+    if (state.minutesBefore) {
+      const soon = calendars().flatMap((c) => occurrencesIn(c.name, c.calendar, now, now + state.minutesBefore! * 60_000, config.timezone, config.maxOccurrences));
+      // Only those starting from now on: an event already under way is not "upcoming".
+      const upcoming = soon.filter((o) => Date.parse(o.start) >= now);
+      const fresh = new Set(reminders.markSent(upcoming.map((o) => `${o.uid}|${o.start}`)));
+      for (const o of upcoming) {
+        if (!fresh.has(`${o.uid}|${o.start}`)) continue;
+        lifecycle.shared.pushEvent({ type: "calendar_upcoming", ...(state.session ? { session: state.session } : {}), urgent: true, ...described(o), minutesBefore: state.minutesBefore });
+      }
+    }
+    const alarms = Object.entries(state.alarms);
+    if (alarms.length === 0) return;
+    const horizon = now + config.checkSeconds * 1000;
+    const longest = Math.max(...alarms.map(([, a]) => a.minutesBefore)) * 60_000;
+    const occurrences = calendars().flatMap((c) => occurrencesIn(c.name, c.calendar, now - LATE_MS, horizon + longest, config.timezone, config.maxOccurrences));
+    const due: Occurrence[] = [];
+    for (const o of occurrences) {
+      const alarm = state.alarms[o.uid];
+      if (!alarm) continue;
+      const at = Date.parse(o.start) - alarm.minutesBefore * 60_000;
+      const key = `alarm|${o.uid}|${o.start}`;
+      if (at < now - LATE_MS || at > horizon) continue;
+      if (at <= now) due.push(o);
+      else if (!armed.has(key))
+        armed.set(
+          key,
+          setTimeout(() => {
+            armed.delete(key);
+            tick();
+          }, at - now),
+        );
+    }
+    const fresh = new Set(reminders.markSent(due.map((o) => `alarm|${o.uid}|${o.start}`)));
+    for (const o of due) {
+      if (!fresh.has(`alarm|${o.uid}|${o.start}`)) continue;
+      const { minutesBefore, session } = state.alarms[o.uid]!;
+      lifecycle.shared.pushEvent({ type: "calendar_reminder", ...(session ? { session } : {}), urgent: true, ...described(o), minutesBefore });
     }
   };
-  const timer = setInterval(() => {
+  const tick = () => {
     try {
       remind();
     } catch {
       // An unreadable file now is tried again at the next tick; calendar_list names it.
     }
-  }, config.checkSeconds * 1000);
-  lifecycle.onClose(() => clearInterval(timer));
+  };
+  const timer = setInterval(tick, config.checkSeconds * 1000);
+  // Reminders that fell due while homed was down are sent soon after the start (once attached).
+  const first = setTimeout(tick, 2000);
+  lifecycle.onClose(() => {
+    clearInterval(timer);
+    clearTimeout(first);
+    for (const t of armed.values()) clearTimeout(t);
+  });
   const guard = <T>(work: () => T): T => {
     try {
       return work();
@@ -92,10 +129,18 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
     }),
     defineTool({
       name: "calendar_create",
-      description: "Create an event. Give end or durationMinutes (default 60 minutes; all-day events one day). rrule repeats it, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10.",
+      description:
+        'Create an event. Give start, or startInMinutes (from now: "in 5 minutes" needs no clock). Give end or durationMinutes (default 60 minutes; all-day events one day). rrule repeats it, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10. remindMinutesBefore sets a reminder that wakes this conversation.',
       input: z.object({
         summary: z.string().min(1).max(500),
-        start: When,
+        start: When.optional(),
+        startInMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(366 * 24 * 60)
+          .optional()
+          .describe("instead of start: this many minutes from now"),
         end: When.optional(),
         durationMinutes: z
           .number()
@@ -108,19 +153,28 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
         location: z.string().max(500).optional(),
         description: z.string().max(10_000).optional(),
         calendar: z.string().regex(CALENDAR_NAME).default("personal"),
+        remindMinutesBefore: z
+          .number()
+          .int()
+          .min(0)
+          .max(7 * 24 * 60)
+          .optional()
+          .describe("remind this conversation this many minutes before each occurrence (0: at its start); the reminder wakes you to tell the person"),
       }),
-      run: (args) =>
+      run: (args, { session }) =>
         lock.runExclusive(() =>
           guard(() => {
             const zone = args.timezone ?? config.timezone;
-            const start = timeFromInput(args.start, zone);
+            if ((args.start === undefined) === (args.startInMinutes === undefined)) throw new ToolFailure("bad_time", "Cannot create: give either start or startInMinutes");
+            const startText = args.start ?? new Date(Date.now() + args.startInMinutes! * 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+            const start = timeFromInput(startText, zone);
             const end = args.end ? timeFromInput(args.end, zone) : start.clone();
             if (!args.end)
               end.addDuration(
                 start.isDate ? ICAL.Duration.fromData({ days: Math.max(1, Math.round((args.durationMinutes ?? 1440) / 1440)) }) : ICAL.Duration.fromSeconds((args.durationMinutes ?? 60) * 60),
               );
             if (end.isDate !== start.isDate) throw new ToolFailure("bad_range", "Cannot create: start and end must both be dates or both be times");
-            if (instantOf(end, zone) < instantOf(start, zone)) throw new ToolFailure("bad_range", `Cannot create: the end ${args.end} is before the start ${args.start}`);
+            if (instantOf(end, zone) < instantOf(start, zone)) throw new ToolFailure("bad_range", `Cannot create: the end ${args.end} is before the start ${startText}`);
             const vevent = new ICAL.Component("vevent");
             const event = new ICAL.Event(vevent);
             event.uid = `${randomUUID()}@homed`;
@@ -135,7 +189,18 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
             if (!start.isDate) files.includeZone(calendar, zoneOf(start));
             calendar.addSubcomponent(vevent);
             files.save(args.calendar, calendar);
-            return { uid: event.uid, calendar: args.calendar, start: timeForModel(start), end: timeForModel(end), ...(args.rrule ? { rule: args.rrule } : {}) };
+            if (args.remindMinutesBefore !== undefined) {
+              reminders.setAlarm(event.uid, { minutesBefore: args.remindMinutesBefore, ...(session ? { session } : {}) });
+              tick();
+            }
+            return {
+              uid: event.uid,
+              calendar: args.calendar,
+              start: timeForModel(start),
+              end: timeForModel(end),
+              ...(args.rrule ? { rule: args.rrule } : {}),
+              ...(args.remindMinutesBefore !== undefined ? { remindMinutesBefore: args.remindMinutesBefore } : {}),
+            };
           }),
         ),
     }),
@@ -177,8 +242,8 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
           .min(0)
           .max(7 * 24 * 60),
       }),
-      run: ({ minutesBefore }) => {
-        reminders.setMinutesBefore(minutesBefore || null);
+      run: ({ minutesBefore }, { session }) => {
+        reminders.setMinutesBefore(minutesBefore || null, session);
         return { reminders: minutesBefore ? { minutesBefore } : "off" };
       },
     }),
@@ -193,6 +258,7 @@ export function calendarTools(config: Config, lifecycle: Lifecycle): ToolDefinit
             if (!occurrence) {
               for (const vevent of calendar.getAllSubcomponents("vevent")) if (vevent.getFirstPropertyValue("uid") === uid) calendar.removeSubcomponent(vevent);
               files.save(name, calendar);
+              reminders.setAlarm(uid, null);
               return { deleted: uid, calendar: name };
             }
             if (!event.isRecurring()) throw new ToolFailure("not_recurring", `Event ${uid} does not repeat: delete it without occurrence`);

@@ -1,7 +1,9 @@
 /**
  * The subscriptions, in one JSON file replaced atomically (a temporary file, then rename): each
  * feed's URL, its validators for conditional GET (ETag, Last-Modified), whether new items are
- * pushed, and the items seen so far (newest first, capped), each marked read or not.
+ * pushed (and the session that asked, whose turn they wake), and the items seen so far (newest
+ * first, capped), each marked read or not and told or not (pushed to the agent already: a restart
+ * never tells an item twice).
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -14,6 +16,8 @@ const StoredItemSchema = z.object({
   published: z.string().nullable(),
   summary: z.string(),
   read: z.boolean(),
+  /** Pushed to the agent (or there when the feed was subscribed); files from before this field: told. */
+  told: z.boolean().default(true),
 });
 export type StoredItem = z.infer<typeof StoredItemSchema>;
 
@@ -23,6 +27,8 @@ const FeedSchema = z.object({
   title: z.string(),
   format: z.string(),
   push: z.boolean(),
+  /** The session whose tool call subscribed (or last changed push): its turn is woken for new items. */
+  session: z.string().optional(),
   etag: z.string().optional(),
   lastModified: z.string().optional(),
   checkedAt: z.string().optional(),

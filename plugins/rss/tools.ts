@@ -53,23 +53,36 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
         return [];
       }
       const known = new Set(current.items.map((i) => i.id));
-      const fresh = newest(got.parsed.items.filter((i) => !known.has(i.id)).map((i) => ({ ...i, read: false })));
+      const fresh = newest(got.parsed.items.filter((i) => !known.has(i.id)).map((i) => ({ ...i, read: false, told: false })));
       store.put({ ...current, ...validators, title: got.parsed.title || current.title, format: got.parsed.format, checkedAt, items: [...fresh, ...current.items].slice(0, config.maxItemsPerFeed) });
       return fresh;
     });
   };
 
+  /**
+   * One event per followed feed and check, with every item not yet told (nor read): the kernel
+   * wakes one turn for it. Told items are marked so in the store, so a restart does not re-tell.
+   */
   const poll = async () => {
     for (const feed of store.all().filter((f) => f.push)) {
       try {
-        const fresh = await refresh(feed);
-        if (fresh.length === 0 || !lifecycle.shared.attached) continue;
-        lifecycle.shared.pushEvent({
-          type: "rss_items",
-          feed: feed.id,
-          title: feed.title,
-          items: fresh.slice(0, PUSH_ITEMS).map(({ id, title, link, published }) => ({ id, title, link, published })),
-          more: Math.max(0, fresh.length - PUSH_ITEMS),
+        await refresh(feed);
+        if (!lifecycle.shared.attached) continue;
+        await lock.runExclusive(() => {
+          const current = store.get(feed.id);
+          const untold = current?.items.filter((i) => !i.told && !i.read) ?? [];
+          if (!current || untold.length === 0) return;
+          const pushed = lifecycle.shared.pushEvent({
+            type: "rss_items",
+            ...(current.session ? { session: current.session } : {}),
+            urgent: true,
+            feed: current.id,
+            title: current.title,
+            items: untold.slice(0, PUSH_ITEMS).map(({ id, title, link, published }) => ({ id, title, link, published })),
+            more: Math.max(0, untold.length - PUSH_ITEMS),
+          });
+          // A full ring: told at the next check instead.
+          if (pushed) store.put({ ...current, items: current.items.map((i) => (i.told ? i : { ...i, told: true })) });
         });
       } catch {
         // A feed that is down now is tried again at the next tick; rss_read reports why.
@@ -99,13 +112,14 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
     defineTool({
       name: "rss_subscribe",
       description:
-        "Subscribe to a feed by its http(s) URL (RSS, Atom, RDF or JSON Feed). push: true also sends new items as events when they appear. Subscribing again to the same URL only changes push.",
+        "Subscribe to a feed by its http(s) URL (RSS, Atom, RDF or JSON Feed). push: true also tells you new items when they appear (they wake this conversation). Subscribing again to the same URL only changes push.",
       input: z.object({ url: z.string().min(1), push: z.boolean().default(false) }),
-      run: async ({ url, push }, { signal }) => {
+      run: async ({ url, push }, { signal, session }) => {
         const existing = store.all().find((f) => f.url === url);
         if (existing) {
-          await lock.runExclusive(() => store.put({ ...existing, push }));
-          return { feed: summary({ ...existing, push }), already: true };
+          const changed = { ...existing, push, ...(session ? { session } : {}) };
+          await lock.runExclusive(() => store.put(changed));
+          return { feed: summary(changed), already: true };
         }
         if (store.all().length >= config.maxFeeds) throw new ToolFailure("too_many_feeds", `Cannot subscribe: ${config.maxFeeds} feeds already; unsubscribe one first`);
         const got = await download(url, {}, signal);
@@ -117,10 +131,12 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
             title: parsed.title,
             format: parsed.format,
             push,
+            ...(session ? { session } : {}),
             ...(got.etag ? { etag: got.etag } : {}),
             ...(got.lastModified ? { lastModified: got.lastModified } : {}),
             checkedAt: new Date().toISOString(),
-            items: newest(parsed.items.map((i) => ({ ...i, read: false }))).slice(0, config.maxItemsPerFeed),
+            // What the feed holds when subscribed is not news: only later items are told.
+            items: newest(parsed.items.map((i) => ({ ...i, read: false, told: true }))).slice(0, config.maxItemsPerFeed),
           }),
         );
         return { feed: summary(feed), already: false };
@@ -162,7 +178,7 @@ export function rssTools(config: Config, lifecycle: Lifecycle): ToolDefinition[]
             if (shown.size) store.put({ ...feed, items: feed.items.map((i) => (shown.has(i.id) ? { ...i, read: true } : i)) });
           }
           const unreadLeft = feeds.reduce((n, f) => n + (store.get(f.id)?.items.filter((i) => !i.read).length ?? 0), 0);
-          return { items: picked.map(({ read, ...item }) => ({ ...item, wasRead: read })), unreadLeft, problems };
+          return { items: picked.map(({ read, told: _told, ...item }) => ({ ...item, wasRead: read })), unreadLeft, problems };
         });
       },
     }),

@@ -128,19 +128,26 @@ export const terminalPlugin = definePlugin({
       }),
       defineTool({
         name: "terminal_watch",
-        description: "Opt in to pushed output: on exit, every N seconds, and/or every N bytes. clear: true stops all pushing.",
+        description:
+          "Opt in to pushed output: on exit, every N seconds, and/or every N bytes. wake: true (with onExit) makes the exit wake you at once, to tell the person, instead of waiting for their next message. clear: true stops all pushing.",
         input: z.object({
           terminal: TerminalId,
           onExit: z.boolean().optional(),
           everySeconds: z.number().positive().max(3600).optional(),
           everyBytes: z.number().int().positive().optional(),
+          wake: z.boolean().optional(),
           clear: z.boolean().optional(),
         }),
-        run: ({ terminal, onExit, everySeconds, everyBytes, clear }) => {
+        run: ({ terminal, onExit, everySeconds, everyBytes, wake, clear }) => {
           const session = live(terminal);
           const policy = clear
             ? SILENT
-            : { onExit: onExit ?? session.policy.onExit, everyMs: everySeconds !== undefined ? everySeconds * 1000 : session.policy.everyMs, everyBytes: everyBytes ?? session.policy.everyBytes };
+            : {
+                onExit: onExit ?? session.policy.onExit,
+                everyMs: everySeconds !== undefined ? everySeconds * 1000 : session.policy.everyMs,
+                everyBytes: everyBytes ?? session.policy.everyBytes,
+                wake: wake ?? session.policy.wake,
+              };
           session.watch(policy);
           return { terminal, push: policy };
         },

@@ -7,9 +7,10 @@
 import type { Pty } from "../../src/runtime/index.ts";
 import { KEYS, type KeyName } from "./keys.ts";
 
-export type PushPolicy = { onExit: boolean; everyMs: number | null; everyBytes: number | null };
-export const SILENT: PushPolicy = { onExit: false, everyMs: null, everyBytes: null };
-export type Push = { terminal: string; reason: "exit" | "interval" | "bytes"; output: string; offset: number; exitCode?: number | null };
+/** `wake`: the exit push is urgent — it wakes a turn of the terminal's session rather than waiting for the next. */
+export type PushPolicy = { onExit: boolean; everyMs: number | null; everyBytes: number | null; wake: boolean };
+export const SILENT: PushPolicy = { onExit: false, everyMs: null, everyBytes: null, wake: false };
+export type Push = { terminal: string; reason: "exit" | "interval" | "bytes"; output: string; offset: number; exitCode?: number | null; urgent?: true };
 
 /** Pause between the input and its key: full-screen programs treat text and Enter that arrive in one read as a paste. */
 const KEY_DELAY_MS = 30;
@@ -125,7 +126,13 @@ export class TerminalSession {
     const from = Math.max(this.pushCursor, this.start);
     if (from >= this.end && reason !== "exit") return;
     this.pushCursor = this.end;
-    this.push({ terminal: this.id, reason, output: this.slice(from), offset: this.end, ...(reason === "exit" ? { exitCode: this.exitCode ?? null } : {}) });
+    this.push({
+      terminal: this.id,
+      reason,
+      output: this.slice(from),
+      offset: this.end,
+      ...(reason === "exit" ? { exitCode: this.exitCode ?? null, ...(this.policy.wake ? { urgent: true as const } : {}) } : {}),
+    });
   }
 
   private slice(from: number): string {

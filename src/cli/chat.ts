@@ -1,7 +1,9 @@
 /**
  * `homed chat`: a terminal client for a running daemon. Streams the answer as it comes, shows
  * tool calls and what memory was recalled; `/new`, `/sessions`, `/quit`. Ctrl-C cancels the
- * turn in progress (the daemon keeps what was said), not the program.
+ * turn in progress (the daemon keeps what was said), not the program. While attached, the answers
+ * of turns homed starts itself in this session (a reminder due, new feed items) are printed as
+ * they come (`/api/proactive/events`).
  */
 import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
@@ -59,9 +61,27 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
   };
   const open = async (partner: string) => (await (await api("/api/sessions", { method: "POST", body: JSON.stringify({ channel: "terminal", partner }) })).json()) as SessionView;
 
+  /** Prints the woken answers of one session until aborted; a daemon without the stream just prints none. */
+  let listening: AbortController | undefined;
+  const listen = (sessionId: string) => {
+    listening?.abort();
+    const controller = new AbortController();
+    listening = controller;
+    void (async () => {
+      const response = await fetch(`${base}/api/proactive/events?client=chat&session=${encodeURIComponent(sessionId)}`, { headers, signal: controller.signal });
+      if (!response.ok || !response.body) return;
+      for await (const { event, data } of readSse(response.body)) {
+        if (event !== "woken") continue;
+        const woken = JSON.parse(data) as { text: string; source: { kind: string; plugin: string } };
+        io.stdout(`\n· ${woken.source.kind} (${woken.source.plugin}) ·\n${woken.text}\n`);
+      }
+    })().catch(() => {});
+  };
+
   const partner = options.partner ?? userInfo().username;
   let session = await open(partner);
   io.stdout(`homed chat · session ${session.id.slice(0, 8)} (${session.partner}) · /new /sessions /quit · Ctrl-C cancels a turn\n`);
+  listen(session.id);
 
   let inFlight: AbortController | undefined;
   const onSigint = () => {
@@ -105,6 +125,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       if (line === "/quit") break;
       if (line === "/new") {
         session = await open(`${partner}-${Date.now().toString(36)}`);
+        listen(session.id);
         io.stdout(`new session ${session.id.slice(0, 8)} (${session.partner})\n`);
       } else if (line === "/sessions") {
         const { sessions } = (await (await api("/api/sessions")).json()) as { sessions: SessionView[] };
@@ -116,6 +137,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       }
     }
   } finally {
+    listening?.abort();
     process.off("SIGINT", onSigint);
     lines.close();
   }

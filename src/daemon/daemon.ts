@@ -7,7 +7,7 @@ import { configSection, describeTightening, ensureWritableDir, lockDataFolder, r
 import { AUDIT_FILE, createLogger, LogConfigSchema, type Logger } from "../log/index.ts";
 import { openFilesLimit, selfCommand } from "../runtime/index.ts";
 import { leasedBackfill, openEmbedder, withSavedEmbedder } from "../embed/index.ts";
-import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, type ProviderEnv } from "../kernel/index.ts";
+import { Kernel, KernelConfigSchema, kernelWake, Outbound, pluginEventInbox, pluginParticipant, pluginTools, ProactiveConfigSchema, ProactiveMutes, type ProviderEnv } from "../kernel/index.ts";
 import { createDaemonPlugins, declarePluginScenes, PluginsConfigSchema } from "./plugins.ts";
 import { channelPluginSpecs, ChannelsConfigSchema } from "./channels.ts";
 import { ChannelPlugins } from "../channels/index.ts";
@@ -59,6 +59,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
   const pluginsConfig = configSection(file, "plugins", PluginsConfigSchema);
   const kernelConfig = configSection(file, "kernel", KernelConfigSchema);
   const channels = configSection(file, "channels", ChannelsConfigSchema);
+  const proactive = configSection(file, "proactive", ProactiveConfigSchema);
   const connections = resolveConnectionLimits(configSection(file, "connections", ConnectionLimitsSchema), openFilesLimit());
   const logConfig = configSection(file, "log", LogConfigSchema);
   const log = createLogger({
@@ -96,7 +97,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         injection: memory.injection,
         ...kernelConfig,
       });
-      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log, channelPluginSpecs(channels, selfCommand()));
+      const plugins = createDaemonPlugins(settings.dataDir, pluginsConfig, log, channelPluginSpecs(channels, selfCommand()), proactive.feedIntervalSeconds);
       kernel.tools.addSource(
         pluginTools(
           plugins,
@@ -105,10 +106,14 @@ export async function runDaemon(settings: Settings): Promise<number> {
         ),
       );
       kernel.addParticipant(pluginParticipant(plugins, (line) => log.warn(line)));
-      // What plugins push (a watched terminal's output) waits for the session it names; an urgent push wakes a turn.
-      kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log)).participant);
+      // What plugins push (a watched terminal's output) waits for the session it names; an urgent push
+      // (a reminder due, new feed items) wakes a turn, whose answer goes out to where the person is.
       // Where what homed says first goes (the console, homed chat, channels register sinks).
       const outbound = new Outbound();
+      const mutes = await ProactiveMutes.open(store.client);
+      // Ends the consoles' open streams of woken answers at the stop, rather than after its grace.
+      const stopStreams = new AbortController();
+      kernel.addParticipant(pluginEventInbox(plugins, log, kernelWake(kernel, log, outbound, mutes), { homeSession: proactive.homeSession, mutes }).participant);
       // Channel plugins: their messages are turns of their own sessions; registered before plugins start.
       const channelPlugins = new ChannelPlugins({ kernel, host: plugins, outbound, log });
       // Plugins start in the background: the console answers while they come up.
@@ -139,6 +144,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
         models: { dataDir: settings.dataDir, modelsDir: settings.embed.modelsDir, systemModelsDir: settings.embed.systemModelsDir, mirror: settings.embed.mirror },
         listen: { hostname: settings.listen.hostname, allowedHosts: parseAllowedHosts(process.env.HOMED_ALLOWED_HOSTS) },
         cors,
+        proactive: { outbound, mutes, stopping: stopStreams.signal },
       });
       const server = await serveGuarded(settings.listen.hostname, settings.listen.port, app.fetch, connections);
       // Cooling (L2 → L3) in the background; a run in progress finishes before the store closes.
@@ -174,6 +180,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       stopBackfill.abort();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       channelPlugins.stop();
+      stopStreams.abort();
       kernel.cancelAll();
       await Promise.all([server.stop(SHUTDOWN_GRACE_MS), cooling.stop(), backfill, importsCleaned, stopPlugins(plugins, pluginsStarted)]);
       log.info("stopped cleanly");

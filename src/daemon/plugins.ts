@@ -27,8 +27,12 @@ export type PluginsConfig = z.output<typeof PluginsConfigSchema>;
 
 const USER_FOLDER_PLUGINS = new Set(["files", "shell", "terminal"]);
 
-/** The host of the enabled built-ins, `channels` (built-in channel plugins, channelPluginSpecs) and external plugins. */
-export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger, channels: readonly PluginSpec[] = []): PluginHost {
+/**
+ * The host of the enabled built-ins, `channels` (built-in channel plugins, channelPluginSpecs) and
+ * external plugins. `feedIntervalSeconds`: how often followed feeds are checked (homed.json
+ * `proactive.feedIntervalSeconds`; the rss plugin's own default without it).
+ */
+export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log: Logger, channels: readonly PluginSpec[] = [], feedIntervalSeconds?: number): PluginHost {
   const workdir = resolve(config.workdir ?? join(dataDir, "files"));
   const notes = join(dataDir, "notes");
   mkdirSync(workdir, { recursive: true });
@@ -40,7 +44,7 @@ export function createDaemonPlugins(dataDir: string, config: PluginsConfig, log:
     web_fetch: {},
     shell: { cwd: workdir },
     terminal: { cwd: workdir },
-    rss: { dir: join(dataDir, "rss") },
+    rss: { dir: join(dataDir, "rss"), ...(feedIntervalSeconds ? { pollSeconds: feedIntervalSeconds } : {}) },
     calendar: { dir: join(dataDir, "calendar") },
     browser: {},
     code: { dir: join(dataDir, "code-runs") },

@@ -17,7 +17,9 @@ export { STAGES, StageError, runHook, type StageName, type Participant, type Hoo
 export { runTurn, type TurnEvent, type TurnResult, type TurnOptions, type TurnInput, type PausedRound, type ImagePart } from "./turn.ts";
 export { memoryParticipant, type MemoryParticipantOptions } from "./memory-participant.ts";
 export { pluginTools, pluginParticipant } from "./plugin-bridge.ts";
-export { pluginEventInbox, kernelWake, WAKE_INTERVAL_MS } from "./plugin-events.ts";
+export { pluginEventInbox, kernelWake, outboundSource, WAKE_INTERVAL_MS, type ProactiveOptions, type WakeMutes } from "./plugin-events.ts";
+export { ProactiveMutes, type Mutes, type MuteTarget } from "./proactive-mutes.ts";
+export { ProactiveConfigSchema, type ProactiveConfig } from "./proactive-config.ts";
 export { Outbound, type OutboundMessage, type OutboundSink, type OutboundSource } from "./outbound.ts";
 export { ACTS_ON_MACHINE, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission-gate.ts";
 export { hearVoice, checkVoiceSize, voiceLine, VOICE_MAX_BYTES, VoiceTooLarge, type VoiceInput, type HeardVoice } from "./voice.ts";

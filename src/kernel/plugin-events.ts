@@ -7,10 +7,18 @@
  * `urgent: true` does not wait: it wakes a turn of its session at once (`wake`), at most one
  * every WAKE_INTERVAL_MS per session — urgent events inside the interval are woken for together
  * when it ends, so a plugin cannot make the model run in a loop.
+ *
+ * Proactive turns (issue 29): an event naming no session goes to the person's home session when
+ * homed.json names one (`proactive.homeSession`); a muted source's urgent events wake nothing and
+ * a muted session is never woken (ProactiveMutes) — their events wait for the next turn. The
+ * woken turn's answer goes out through Outbound to wherever the person is (console, `homed chat`,
+ * QQ…), unless the session was muted meanwhile.
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { PluginHost } from "../plugins/index.ts";
 import type { Kernel } from "./kernel.ts";
+import type { Outbound, OutboundSource } from "./outbound.ts";
 import type { Participant } from "./stages.ts";
 
 /** Per session, the newest events kept until its next turn; older ones are dropped and counted. */
@@ -30,17 +38,41 @@ export type PluginEventInbox = { participant: Participant; stop(): void };
 /** Runs a turn of the session now; the waiting events reach it through pre_action like any others. */
 export type Wake = (sessionId: string, plugin: string) => Promise<unknown>;
 
-/** A Wake through the kernel: a turn of the session, its input saying why it runs. */
-export function kernelWake(kernel: Pick<Kernel, "sessions" | "turn">, log: PluginEventLog): Wake {
+/** What a person silenced (ProactiveMutes): checked on every event and before every wake and delivery. */
+export type WakeMutes = { sourceMuted(plugin: string): boolean; sessionMuted(sessionId: string): boolean };
+
+export type ProactiveOptions = {
+  /** The session that receives events naming none (`proactive.homeSession`). */
+  homeSession?: string | undefined;
+  mutes?: WakeMutes;
+};
+
+/** The built-in plugins whose events say why homed speaks first; any other is a plugin event. */
+const SOURCE_KINDS: Record<string, OutboundSource["kind"]> = { calendar: "reminder", rss: "feed", terminal: "terminal" };
+export const outboundSource = (plugin: string): OutboundSource => ({ kind: SOURCE_KINDS[plugin] ?? "plugin", plugin });
+
+/** Stop reasons whose answer is not worth telling anyone: nothing was said, or it was cut off. */
+const UNTOLD = new Set(["blocked", "cancelled"]);
+
+/**
+ * A Wake through the kernel: a turn of the session, its input saying why it runs; its answer then
+ * goes out through `outbound` (when given) to wherever the person is.
+ */
+export function kernelWake(kernel: Pick<Kernel, "sessions" | "turn">, log: PluginEventLog, outbound?: Outbound, mutes?: WakeMutes): Wake {
   return async (sessionId, plugin) => {
     const session = await kernel.sessions.get(sessionId);
     if (!session) return log.warn(`plugin ${plugin} pushed an urgent event for session ${sessionId}: no such session, nothing woken`);
-    const result = await kernel.turn({ session, input: `[homed: woken by an urgent event from plugin ${plugin}; the events are in the system message]` });
+    const turnId = randomUUID();
+    const result = await kernel.turn({ session, turnId, input: `[homed: woken by an urgent event from plugin ${plugin}; the events are in the system message]` });
     log.info(`session ${sessionId}: turn woken by plugin ${plugin} ended (${result.stopReason})`);
+    if (!outbound || !result.text.trim() || UNTOLD.has(result.stopReason)) return;
+    if (mutes?.sessionMuted(sessionId)) return log.info(`session ${sessionId}: muted, the woken answer waits in the session`);
+    const reached = await outbound.deliver({ sessionId, text: result.text, source: outboundSource(plugin), eventId: turnId });
+    log.info(`session ${sessionId}: woken answer ${reached.length ? `delivered to ${reached.join(", ")}` : "reached no one (it waits in the session)"}`);
   };
 }
 
-export function pluginEventInbox(host: PluginHost, log: PluginEventLog, wake?: Wake): PluginEventInbox {
+export function pluginEventInbox(host: PluginHost, log: PluginEventLog, wake?: Wake, { homeSession, mutes }: ProactiveOptions = {}): PluginEventInbox {
   const waiting = new Map<string, string[]>();
   /** When each session was last woken, and the sessions with a wake already planned. */
   const lastWake = new Map<string, number>();
@@ -53,6 +85,8 @@ export function pluginEventInbox(host: PluginHost, log: PluginEventLog, wake?: W
       planned.delete(session);
       // Nothing left to tell: the events went with a turn that ran meanwhile.
       if (!waiting.has(session)) return;
+      // Muted meanwhile: the events wait for the person's next turn there.
+      if (mutes?.sessionMuted(session)) return log.info(`session ${session}: muted, nothing woken; the events wait for its next turn`);
       lastWake.set(session, Date.now());
       log.info(`session ${session}: woken by an urgent event from plugin ${plugin}`);
       wake(session, plugin).catch((error: unknown) => log.warn(`session ${session}: the turn woken by plugin ${plugin} failed: ${(error as Error).message}`));
@@ -63,13 +97,16 @@ export function pluginEventInbox(host: PluginHost, log: PluginEventLog, wake?: W
     const parsed = Addressed.safeParse(event);
     const json = JSON.stringify(event);
     const what = `plugin ${plugin} pushed ${parsed.success && parsed.data.type ? parsed.data.type : "an event"} (${json.length} chars)`;
-    const session = parsed.success ? parsed.data.session : undefined;
-    if (session === undefined) return log.info(`${what}; it names no session, so no turn receives it`);
+    const session = (parsed.success ? parsed.data.session : undefined) ?? homeSession;
+    if (session === undefined) return log.info(`${what}; it names no session and no proactive.homeSession is set, so no turn receives it`);
     const queue = waiting.get(session) ?? [];
     if (queue.length === 0 && waiting.size >= MAX_SESSIONS_WAITING) return log.warn(`${what} for session ${session}: dropped, ${MAX_SESSIONS_WAITING} sessions already have events waiting`);
     queue.push(`[${plugin}] ${json.length > MAX_EVENT_CHARS ? `${json.slice(0, MAX_EVENT_CHARS)}… (${json.length - MAX_EVENT_CHARS} more chars cut)` : json}`);
     waiting.set(session, queue);
-    if (parsed.success && parsed.data.urgent) wakeSoon(session, plugin);
+    const urgent = parsed.success && parsed.data.urgent === true;
+    if (urgent && mutes?.sourceMuted(plugin)) log.info(`${what} for session ${session}: plugin ${plugin} is muted, so it wakes nothing and waits for the next turn`);
+    else if (urgent && mutes?.sessionMuted(session)) log.info(`${what} for session ${session}: the session is muted, so it wakes nothing and waits for the next turn`);
+    else if (urgent) wakeSoon(session, plugin);
     else log.info(`${what} for session ${session}: waiting for its next turn`);
     if (queue.length > MAX_PENDING_EVENTS) {
       const dropped = queue.splice(0, queue.length - MAX_PENDING_EVENTS).length;

@@ -1,6 +1,6 @@
 /** The HTTP surface: health, console, API. Tests call `app.request()` with no socket. */
 import { Hono } from "hono";
-import { toolSpecTokens, type Kernel } from "../kernel/index.ts";
+import { toolSpecTokens, type Kernel, type Outbound, type ProactiveMutes } from "../kernel/index.ts";
 import type { Logger } from "../log/index.ts";
 import { pingDatabase, type Store } from "../store/index.ts";
 import { providerRoutes } from "./api-providers.ts";
@@ -32,6 +32,8 @@ import { bodyLimits } from "./body-limits.ts";
 import { a2aAuth, a2aRoutes, A2A_CARD_PATH, A2A_PATH, type A2AConfig } from "./a2a.ts";
 import { corsMiddleware, DEFAULT_CORS, type CorsConfig } from "./cors.ts";
 import { hostCheck } from "./host-check.ts";
+import { proactiveRoutes } from "./api-proactive.ts";
+import { LiveDeliveries } from "./live-deliveries.ts";
 
 export type AppDeps = {
   version: string;
@@ -57,6 +59,8 @@ export type AppDeps = {
   listen?: { hostname: string; allowedHosts: readonly string[] };
   /** `cors` of homed.json or HOMED_CORS_ORIGINS (cors.ts); absent: any origin on the bearer routes. */
   cors?: CorsConfig;
+  /** Where woken turns' answers go, and what is muted: `/api/proactive` is absent without it (the console and `homed chat` sinks register on `outbound`). */
+  proactive?: { outbound: Outbound; mutes: ProactiveMutes; stopping?: AbortSignal };
 };
 
 /** `GET /healthz`: the store answers; the daemon's version. */
@@ -113,6 +117,12 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/keys", keyRoutes(keys, deps.log));
   if (deps.doctor) app.route("/api/doctor", doctorRoutes(deps.doctor));
   if (deps.plugins) app.route("/", pluginsRoutes(deps.plugins, deps.log));
+  if (deps.proactive) {
+    const live = new LiveDeliveries(deps.kernel.sessions);
+    deps.proactive.outbound.register(live.sink("console"));
+    deps.proactive.outbound.register(live.sink("chat"));
+    app.route("/api/proactive", proactiveRoutes(deps.kernel, live, deps.proactive.mutes, deps.proactive.stopping));
+  }
   app.route("/v1", openAiRoutes(deps.kernel, deps.log));
   app.route("/mcp", mcpRoutes(deps.kernel));
   if (deps.a2a?.enabled) app.route("/", a2aRoutes(deps.kernel, deps.a2a, deps.log));

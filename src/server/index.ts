@@ -25,3 +25,5 @@ export type { MemorySource, RememberedFact, FactsAnswer, CorrectAnswer, RecallCa
 export type { ProbeAnswer, EmbedderAnswer, SaveEmbedderAnswer } from "./api-embedder.ts";
 export type { ImportEvents } from "./api-import.ts";
 export type { ModelCatalogAnswer, ModelPullState } from "./api-models.ts";
+export type { ProactiveEvents, MutesAnswer } from "./api-proactive.ts";
+export type { LiveMessage } from "./live-deliveries.ts";

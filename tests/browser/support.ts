@@ -55,10 +55,14 @@ export async function launchChromium(locale = "en-US", extraArgs: readonly strin
   return { context, page, requests, close };
 }
 
-/** `audio`: the provider's audio endpoints; `chromiumArgs`: more switches (a fake microphone); `env`: the daemon's environment on top of this one's. */
+/**
+ * `audio`: the provider's audio endpoints; `chromiumArgs`: more switches (a fake microphone);
+ * `config`: the daemon's homed.json, when the test needs one (plugins to enable…); `env`: the
+ * daemon's environment on top of this one's.
+ */
 export async function openConsole(
   script: Script,
-  options: { history?: object[]; locale?: string; audio?: ScriptedAudio; chromiumArgs?: readonly string[]; env?: Record<string, string> } = {},
+  options: { history?: object[]; locale?: string; audio?: ScriptedAudio; chromiumArgs?: readonly string[]; config?: object; env?: Record<string, string> } = {},
 ): Promise<Console> {
   const provider = await startScriptedProvider(script, options.audio);
   const data = tempDir("homed-browser-");
@@ -69,6 +73,7 @@ export async function openConsole(
     const imported = await run([...SOURCE_HOMED, "import", "-data", dataDir, file]);
     if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
   }
+  if (options.config) writeFileSync(join(dataDir, "homed.json"), JSON.stringify(options.config));
   const env = { ...process.env, ...options.env };
   for (const name of ["HOMED_BASE_URL", "HOMED_MODEL", "HOMED_API_KEY", "HOMED_DATA"]) delete env[name];
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", dataDir, "-addr", "127.0.0.1:0"], { env });

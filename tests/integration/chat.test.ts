@@ -2,15 +2,20 @@
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SOURCE_HOMED, startDaemon, until, type Daemon } from "../support/process.ts";
 import { startScriptedProvider, type ScriptedProvider } from "../support/scripted-provider.ts";
 import { tempDir, testDir } from "../support/temp-dir.ts";
 
-/** A daemon on a fresh data folder; `remove` deletes the folder (after the daemon stops). */
-async function daemonWith(provider: ScriptedProvider): Promise<{ daemon: Daemon; data: string; remove(): void }> {
+/** A daemon on a fresh data folder (with `config` as its homed.json); `remove` deletes the folder (after the daemon stops). */
+async function daemonWith(provider: ScriptedProvider, config?: object): Promise<{ daemon: Daemon; data: string; remove(): void }> {
   const scratch = tempDir("homed-chat-");
   const data = join(scratch.path, "data");
+  if (config) {
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, "homed.json"), JSON.stringify(config));
+  }
   const daemon = await startDaemon([...SOURCE_HOMED, "-data", data, "-addr", "127.0.0.1:0"], {
     env: { ...process.env, HOMED_BASE_URL: provider.url, HOMED_MODEL: "scripted" },
   });
@@ -77,5 +82,31 @@ describe("homed chat", () => {
     const code = await new Promise((resolve) => child.on("exit", resolve));
     assert.equal(code, 1);
     assert.match(err, /^homed: Cannot reach homed at http:\/\/127\.0\.0\.1:1/);
+  });
+
+  test("while attached, the answer of a turn woken in its session (a reminder due) is printed", async () => {
+    const start = new Date(Date.now() + 2000).toISOString().replace(/\.\d+Z$/, "Z");
+    const provider = await startScriptedProvider((request, n) => {
+      const messages = request.body.messages;
+      const said = String(messages.findLast((m: { role: string }) => m.role === "user")?.content ?? "");
+      if (messages.at(-1).role === "tool") return { content: "Reminder set." };
+      if (said.startsWith("[homed: woken")) return { content: "Time to stretch!" };
+      if (said.startsWith("remind")) return { toolCalls: [{ id: `c${n}`, name: "calendar_create", arguments: JSON.stringify({ summary: "stretch", start, remindMinutesBefore: 0 }) }] };
+      return { content: "ok" };
+    });
+    const { daemon, data, remove } = await daemonWith(provider, { plugins: { enabled: ["calendar"] } });
+    after(async () => {
+      await daemon.stop();
+      await provider.close();
+      remove();
+    });
+    await until(() => daemon.stderr().includes("calendar running"), "the calendar plugin");
+    const c = chat(daemon, data);
+    c.child.stdin.write("remind me to stretch\n");
+    await until(() => c.out().includes("Reminder set."), "the answer");
+    await until(() => c.out().includes("Time to stretch!"), "the woken answer", 20_000);
+    assert.match(c.out(), /· reminder \(calendar\) ·\nTime to stretch!\n/);
+    c.child.stdin.write("/quit\n");
+    assert.equal(await c.exited, 0, c.err());
   });
 });

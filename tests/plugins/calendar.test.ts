@@ -142,4 +142,25 @@ describe("calendar plugin", () => {
     assert.equal(new Date(events[0]!.start).getTime(), new Date(soon.start).getTime());
     assert.deepEqual(await call("calendar_remind", { minutesBefore: 0 }), { isError: false, reminders: "off" });
   });
+
+  test("an event's own reminder is pushed once at its time, urgent; startInMinutes needs no clock; the reminder is kept in reminders.json", async () => {
+    const inOneMinute = await call("calendar_create", { summary: "Stretch", startInMinutes: 1, calendar: "soon" });
+    assert.ok(Math.abs(new Date(inOneMinute.start).getTime() - (Date.now() + 60_000)) < 5000, JSON.stringify(inOneMinute));
+    assert.equal((await call("calendar_create", { summary: "x", calendar: "soon" })).error, "bad_time", "neither start nor startInMinutes");
+    const at = Date.now() + 1500;
+    const due = await call("calendar_create", { summary: "Drink water", start: new Date(at).toISOString().replace(/\.\d+Z$/, "Z"), remindMinutesBefore: 0, calendar: "soon" });
+    assert.equal(due.remindMinutesBefore, 0);
+    const stored = JSON.parse(readFileSync(join(dir, "reminders.json"), "utf8"));
+    assert.deepEqual(stored.alarms[due.uid], { minutesBefore: 0 }, "kept (no session: this call came from no turn)");
+    const until = Date.now() + 8000;
+    const reminders = () => events.filter((e) => e.type === "calendar_reminder");
+    while (reminders().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const pushedAt = Date.now();
+    await new Promise((r) => setTimeout(r, 600)); // more checks: none may repeat it
+    assert.deepEqual(
+      reminders().map((e) => [e.uid, e.summary, (e as any).urgent]),
+      [[due.uid, "Drink water", true]],
+    );
+    assert.ok(pushedAt >= Math.floor(at / 1000) * 1000, "not before its time");
+  });
 });

@@ -151,6 +151,20 @@ describe("terminal plugin", () => {
     assert.ok(!events.some((e) => e.terminal === quiet || e.terminal === cleared));
   });
 
+  test("an exit push is urgent (it wakes a turn) only when the watch asked for wake", async () => {
+    const plain = await create();
+    const waking = await create();
+    await call("terminal_watch", { terminal: plain, onExit: true });
+    assert.deepEqual((await call("terminal_watch", { terminal: waking, onExit: true, wake: true })).push, { onExit: true, everyMs: null, everyBytes: null, wake: true });
+    await call("terminal_write", { terminal: plain, input: "exit 1", key: "enter" });
+    await call("terminal_write", { terminal: waking, input: "exit 2", key: "enter" });
+    const plainExit = (await nextEvent((e) => e.terminal === plain && e.reason === "exit")) as Record<string, unknown>;
+    const wakingExit = (await nextEvent((e) => e.terminal === waking && e.reason === "exit")) as Record<string, unknown>;
+    assert.equal(plainExit.urgent, undefined, "an exit push waits for the next turn unless asked");
+    assert.equal(wakingExit.urgent, true);
+    assert.equal(wakingExit.exitCode, 2);
+  });
+
   test("stopping the plugin ends the programs in its terminals, even those that ignore SIGHUP", async () => {
     const created = await call("terminal_create", { command: "/bin/sh", args: ["-c", "trap '' HUP; echo hangup-ignored; sleep 300"] });
     const pid = Number(created.pid);

@@ -34,7 +34,7 @@ import { EXTRA_ENV, FLAGS, parseArgs } from "../../src/config/index.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { allFlags } from "../../src/cli/help.ts";
 import { CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema } from "../../src/memory/index.ts";
-import { KernelConfigSchema } from "../../src/kernel/index.ts";
+import { KernelConfigSchema, Outbound, ProactiveConfigSchema } from "../../src/kernel/index.ts";
 import { ConnectionLimitsSchema, CorsConfigSchema, createApp } from "../../src/server/index.ts";
 import { ModelsSectionSchema } from "../../src/embed/models-config.ts";
 import { kernelHarness } from "../kernel/support.ts";
@@ -281,6 +281,7 @@ const SECTIONS: Record<string, z.ZodType> = {
   log: LogConfigSchema,
   cors: CorsConfigSchema,
   models: ModelsSectionSchema,
+  proactive: ProactiveConfigSchema,
 };
 
 /** Files of src/ (recursively). */
@@ -433,6 +434,7 @@ describe("the docs, checked against the code", () => {
         doctor: {} as never,
         embedderSetup: { dataDir: dir.path, source: "models" },
         models: { dataDir: dir.path, modelsDir: dir.path },
+        proactive: { outbound: new Outbound(), mutes: {} as never },
       });
       const doc = readDoc("docs/http-api.md");
       const documented = new Set(

@@ -75,9 +75,22 @@ const cachedPostings = new WeakMap<Db, PostingsCache>();
  * Bytes of an embedded database file a search's connection maps into memory: a search looks up
  * a few hundred events by rowid at random, and through mmap each page is a memory read where
  * the page cache costs a system call (200 filter lookups at 100k messages: 0.68 → 0.39 ms).
- * Set per connection (SQLite's default is 0); a libSQL server has no use for it.
+ * Set per connection (SQLite's default is 0); a libSQL server has no use for it, and an embedded
+ * replica refuses the statement (then it is not asked again).
  */
 const SEARCH_MMAP_BYTES = 2 ** 30;
+const mmapRefused = new WeakSet<Client>();
+
+/** Maps the file on the transaction's connection, where the client takes it. */
+async function mapFile(client: Client, tx: Transaction): Promise<void> {
+  if (client.protocol !== "file" || mmapRefused.has(client)) return;
+  try {
+    await tx.execute(`PRAGMA mmap_size = ${SEARCH_MMAP_BYTES}`);
+  } catch {
+    // Refused before it ran (Sqlite3UnsupportedStatement): the transaction is as it was.
+    mmapRefused.add(client);
+  }
+}
 
 /**
  * `work` in one read transaction (or in the caller's): a merge between its reads would otherwise
@@ -88,7 +101,7 @@ async function inOneRead<T>(db: Db, work: (tx: Client | Transaction) => Promise<
   if ("rollback" in db) return work(db);
   const tx = await db.transaction("read");
   try {
-    if (db.protocol === "file") await tx.execute(`PRAGMA mmap_size = ${SEARCH_MMAP_BYTES}`);
+    await mapFile(db, tx);
     return await work(tx);
   } finally {
     tx.close();

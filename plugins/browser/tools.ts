@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { defineTool, ImageOutput, ToolFailure, z, type Lifecycle, type ToolDefinition } from "../sdk/index.ts";
 import { readableText } from "../web-fetch/readable.ts";
 import { Tabs } from "./tabs.ts";
-import type { Config } from "./index.ts";
+import type { Config } from "./config.ts";
 
 const Tab = z.string().min(1).max(20).optional().describe("tab id from browser_open (default: the tab used last)");
 const MAX_LINKS = 100;

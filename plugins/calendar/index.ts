@@ -3,21 +3,8 @@
  * events expanded), create, move, delete (a whole series or one occurrence). Time zones and
  * recurrence are ical.js's; zone rules for new events come from timezones-ical-library.
  */
-import { definePlugin, z } from "../sdk/index.ts";
-
-const ConfigSchema = z.object({
-  dir: z.string().min(1),
-  /** Zone for wall-clock times given without one (default: the machine's). */
-  timezone: z
-    .string()
-    .min(1)
-    .default(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
-  maxRangeDays: z.number().int().positive().default(400),
-  maxOccurrences: z.number().int().positive().default(500),
-  /** How often upcoming events are looked for, when reminders are on. */
-  checkSeconds: z.number().positive().default(60),
-});
-export type Config = z.infer<typeof ConfigSchema>;
+import { definePlugin } from "../sdk/index.ts";
+import { ConfigSchema, type Config } from "./config.ts";
 
 export const calendarPlugin = definePlugin({
   name: "calendar",

@@ -6,7 +6,7 @@ import { CALENDAR_NAME, CalendarFiles } from "./files.ts";
 import { occurrencesIn, seriesOf, type Occurrence } from "./occurrences.ts";
 import { ReminderState } from "./reminders.ts";
 import { instantFromInput, instantOf, TimeInputFailure, timeFromInput, timeForModel, zoneNamed } from "./times.ts";
-import type { Config } from "./index.ts";
+import type { Config } from "./config.ts";
 
 const When = z.string().min(10).max(40).describe("2026-10-26T09:00 (wall clock in `timezone`), 2026-10-26T08:00:00Z or …+01:00 (an instant), or 2026-10-26 (all day)");
 const Zone = z.string().min(1).max(64).describe("IANA time zone, e.g. Europe/Berlin");

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineTool, ToolFailure, z, type Lifecycle, type ToolDefinition } from "../sdk/index.ts";
-import type { Config } from "./index.ts";
+import type { Config } from "./config.ts";
 import { Library, trackId, type Track } from "./library.ts";
 import { MpdPlayer } from "./mpd.ts";
 import { MpvPlayer } from "./mpv.ts";

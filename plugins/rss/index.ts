@@ -4,23 +4,8 @@
  * 304 and no parsing. New items are pushed as ring events on a schedule only for feeds
  * subscribed with `push: true`.
  */
-import { definePlugin, z } from "../sdk/index.ts";
-
-const ConfigSchema = z.object({
-  dir: z.string().min(1),
-  timeoutMs: z.number().int().positive().default(15_000),
-  maxBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(2 * 1024 * 1024),
-  /** Items kept per feed, newest first; older ones are forgotten. */
-  maxItemsPerFeed: z.number().int().positive().default(200),
-  maxFeeds: z.number().int().positive().default(200),
-  /** How often feeds with push on are checked for new items. */
-  pollSeconds: z.number().positive().default(1800),
-});
-export type Config = z.infer<typeof ConfigSchema>;
+import { definePlugin } from "../sdk/index.ts";
+import { ConfigSchema, type Config } from "./config.ts";
 
 export const rssPlugin = definePlugin({
   name: "rss",

@@ -3,7 +3,7 @@ import { defineTool, ToolFailure, z, type Lifecycle, type ToolDefinition } from 
 import { FetchFailure, fetchLimited } from "../web-fetch/fetch-limited.ts";
 import { FeedParseFailure, parseFeedText, type ParsedFeed } from "./parse.ts";
 import { FeedStore, type Feed, type StoredItem } from "./store.ts";
-import type { Config } from "./index.ts";
+import type { Config } from "./config.ts";
 
 /** Items in one pushed event at most; the rest wait, unread, for rss_read. */
 const PUSH_ITEMS = 20;

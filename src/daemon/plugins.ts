@@ -15,7 +15,12 @@ import { declareScene } from "../memory/index.ts";
 import { selfCommand, USER_UMASK_ENV, userUmask } from "../runtime/index.ts";
 
 export const PluginsConfigSchema = z.object({
-  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code", "music"])).default(["files", "notes", "web_fetch"]),
+  /**
+   * The calendar is on from the start so "remind me in a minute" works on a fresh install (its
+   * files stay in the data folder; it reaches no network and runs nothing); what acts on the
+   * machine (shell, terminal, code) or reaches out (rss, browser) is chosen by the person.
+   */
+  enabled: z.array(z.enum(["files", "notes", "web_fetch", "shell", "terminal", "rss", "calendar", "browser", "code", "music"])).default(["files", "notes", "web_fetch", "calendar"]),
   /** The folder the files, shell and terminal plugins work in (default `<data>/files`). */
   workdir: z.string().min(1).optional(),
   /** The music plugin's settings (its folder, player, MPD address), checked by the plugin itself (plugins/music/index.ts). */

@@ -39,11 +39,12 @@ describe("plugins in the daemon", () => {
     await until(() => /plugins: .* running/.test(daemon.stderr()), "the plugins to start");
     const listed = ((await (await fetch(`${daemon.url}/api/plugins`, { headers: daemon.headers })).json()) as { plugins: { name: string; state: string }[] }).plugins;
     assert.deepEqual(listed.map((p) => [p.name, p.state]).sort(), [
+      ["calendar", "running"],
       ["files", "running"],
       ["notes", "running"],
       ["web_fetch", "running"],
     ]);
-    assert.equal(pluginsMentioning(data).length, 2, "files and notes run, their settings naming folders in the data dir");
+    assert.equal(pluginsMentioning(data).length, 3, "files, notes and calendar run, their settings naming folders in the data dir");
 
     assert.match(await daemon.send(await daemon.openSession("p"), "note: buy milk"), /event: done/);
     assert.equal(readFileSync(join(data, "files", "todo.txt"), "utf8"), "buy milk");

@@ -63,8 +63,9 @@ describe("console: a pasted photo", { skip: chromiumMissing && "no /usr/bin/chro
     await page.getByRole("log").getByText("看这张 [image]").waitFor();
     assert.equal(await page.locator("ul.pasted").count(), 0, "the thumbnails go once sent");
 
-    // The model got the text and the photo (re-encoded as JPEG) as one user message.
-    const sent = c.provider.requests.at(-1)!.body.messages.at(-1) as { role: string; content: { type: string; text?: string; image_url?: { url: string } }[] };
+    // The model got the text and the photo (re-encoded as JPEG) as one user message: the turn's
+    // request, the first (a request naming the conversation may follow it).
+    const sent = c.provider.requests[0]!.body.messages.at(-1) as { role: string; content: { type: string; text?: string; image_url?: { url: string } }[] };
     assert.equal(sent.role, "user");
     assert.deepEqual(
       sent.content.map((p) => p.type),

@@ -51,7 +51,7 @@ export class VarintWriter {
 }
 
 /** Bytes `value`'s varint takes. */
-function varintLength(value: number): number {
+export function varintLength(value: number): number {
   let bytes = 1;
   for (; value >= 0x80; bytes++) value = Math.floor(value / 0x80);
   return bytes;

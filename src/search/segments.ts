@@ -11,8 +11,9 @@
  *   as they look each result up in `events`.
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
-import { INDEX_CHANNELS, PostingsWriter, forEachPosting, decodeSegmentDocs, encodeSegmentDocs, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
+import { INDEX_CHANNELS, forEachPosting, decodeSegmentDocs, encodeSegmentDocs, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { LineMemo, yieldIfLong } from "../text/index.ts";
+import { PostingsPool } from "./postings-pool.ts";
 import { analyseDocument, documentLines, lineTerms, type AnalysedDoc, type SearchText } from "./analysis.ts";
 
 type Executor = Pick<Client | Transaction, "execute" | "batch">;
@@ -43,11 +44,12 @@ export const BULK_SEGMENT_DOCS = 8_192;
 export const BULK_SEGMENT_BYTES = 24 * 2 ** 20;
 
 /**
- * Bytes a builder holds for each distinct term besides its characters and postings: the Map
- * entry, the term in the sorted list, its PostingsWriter with its buffer (measured with
- * a full collection and heapUsed over a segment of 108k open-vocabulary terms: ~330 bytes a term).
+ * Bytes a builder holds for each distinct term besides its characters and its share of the
+ * PostingsPool: the Map entry, the string's header and the term in the list of terms (measured
+ * with a full collection and the heap's size over segments of open-vocabulary terms: see
+ * tests/search/segment-bytes.test.ts, which holds `bytes` to the heap it measures).
  */
-const TERM_OVERHEAD_BYTES = 320;
+const TERM_OVERHEAD_BYTES = 100;
 
 /** Postings rows a statement inserts (three values each): a few ms of SQLite a statement. */
 const ROWS_PER_INSERT = 200;
@@ -66,13 +68,13 @@ export class SegmentBuilder {
   /** The segment's terms, numbered in the order first met; their postings, by number. */
   readonly #numbers = new Map<string, number>();
   readonly #terms: string[] = [];
-  readonly #postings: PostingsWriter[] = [];
+  readonly #postings = new PostingsPool();
   /** Recent lines' term numbers, for addText (valid in this builder only: the numbering is its own). */
   readonly #lines = new LineMemo<NumberedLine>(1_024);
   /** addText's counts by term number for the document being added, and which numbers it has. */
   #counts = new Uint32Array(4_096);
   readonly #counted: number[] = [];
-  /** See `bytes`. */
+  /** See `bytes`: the terms' and documents' part (the pool counts its own). */
   #bytes = 0;
 
   get docs(): number {
@@ -81,11 +83,11 @@ export class SegmentBuilder {
 
   /**
    * About what the builder holds in memory: its terms (two bytes a character and TERM_OVERHEAD_BYTES
-   * each), their postings and its documents. An import seals a segment once this passes its bound,
-   * however few documents it holds (BULK_SEGMENT_BYTES).
+   * each), their postings (the pool's arrays) and its documents. An import seals a segment once
+   * this passes its bound, however few documents it holds (BULK_SEGMENT_BYTES).
    */
   get bytes(): number {
-    return this.#bytes;
+    return this.#bytes + this.#postings.bytes;
   }
 
   /**
@@ -150,17 +152,14 @@ export class SegmentBuilder {
       n = this.#terms.length;
       this.#numbers.set(term, n);
       this.#terms.push(term);
-      this.#postings.push(new PostingsWriter());
+      this.#postings.addTerm();
       this.#bytes += TERM_OVERHEAD_BYTES + 2 * term.length;
     }
     return n;
   }
 
   #post(n: number, ordinal: number, tf2: number): void {
-    const postings = this.#postings[n]!;
-    const before = postings.bytes;
-    postings.add(ordinal, tf2);
-    this.#bytes += postings.bytes - before;
+    this.#postings.add(n, ordinal, tf2);
   }
 
   #checkAscending(rowid: number): void {
@@ -193,12 +192,12 @@ export class SegmentBuilder {
     const terms = [...this.#terms].sort();
     // Written straight into the one buffer: a copy of each record first held a second copy of
     // the segment's postings, in 100k+ small arrays on an open vocabulary.
-    const writers = terms.map((term) => this.#postings[this.#numbers.get(term)!]!);
-    const ends = new Uint32Array(writers.length);
+    const numbers = Uint32Array.from(terms, (term) => this.#numbers.get(term)!);
+    const ends = new Uint32Array(numbers.length);
     let end = 0;
-    for (const [i, writer] of writers.entries()) ends[i] = end += writer.recordLength;
+    for (const [i, n] of numbers.entries()) ends[i] = end += this.#postings.recordLength(n);
     const postings = new Uint8Array(end);
-    for (const [i, writer] of writers.entries()) writer.writeRecord(postings, i === 0 ? 0 : ends[i - 1]!);
+    for (const [i, n] of numbers.entries()) this.#postings.writeRecord(n, postings, i === 0 ? 0 : ends[i - 1]!);
     const total = (channel: IndexChannel) => this.#lengths[channel].reduce((a, b) => a + b, 0);
     return { docs: this.docs, tokens: { words: total("words"), trigrams: total("trigrams"), bigrams: total("bigrams") }, ...encoded, terms, postings, ends };
   }
@@ -246,7 +245,9 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
     ],
   });
   const id = Number(inserted.lastInsertRowid);
-  const record = (i: number) => sealed.postings.slice(i === 0 ? 0 : sealed.ends[i - 1], sealed.ends[i]);
+  // Views, not copies: the driver copies a blob's bytes as it binds them, and a copy each of 100k+
+  // records was as many small arrays more on the heap while the segment was written.
+  const record = (i: number) => sealed.postings.subarray(i === 0 ? 0 : sealed.ends[i - 1], sealed.ends[i]);
   for (let i = 0; i < sealed.terms.length; i += ROWS_PER_INSERT) {
     const slice = sealed.terms.slice(i, i + ROWS_PER_INSERT);
     await db.execute({

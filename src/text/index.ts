@@ -1,7 +1,7 @@
 export { loadJieba, segment, segmentForSearch } from "./jieba.ts";
 export { searchWords } from "./words.ts";
 export { cjkBigrams, documentTrigrams, queryBigrams, queryTrigrams } from "./grams.ts";
-export { countTokens, countTokensYielding, loadTokenizer, TOKENIZER, COUNTED_PIECES } from "./tokens.ts";
+export { countTokens, countTokensYielding, loadTokenizer, TOKENIZER, COUNTED_PIECES, MERGE_CACHE_ENTRIES } from "./tokens.ts";
 export { textPieces, mapPieces, mapYielding, yieldIfLong, PIECE_CHARS } from "./pieces.ts";
 export { analysedPart, queryPart, ANALYSED_CHARS, QUERY_CHARS } from "./limits.ts";
 export { TfidfCorpus, sparseCosine, type SparseVector } from "./tfidf.ts";

@@ -35,7 +35,7 @@ export class PostingsPool {
   #terms = 0;
   readonly #pages: Uint8Array[] = [];
   /** The block after each block in its term's chain (its last block's link is never read). */
-  #next = new Int32Array(PAGE_BLOCKS);
+  #next = new Int32Array(1_024);
   #blocks = 0;
 
   /** Terms added. */

@@ -37,11 +37,12 @@ export const MAX_MERGE_LEVEL = 4;
 export const BULK_SEGMENT_DOCS = 8_192;
 
 /**
- * What a segment being built may hold in memory, in bytes (SegmentBuilder.bytes): on an open
- * vocabulary (names, codes, invented words, rare Chinese trigrams) 8,192 messages make 100k+
- * terms, and the terms, not the documents, are what a builder holds.
+ * What a segment being built may hold in memory, in bytes (SegmentBuilder.bytes, within a few
+ * percent of its heap): on an open vocabulary (names, codes, invented words, rare Chinese
+ * trigrams) 8,192 messages make 100k+ terms, and the terms, not the documents, are what a builder
+ * holds. Its sealed copy and its rows being written come on top, on the import's writing thread.
  */
-export const BULK_SEGMENT_BYTES = 24 * 2 ** 20;
+export const BULK_SEGMENT_BYTES = 16 * 2 ** 20;
 
 /**
  * Bytes a builder holds for each distinct term besides its characters and its share of the

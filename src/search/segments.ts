@@ -42,7 +42,7 @@ export const BULK_SEGMENT_DOCS = 8_192;
  * trigrams) 8,192 messages make 100k+ terms, and the terms, not the documents, are what a builder
  * holds. Its sealed copy and its rows being written come on top, on the import's writing thread.
  */
-export const BULK_SEGMENT_BYTES = 16 * 2 ** 20;
+export const BULK_SEGMENT_BYTES = 12 * 2 ** 20;
 
 /**
  * Bytes a builder holds for each distinct term besides its characters and its share of the

@@ -16,8 +16,6 @@ const BLOCK = 8;
 const PAGE_BLOCKS = 8_192;
 /** Bytes per term of the per-term arrays (count, last, body, head, tail). */
 const PER_TERM = 20;
-/** Bytes per block: its bytes and its link to the next. */
-const PER_BLOCK = BLOCK + 4;
 
 const grown = <T extends Uint32Array | Int32Array>(array: T, size: number, make: (n: number) => T): T => {
   if (size <= array.length) return array;
@@ -43,9 +41,13 @@ export class PostingsPool {
     return this.#terms;
   }
 
-  /** What the pool holds, in bytes: its per-term arrays' capacity and the blocks in use (a page is cut into blocks as they are needed). */
+  /**
+   * What the pool holds, in bytes: the capacity of its per-term arrays, of its pages and of the
+   * blocks' links — capacity, not use: the links' array grows by doubling, and counting the links
+   * in use understated a pool of a few frequent terms by a quarter of its heap.
+   */
   get bytes(): number {
-    return this.#count.length * PER_TERM + this.#blocks * PER_BLOCK;
+    return this.#count.length * PER_TERM + this.#pages.length * PAGE_BLOCKS * BLOCK + this.#next.length * 4;
   }
 
   /** A new term, with no postings yet; its number. */

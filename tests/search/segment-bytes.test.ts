@@ -6,41 +6,23 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SegmentBuilder } from "../../src/search/index.ts";
 import { PostingsPool } from "../../src/search/postings-pool.ts";
 import { forEachPosting, PostingsWriter } from "../../src/search/postings-codec.ts";
-import { collectGarbage } from "../../src/runtime/index.ts";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { scriptCommand } from "../../src/runtime/self.ts";
+import { RUNTIME } from "../../src/runtime/index.ts";
+import { seeded, type Filled } from "../fixtures/builder-heap.ts";
 
-/** A seeded generator (mulberry32): the same terms every run. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+const BUILDER_HEAP = fileURLToPath(new URL("../fixtures/builder-heap.ts", import.meta.url));
+
+/** One fill of a builder measured in a process of its own (see the fixture's header). */
+function measured(which: "open" | "common"): Filled {
+  const [command, ...args] = scriptCommand(BUILDER_HEAP);
+  const run = spawnSync(command!, [...args, which], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Filled;
 }
-
-const CJK = [
-  ..."的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面",
-];
-
-/** Open-vocabulary terms, prefixed as the index prefixes them: rare CJK trigrams, invented words, common bigrams. */
-function termOf(random: () => number): string {
-  const r = random();
-  const char = (n: number) => CJK[Math.floor(random() * n)]!;
-  if (r < 0.5) return `t${char(CJK.length)}${char(CJK.length)}${char(CJK.length)}`;
-  if (r < 0.75) return `w${Math.floor(random() * 2 ** 40).toString(36)}`;
-  return `b${char(20)}${char(20)}`;
-}
-
-const heap = () => {
-  collectGarbage(true);
-  const usage = process.memoryUsage();
-  // Bun counts typed arrays' bytes in heapUsed; V8 (Deno) apart, in arrayBuffers.
-  return usage.heapUsed + usage.arrayBuffers;
-};
 
 describe("segment builder's memory", () => {
   test("the pool's records are PostingsWriter's, byte for byte, for rare and frequent terms and large values", () => {
@@ -73,29 +55,23 @@ describe("segment builder's memory", () => {
     assert.throws(() => pool.add(0, 0, 1), /ascending/);
   });
 
-  /** Fills a builder to `bytes` with documents of `termOf`'s terms; the heap it holds, its bytes and its terms. */
-  function filled(bytes: number, term: () => string): { held: number; bytes: number; terms: number } {
-    const before = heap();
-    const builder = new SegmentBuilder();
-    for (let rowid = 1; builder.bytes < bytes; rowid++) {
-      const ordinal = builder.addDocument(rowid, { words: 20, trigrams: 20, bigrams: 20 });
-      for (const t of new Set(Array.from({ length: 60 }, term))) builder.addPosting(t, ordinal, 2);
-    }
-    const held = heap() - before;
-    return { held, bytes: builder.bytes, terms: builder.seal()!.terms.length };
-  }
-
+  /**
+   * Never more than a quarter over what `bytes` says (the import's memory bound rests on it), and
+   * under Bun — the binary's runtime, where the per-term costs were measured — not a quarter
+   * under either (a segment sealed far too early). V8 keeps strings and Map entries in less, so
+   * under Deno `bytes` overstates (0.46 for the open vocabulary): segments seal early, not late.
+   */
   const within = (held: number, bytes: number) =>
-    assert.ok(held / bytes > 0.75 && held / bytes < 1.25, `held ${(held / 2 ** 20).toFixed(1)} MiB for ${(bytes / 2 ** 20).toFixed(1)} MiB of bytes (${(held / bytes).toFixed(2)})`);
+    assert.ok(
+      held / bytes < 1.25 && (RUNTIME !== "bun" || held / bytes > 0.75),
+      `held ${(held / 2 ** 20).toFixed(1)} MiB for ${(bytes / 2 ** 20).toFixed(1)} MiB of bytes (${(held / bytes).toFixed(2)}, ${RUNTIME})`,
+    );
 
   test("a builder's bytes bound what it holds, within 25 % of its heap: 100k+ open-vocabulary terms, or a few common ones in many documents", () => {
-    // As an import's segment (BULK_SEGMENT_BYTES): the terms are most of it.
-    const random = seeded(26);
-    const open = filled(16 * 2 ** 20, () => termOf(random));
+    const open = measured("open");
     assert.ok(open.terms > 100_000, `${open.terms} terms`);
     within(open.held, open.bytes);
-    // 2,000 terms: the postings are most of it.
-    const common = filled(8 * 2 ** 20, () => `w${Math.floor(random() * 2_000)}`);
+    const common = measured("common");
     assert.ok(common.terms <= 2_000);
     within(common.held, common.bytes);
   });

@@ -42,12 +42,13 @@ export class PostingsPool {
   }
 
   /**
-   * What the pool holds, in bytes: the capacity of its per-term arrays, of its pages and of the
-   * blocks' links — capacity, not use: the links' array grows by doubling, and counting the links
-   * in use understated a pool of a few frequent terms by a quarter of its heap.
+   * What the pool holds, in bytes: the capacity of its per-term arrays, the blocks in use (a page
+   * is cut into blocks as they are needed; the last one's rest, at most 64 KiB, is left out) and
+   * the capacity of the blocks' links — capacity, not use: that array grows by doubling, and
+   * counting the links in use understated a pool of a few frequent terms by a quarter of its heap.
    */
   get bytes(): number {
-    return this.#count.length * PER_TERM + this.#pages.length * PAGE_BLOCKS * BLOCK + this.#next.length * 4;
+    return this.#count.length * PER_TERM + this.#blocks * BLOCK + this.#next.length * 4;
   }
 
   /** A new term, with no postings yet; its number. */

@@ -117,17 +117,17 @@ describe("the unit's system-call filter", { skip: isRoot ? skipUnless("strace", 
     const daemon = await startDaemon(asService(`${trace}.serve`, "serve", "-addr", "127.0.0.1:0"), { cwd: dir, timeoutMs: 60000 });
     const health = await fetch(`${daemon.url}/healthz`);
     assert.equal(health.status, 200);
-    // The default plugins (files, notes, web_fetch) are processes of their own: let them start
+    // The default plugins (files, notes, web_fetch, calendar) are processes of their own: let them start
     // (up to a minute, like the daemon: every process here runs under strace -f, which on a
     // loaded machine makes a start take many seconds; a plugin the filter kills fails anyway).
     let states: string[] = [];
     for (let i = 0; i < 300; i++) {
       const plugins = await fetch(`${daemon.url}/api/plugins`, { headers: { authorization: `Bearer ${readFileSync(join(data, "admin.token"), "utf8").trim()}` } });
       states = ((await plugins.json()) as { plugins: { state: string }[] }).plugins.map((p) => p.state);
-      if (states.length >= 3 && states.every((s) => s === "running")) break;
+      if (states.length >= 4 && states.every((s) => s === "running")) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    assert.deepEqual(states, ["running", "running", "running"], "the default plugins did not all start");
+    assert.deepEqual(states, ["running", "running", "running", "running"], "the default plugins did not all start");
     // strace holds SIGTERM back while it traces a command, so the signal goes to homed itself
     // (strace's child: setpriv became homed), and strace exits with homed's status.
     const tracer = daemon.child.pid!;

@@ -118,50 +118,52 @@ type Stats = { docs: Record<IndexChannel, number>; avgLength: Record<IndexChanne
 /** What one read of the index gives a query: the live segments, corpus statistics and the postings. */
 type Read = { segments: Segment[]; stats: Stats; postings: Map<string, Map<number, Uint8Array>> };
 
+/** Each term's records in the live segments: from the cache, reading what it lacks first. */
+async function readPostings(db: Client | Transaction, cache: PostingsCache, terms: readonly string[], liveIds: readonly number[]): Promise<Read["postings"]> {
+  const missing = cache.missing(terms, liveIds);
+  const postingsOf = (rows: ResultSet) => rows.rows.map((r) => ({ term: String(r.term), segment: Number(r.segment), postings: new Uint8Array(r.postings as ArrayBuffer) }));
+  if (missing.unseen.length > 0) {
+    const found = await db.execute({
+      sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))",
+      args: [JSON.stringify(missing.unseen)],
+    });
+    // Records of segments not live (an import's staged ones) are left out.
+    cache.fill(missing.unseen, liveIds, postingsOf(found));
+  }
+  if (missing.partial.terms.length > 0) {
+    const found = await db.execute({
+      sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?)) AND segment IN (SELECT value FROM json_each(?))",
+      args: [JSON.stringify(missing.partial.terms), JSON.stringify(missing.partial.segments)],
+    });
+    cache.fill(missing.partial.terms, missing.partial.segments, postingsOf(found));
+  }
+  return cache.take(terms, liveIds);
+}
+
 /** `client`: whose caches serve the read (`db` may be a transaction of it). */
 async function readIndex(client: Db, db: Client | Transaction, terms: readonly string[]): Promise<Read> {
   let cache = cachedDocs.get(client);
   if (!cache) cachedDocs.set(client, (cache = new Map()));
   let postingsCache = cachedPostings.get(client);
   if (!postingsCache) cachedPostings.set(client, (postingsCache = new PostingsCache(POSTINGS_CACHE_BYTES)));
-  const cached = [...cache.keys()];
-  const { live, fresh, postings } = await (async () => {
-    const [live, fresh] = await db.batch([
-      "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
-      {
-        sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
-        args: [JSON.stringify(cached)],
-      },
-    ]);
-    const liveIds = live!.rows.map((r) => Number(r.id));
-    const missing = postingsCache.missing(terms, liveIds);
-    const postingsOf = (rows: ResultSet) => rows.rows.map((r) => ({ term: String(r.term), segment: Number(r.segment), postings: new Uint8Array(r.postings as ArrayBuffer) }));
-    if (missing.unseen.length > 0) {
-      const found = await db.execute({
-        sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))",
-        args: [JSON.stringify(missing.unseen)],
-      });
-      // Records of segments not live (an import's staged ones) are left out.
-      postingsCache.fill(missing.unseen, liveIds, postingsOf(found));
-    }
-    if (missing.partial.terms.length > 0) {
-      const found = await db.execute({
-        sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?)) AND segment IN (SELECT value FROM json_each(?))",
-        args: [JSON.stringify(missing.partial.terms), JSON.stringify(missing.partial.segments)],
-      });
-      postingsCache.fill(missing.partial.terms, missing.partial.segments, postingsOf(found));
-    }
-    return { live: live!, fresh: fresh!, postings: postingsCache.take(terms, liveIds) };
-  })();
-  for (const r of fresh.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
-  const liveIds = new Set(live.rows.map((r) => Number(r.id)));
-  const gone = new Set([...cache.keys()].filter((id) => !liveIds.has(id)));
+  const [live, fresh] = await db.batch([
+    "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
+    {
+      sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
+      args: [JSON.stringify([...cache.keys()])],
+    },
+  ]);
+  const liveIds = live!.rows.map((r) => Number(r.id));
+  const postings = await readPostings(db, postingsCache, terms, liveIds);
+  for (const r of fresh!.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
+  const isLive = new Set(liveIds);
+  const gone = new Set([...cache.keys()].filter((id) => !isLive.has(id)));
   for (const id of gone) cache.delete(id);
   postingsCache.forgetSegments(gone);
-  const segments = [...liveIds].map((id) => ({ id, docs: cache.get(id)! }));
+  const segments = liveIds.map((id) => ({ id, docs: cache.get(id)! }));
   const tokens = { words: 0, trigrams: 0, bigrams: 0 };
   const docs = { words: 0, trigrams: 0, bigrams: 0 };
-  for (const r of live.rows) {
+  for (const r of live!.rows) {
     tokens.words += Number(r.tokens_words);
     tokens.trigrams += Number(r.tokens_trigrams);
     tokens.bigrams += Number(r.tokens_bigrams);

@@ -43,6 +43,8 @@ export type SearchOptions = {
    * the best of them. Without it, every match is scored.
    */
   within?: EventFilter;
+  /** Rowids `within` may list before every match is scored instead (WITHIN_MAX; tests set a few). */
+  withinMax?: number;
 };
 
 /**
@@ -337,9 +339,9 @@ async function filtered(client: Db, rankings: readonly Scored[], slots: Slots, f
  * there are more than WITHIN_MAX. A merge walk of the sorted rowids against each segment's:
  * one binary search a segment, not one a rowid (1M messages in 112 segments, 10k listed).
  */
-async function masksWithin(client: Db, read: Read, within: EventFilter): Promise<Map<number, Uint8Array> | undefined> {
-  const rows = await client.execute({ sql: `SELECT r FROM (${within.sql}) LIMIT ?`, args: [...within.args, WITHIN_MAX + 1] });
-  if (rows.rows.length > WITHIN_MAX) return undefined;
+async function masksWithin(client: Db, read: Read, within: EventFilter, max: number): Promise<Map<number, Uint8Array> | undefined> {
+  const rows = await client.execute({ sql: `SELECT r FROM (${within.sql}) LIMIT ?`, args: [...within.args, max + 1] });
+  if (rows.rows.length > max) return undefined;
   const listed = Float64Array.from(rows.rows, (r) => Number(r.r)).sort();
   const masks = new Map<number, Uint8Array>();
   for (const segment of read.segments) {
@@ -376,11 +378,13 @@ export async function searchEvents(client: Db, terms: SearchTerms, options: Sear
       db,
       wanted.map((t) => t.term),
     );
-    const masks = options.within ? await masksWithin(db, read, options.within) : undefined;
+    const masks = options.within ? await masksWithin(db, read, options.within, options.withinMax ?? WITHIN_MAX) : undefined;
+    // Too many listed to mask: every match is scored, and what `within` lists is checked with the filter.
+    const filter = options.within && !masks ? { sql: `(${options.filter.sql}) AND e.rowid IN (SELECT r FROM (${options.within.sql}))`, args: [...options.filter.args, ...options.within.args] } : options.filter;
     const slots = new Slots(read.segments);
     const scored = await scoreAll(read, slots, wanted, masks);
     try {
-      const [words, grams] = await filtered(db, [scored.words, scored.grams], slots, options.filter, options.limit);
+      const [words, grams] = await filtered(db, [scored.words, scored.grams], slots, filter, options.limit);
       return { words: words!, grams: grams! };
     } finally {
       release(scored.words.scores);

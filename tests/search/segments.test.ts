@@ -235,6 +235,10 @@ describe("event search index", () => {
     // Only what `within` lists is scored, whatever else the filter would admit.
     const onlyListed = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, within });
     assert.deepEqual(onlyListed, broad);
+    // Listing more than it may mask (a conversation of 50,000 messages): every match is scored,
+    // and still only what `within` lists comes back — the caller's filter no longer names the conversation.
+    const overListed = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL, within, withinMax: 2 });
+    assert.deepEqual(overListed, broad);
   });
 
   test("when the best matches are filtered out, deeper ones fill the list", async () => {

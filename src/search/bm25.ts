@@ -380,7 +380,8 @@ export async function searchEvents(client: Db, terms: SearchTerms, options: Sear
     );
     const masks = options.within ? await masksWithin(db, read, options.within, options.withinMax ?? WITHIN_MAX) : undefined;
     // Too many listed to mask: every match is scored, and what `within` lists is checked with the filter.
-    const filter = options.within && !masks ? { sql: `(${options.filter.sql}) AND e.rowid IN (SELECT r FROM (${options.within.sql}))`, args: [...options.filter.args, ...options.within.args] } : options.filter;
+    const filter =
+      options.within && !masks ? { sql: `(${options.filter.sql}) AND e.rowid IN (SELECT r FROM (${options.within.sql}))`, args: [...options.filter.args, ...options.within.args] } : options.filter;
     const slots = new Slots(read.segments);
     const scored = await scoreAll(read, slots, wanted, masks);
     try {

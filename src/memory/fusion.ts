@@ -3,8 +3,8 @@
  *
  * - **coverage** (the default): weighted reciprocal rank fusion plus a bonus for a match that holds
  *   most of the query: Σ_c w_c × (1/(k + rank_c) + β × coverage_c² / (k + 1)), coverage being the
- *   BM25 score over the query's ceiling in that channel (search-bm25.ts: ~the share of the query,
- *   by idf, the message holds; capped at 1). A message only the grams channel finds (an unsegmented
+ *   share of the query the message holds in that channel, the smaller of it by idf (the BM25 score
+ *   over the query's ceiling) and by count (src/search/bm25.ts, RankedEvents; capped at 1). A message only the grams channel finds (an unsegmented
  *   name jieba cut differently in the query) holds nearly all of a short exact lookup: it earns up
  *   to 1 + β times a first rank's credit and passes messages ranked ~5th in both channels, which
  *   RRF ranked above it (issue 26). A message that shares a few words of a long, chatty query — the
@@ -26,10 +26,13 @@
  *   | rrf, non-matches ranked  | .656/.740/.832/.874     | .305/.468/.533/.660     | .892/.943 · .940/.978 |
  *   | rrf                      | .656/.740/.832/.874     | .305/.468/.533/.663     | .892/.943 · .940/.978 |
  *   | linear                   | .672/.748/.833/.874     | .292/.440/.512/.658     | .912/.968 · .953/.998 |
- *   | coverage (β 3)           | .663/.743/.832/.876     | .305/.468/.533/.663     | .930/.980 · .968/.998 |
+ *   | coverage (β 3), by idf   | .663/.743/.832/.876     | .305/.468/.533/.663     | .930/.980 · .968/.998 |
+ *   | coverage, idf and count  | .663/.751/.833/.873     | .305/.468/.533/.663     | .960/.985 · .988/1.000 |
  *
- * and on the held-out probe (seed 2) hit@1/10 all .925/.980 → .945/.988, in conversation
- * .973/.995 → .983/.995. β from 1.5 to 6 (and coverage^1.5 or ^3) all keep MADial and LoCoMo at or
+ * and on the held-out probe (seed 2) hit@1/10 all .925/.980 → .945/.988 → .978/.993, in
+ * conversation .973/.995 → .983/.995 → .993/1.000. Coverage is the smaller of the share of the
+ * query by idf and by count (src/search/bm25.ts, RankedEvents); by count since 2026-12-04 (through
+ * `homed recall`, LoCoMo .663/.743/.832/.876 → .663/.749/.835/.874, MADial unchanged). β from 1.5 to 6 (and coverage^1.5 or ^3) all keep MADial and LoCoMo at or
  * above RRF; 3 sits in the middle. Linear loses MADial because there one channel's raw-score winner
  * is often a long memory sharing many common characters with the long dialogue (see the tests).
  *

@@ -10,20 +10,28 @@
 /** Scores of one ranking of one query. Slot scores start at 0; a term's BM25 is always above 0. */
 export class Accumulator {
   scores: Float64Array;
+  /**
+   * Per slot: how much of the query it holds, by count — each query term it holds counts the
+   * times the term was given, a term only in its neighbours (context) half. Sums of halves: exact
+   * in 32 bits, half the bytes of the scores (a slot per document of the store).
+   */
+  matched: Float32Array;
   /** The slots with a score, in the order first scored. */
   touched: Uint32Array;
   count = 0;
 
   constructor(slots: number) {
     this.scores = new Float64Array(slots);
+    this.matched = new Float32Array(slots);
     this.touched = new Uint32Array(slots);
   }
 
-  /** Adds `value` to a slot, listing the slot the first time. */
-  add(slot: number, value: number): void {
+  /** Adds one query term's `value` and its share `held` of the query by count to a slot, listing the slot the first time. */
+  add(slot: number, value: number, held: number): void {
     const before = this.scores[slot]!;
     if (before === 0) this.touched[this.count++] = slot;
     this.scores[slot] = before + value;
+    this.matched[slot]! += held;
   }
 
   /**
@@ -67,7 +75,10 @@ export class Accumulator {
 
   /** Zeroes what was touched, for the next query. */
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.scores[this.touched[i]!] = 0;
+    for (let i = 0; i < this.count; i++) {
+      this.scores[this.touched[i]!] = 0;
+      this.matched[this.touched[i]!] = 0;
+    }
     this.count = 0;
   }
 }

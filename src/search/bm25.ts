@@ -25,11 +25,15 @@ export type SearchTerms = Record<IndexChannel, readonly string[]>;
 export type EventFilter = { sql: string; args: InValue[] };
 
 /**
- * Best first. `coverage`: the score over the query's ceiling in that ranking — the score of a
- * message of average length holding each query term once — so about the share of what was asked
- * (by idf) that the message holds: ~1 for a message with all of a short query's rare words, a few
- * hundredths for one sharing a handful of a pasted page's. Comparable across queries and
- * rankings, as raw BM25 is not (it grows with the query's length).
+ * Best first. `coverage`: the share of what was asked that the message holds, the smaller of two
+ * measures of it. By idf: the score over the query's ceiling in that ranking — the score of a
+ * message of average length holding each query term once — ~1 for a message with all of a short
+ * query's rare words, a few hundredths for one sharing a handful of a pasted page's. By count: the
+ * query's terms it holds over all of them (a term only in its neighbours, half). Either alone
+ * over-credits: by idf, a message holding the rarest of three words asked but neither of the
+ * others covered ~0.6 and passed the one holding all three, which jieba had cut differently
+ * (bench/openvocab); by count, a long message holding a long query's everyday words. Comparable
+ * across queries and rankings, as raw BM25 is not (it grows with the query's length).
  */
 export type RankedEvents = { id: string; score: number; coverage: number }[];
 
@@ -181,7 +185,7 @@ async function readIndex(client: Db, db: Client | Transaction, terms: readonly s
  * segment whose documents start at slot `base`. Inlined varint decoding: this loop is most of a
  * query's time.
  */
-function scoreRecord(bytes: Uint8Array, into: Accumulator, base: number, lengths: Uint32Array, idfWeight: number, avgLength: number, allowed: Uint8Array | undefined): void {
+function scoreRecord(bytes: Uint8Array, into: Accumulator, base: number, lengths: Uint32Array, idfWeight: number, termWeight: number, avgLength: number, allowed: Uint8Array | undefined): void {
   const norm0 = K1 * (1 - B);
   const norm1 = (K1 * B) / avgLength;
   let at = 0;
@@ -214,7 +218,8 @@ function scoreRecord(bytes: Uint8Array, into: Accumulator, base: number, lengths
     ordinal += gap + 1;
     if (allowed !== undefined && allowed[ordinal] === 0) continue;
     const tf = tf2 * CONTEXT_WEIGHT;
-    into.add(base + ordinal, (idfWeight * tf * (K1 + 1)) / (tf + norm0 + norm1 * lengths[ordinal]!));
+    // Held by count: once in the message itself is the whole term, once in a neighbour only half.
+    into.add(base + ordinal, (idfWeight * tf * (K1 + 1)) / (tf + norm0 + norm1 * lengths[ordinal]!), termWeight * Math.min(1, tf));
   }
 }
 
@@ -240,9 +245,9 @@ function weightedTerms(terms: SearchTerms): { ranking: "words" | "grams"; channe
 
 /**
  * One ranking's scores over the live segments' documents: slot = the segment's base + ordinal.
- * `ceiling`: the query's ceiling in this ranking (see RankedEvents).
+ * `ceiling`: the query's ceiling in this ranking, `terms` its terms by count (see RankedEvents).
  */
-type Scored = { scores: Accumulator; ceiling: number };
+type Scored = { scores: Accumulator; ceiling: number; terms: number };
 
 /** Where each live segment's documents start among the accumulator's slots, and the event rowid of a slot. */
 class Slots {
@@ -276,14 +281,17 @@ class Slots {
  * pasted page as a query has ~1,500 terms. The caller releases the accumulators.
  */
 async function scoreAll(read: Read, slots: Slots, terms: ReturnType<typeof weightedTerms>, allowed: Map<number, Uint8Array> | undefined): Promise<Record<"words" | "grams", Scored>> {
-  const out = { words: { scores: acquire(slots.total), ceiling: 0 }, grams: { scores: acquire(slots.total), ceiling: 0 } };
+  const out = { words: { scores: acquire(slots.total), ceiling: 0, terms: 0 }, grams: { scores: acquire(slots.total), ceiling: 0, terms: 0 } };
   const weights = terms.map((t) => {
     let df = 0;
     for (const bytes of read.postings.get(t.term)?.values() ?? []) df += postingsCount(bytes);
     return t.weight * idf(read.stats.docs[t.channel], df);
   });
   // A term found once in a message of average length adds exactly its weight: tf (K1 + 1) / (tf + K1) with tf = 1.
-  for (const [i, t] of terms.entries()) out[t.ranking].ceiling += weights[i]!;
+  for (const [i, t] of terms.entries()) {
+    out[t.ranking].ceiling += weights[i]!;
+    out[t.ranking].terms += t.weight;
+  }
   for (const [i, t] of terms.entries()) {
     const records = read.postings.get(t.term);
     if (!records) continue;
@@ -291,7 +299,7 @@ async function scoreAll(read: Read, slots: Slots, terms: ReturnType<typeof weigh
       const bytes = records.get(segment.id);
       const mask = allowed?.get(segment.id);
       if (!bytes || (allowed && !mask)) continue;
-      scoreRecord(bytes, out[t.ranking].scores, slots.bases[s]!, segment.docs.lengths[t.channel], weights[i]!, read.stats.avgLength[t.channel], mask);
+      scoreRecord(bytes, out[t.ranking].scores, slots.bases[s]!, segment.docs.lengths[t.channel], weights[i]!, t.weight, read.stats.avgLength[t.channel], mask);
       await yieldIfLong();
     }
   }
@@ -328,7 +336,7 @@ async function filtered(client: Db, rankings: readonly Scored[], slots: Slots, f
       for (const slot of batch) {
         const id = admitted.get(slots.rowid(slot));
         const score = ranking.scores.scores[slot]!;
-        if (id && out[i]!.length < limit) out[i]!.push({ id, score, coverage: score / ranking.ceiling });
+        if (id && out[i]!.length < limit) out[i]!.push({ id, score, coverage: Math.min(score / ranking.ceiling, ranking.scores.matched[slot]! / ranking.terms) });
       }
     }
   }

@@ -300,6 +300,39 @@ describe("coverage, as the BM25 channels report it", () => {
   });
 });
 
+describe("coverage of a whole lookup", () => {
+  test("a message holding every word asked, run together so jieba's words miss them, outranks one holding only the rarest", async () => {
+    await using store = await openTempStore();
+    const filler = [
+      "harbour fees went up",
+      "the lift is broken again",
+      "parking on level two",
+      "tickets for saturday",
+      "we met at the cafe",
+      "the boat leaves at nine",
+      "dinner with the team",
+      "a long walk by the lake",
+    ];
+    await seed(store, [
+      message("notes on the zorbel", { sourceId: "rarest-only" }),
+      message("she said zorbelquindlefrap", { sourceId: "all-three" }),
+      ...filler.map((text, i) => message(`${text} quindle`, { sourceId: `q${i}` })),
+      ...filler.map((text, i) => message(`${text} frap`, { sourceId: `f${i}` })),
+      ...filler.map((text, i) => message(text, { sourceId: `x${i}` })),
+    ]);
+    const found = await coldcontextQuery(store.client, "zorbel quindle frap", { k: 5, channels: ["words", "grams"] });
+    assert.deepEqual(
+      found.slice(0, 2).map((f) => f.sources[0]),
+      ["all-three", "rarest-only"],
+    );
+    const rarestOnly = found[1]!.channels.words!;
+    // First in words and holding most of the query's idf (the other two words are everyday here),
+    // but one of the three words asked: it covers a third.
+    assert.equal(rarestOnly.rank, 1);
+    assert.ok(Math.abs(rarestOnly.coverage! - 1 / 3) < 1e-9, String(rarestOnly.coverage));
+  });
+});
+
 describe("coverage, as facts (L3) report it", () => {
   test("a fact's coverage is the share of the query's words it holds, so its fused score is on the events' scale", async () => {
     await using store = await openTempStore();

@@ -1,7 +1,7 @@
 /**
  * A query's score accumulator (src/search/accumulator.ts): its top k is exactly the first k of
- * a full sort (score, then the tie order), it lists each scored slot once, and a released one
- * comes back cleared.
+ * a full sort (score, then the tie order), it lists each scored slot once and sums what each
+ * holds of the query by count, and a released one comes back cleared.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,11 +18,12 @@ describe("score accumulator", () => {
         (adds, k) => {
           const acc = new Accumulator(200);
           const order = (slot: number) => (slot * 7919) % 200; // a tie order unlike the slots'
-          for (const { slot, value } of adds) acc.add(slot, value);
+          for (const { slot, value } of adds) acc.add(slot, value, 1);
           const slots = [...new Set(adds.map((a) => a.slot))];
           assert.equal(acc.count, slots.length, "each scored slot listed once");
           const sorted = slots.sort((a, b) => acc.scores[b]! - acc.scores[a]! || order(a) - order(b));
           assert.deepEqual(acc.best(k, order), sorted.slice(0, k));
+          for (const slot of slots) assert.equal(acc.matched[slot], adds.filter((a) => a.slot === slot).length, "what each slot holds, by count");
         },
       ),
     );
@@ -30,8 +31,8 @@ describe("score accumulator", () => {
 
   test("a released accumulator comes back cleared; two in use at once are distinct", () => {
     const a = acquire(50);
-    a.add(3, 1);
-    a.add(7, 2);
+    a.add(3, 1, 1);
+    a.add(7, 2, 0.5);
     const b = acquire(50);
     assert.notEqual(a, b);
     release(a);
@@ -40,6 +41,10 @@ describe("score accumulator", () => {
     assert.ok(
       again.scores.every((s) => s === 0),
       "every slot back to 0",
+    );
+    assert.ok(
+      again.matched.every((m) => m === 0),
+      "what each slot held, too",
     );
     release(again);
     release(b);

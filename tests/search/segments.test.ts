@@ -62,12 +62,18 @@ async function seedEvents(client: Client, texts: readonly string[], from = 0): P
 /**
  * BM25 as Robertson and Spärck Jones wrote it (k1 1.2, b 0.75, idf ln((N − df + ½)/(df + ½)),
  * at least a millionth), term by term; N and the average length per channel over the documents
- * with text in that channel.
+ * with text in that channel. And each document's coverage of the query, as RankedEvents defines
+ * it: the smaller of its score over the ranking's ceiling (Σ weight × idf) and the terms it holds
+ * by count (a term only in its context, tf ½, half) over the ranking's terms by count.
  */
-function bruteForce(docs: readonly Doc[], terms: SearchTerms): { words: Map<string, number>; grams: Map<string, number> } {
+function bruteForce(docs: readonly Doc[], terms: SearchTerms): { words: Map<string, number>; grams: Map<string, number>; coverage: { words: Map<string, number>; grams: Map<string, number> } } {
   const out = { words: new Map<string, number>(), grams: new Map<string, number>() };
+  const held = { words: new Map<string, number>(), grams: new Map<string, number>() };
+  const ceiling = { words: 0, grams: 0 };
+  const count = { words: 0, grams: 0 };
   const prefix = { words: "w", trigrams: "t", bigrams: "b" } as const;
   for (const channel of ["words", "trigrams", "bigrams"] as const) {
+    const ranking = channel === "words" ? "words" : "grams";
     const present = docs.filter((d) => d.analysed.lengths[channel] > 0);
     const avg = Math.max(1, present.reduce((a, d) => a + d.analysed.lengths[channel], 0) / present.length);
     const weights = new Map<string, number>();
@@ -75,16 +81,19 @@ function bruteForce(docs: readonly Doc[], terms: SearchTerms): { words: Map<stri
     for (const [t, weight] of weights) {
       const df = docs.filter((d) => d.analysed.terms.has(prefix[channel] + t)).length;
       const idf = Math.max(1e-6, Math.log((present.length - df + 0.5) / (df + 0.5)));
+      ceiling[ranking] += weight * idf;
+      count[ranking] += weight;
       for (const d of docs) {
         const tf = (d.analysed.terms.get(prefix[channel] + t) ?? 0) / 2;
         if (tf === 0) continue;
         const score = (weight * idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * d.analysed.lengths[channel]) / avg));
-        const into = channel === "words" ? out.words : out.grams;
-        into.set(d.id, (into.get(d.id) ?? 0) + score);
+        out[ranking].set(d.id, (out[ranking].get(d.id) ?? 0) + score);
+        held[ranking].set(d.id, (held[ranking].get(d.id) ?? 0) + weight * Math.min(1, tf));
       }
     }
   }
-  return out;
+  const coverageOf = (ranking: "words" | "grams") => new Map([...out[ranking]].map(([id, score]) => [id, Math.min(score / ceiling[ranking], held[ranking].get(id)! / count[ranking])]));
+  return { ...out, coverage: { words: coverageOf("words"), grams: coverageOf("grams") } };
 }
 
 const ALL = { sql: "e.layer = 'L2'", args: [] };
@@ -93,7 +102,7 @@ const QUERY: SearchTerms = { words: ["harbour", "boat", "boat", "西湖"], trigr
 const liveSegments = async (client: Client) => Number((await client.execute("SELECT count(*) AS n FROM search_segments WHERE state = 'live'")).rows[0]!.n);
 
 describe("event search index", () => {
-  test("scores are BM25 exactly, per channel, weights as repetitions; best first, ties by rowid", async () => {
+  test("scores are BM25 exactly, per channel, weights as repetitions; coverage the smaller share, by idf and by count; best first, ties by rowid", async () => {
     await using store = await openTempStore();
     const docs = await seedEvents(store.client, TEXTS);
     const found = await searchEvents(store.client, QUERY, { limit: 50, filter: ALL });
@@ -101,6 +110,8 @@ describe("event search index", () => {
     for (const ranking of ["words", "grams"] as const) {
       assert.equal(found[ranking].length, expected[ranking].size, ranking);
       for (const { id, score } of found[ranking]) assert.ok(Math.abs(score - expected[ranking].get(id)!) < 1e-9, `${ranking} ${id}: ${score} vs ${expected[ranking].get(id)}`);
+      for (const { id, coverage } of found[ranking])
+        assert.ok(Math.abs(coverage - expected.coverage[ranking].get(id)!) < 1e-9, `${ranking} ${id} coverage: ${coverage} vs ${expected.coverage[ranking].get(id)}`);
       const scores = found[ranking].map((r) => r.score);
       assert.deepEqual(
         scores,

@@ -7,12 +7,13 @@
  * Two rankings come out of one read: `words` (jieba words) and `grams` (trigrams and CJK
  * bigrams, each with its own BM25 statistics, summed per document).
  */
-import type { Client, InValue, ResultSet, Transaction } from "@libsql/client";
+import type { Client, InValue, Transaction } from "@libsql/client";
 import { decodeSegmentDocs, INDEX_CHANNELS, postingsCount, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
 import { yieldIfLong } from "../text/index.ts";
 import { CONTEXT_WEIGHT, TERM_PREFIX } from "./analysis.ts";
 import { acquire, release, type Accumulator } from "./accumulator.ts";
 import { PostingsCache } from "./postings-cache.ts";
+import { fromHex, jsonRows } from "./json-rows.ts";
 
 /** BM25's term-frequency saturation and length normalisation: the usual values (FTS5's too). */
 const K1 = 1.2;
@@ -127,20 +128,18 @@ type Read = { segments: Segment[]; stats: Stats; postings: Map<string, Map<numbe
 /** Each term's records in the live segments: from the cache, reading what it lacks first. */
 async function readPostings(db: Client | Transaction, cache: PostingsCache, terms: readonly string[], liveIds: readonly number[]): Promise<Read["postings"]> {
   const missing = cache.missing(terms, liveIds);
-  const postingsOf = (rows: ResultSet) => rows.rows.map((r) => ({ term: String(r.term), segment: Number(r.segment), postings: new Uint8Array(r.postings as ArrayBuffer) }));
+  const postingsOf = (rows: [string, number, string][]) => rows.map(([term, segment, hex]) => ({ term, segment, postings: fromHex(hex) }));
+  const RECORDS = "SELECT json_group_array(json_array(term, segment, hex(postings))) FROM search_postings WHERE term IN (SELECT value FROM json_each(?))";
   if (missing.unseen.length > 0) {
-    const found = await db.execute({
-      sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?))",
-      args: [JSON.stringify(missing.unseen)],
-    });
+    const found = await jsonRows<[string, number, string]>(db, RECORDS, [JSON.stringify(missing.unseen)]);
     // Records of segments not live (an import's staged ones) are left out.
     cache.fill(missing.unseen, liveIds, postingsOf(found));
   }
   if (missing.partial.terms.length > 0) {
-    const found = await db.execute({
-      sql: "SELECT term, segment, postings FROM search_postings WHERE term IN (SELECT value FROM json_each(?)) AND segment IN (SELECT value FROM json_each(?))",
-      args: [JSON.stringify(missing.partial.terms), JSON.stringify(missing.partial.segments)],
-    });
+    const found = await jsonRows<[string, number, string]>(db, `${RECORDS} AND segment IN (SELECT value FROM json_each(?))`, [
+      JSON.stringify(missing.partial.terms),
+      JSON.stringify(missing.partial.segments),
+    ]);
     cache.fill(missing.partial.terms, missing.partial.segments, postingsOf(found));
   }
   return cache.take(terms, liveIds);
@@ -152,16 +151,19 @@ async function readIndex(client: Db, db: Client | Transaction, terms: readonly s
   if (!cache) cachedDocs.set(client, (cache = new Map()));
   let postingsCache = cachedPostings.get(client);
   if (!postingsCache) cachedPostings.set(client, (postingsCache = new PostingsCache(POSTINGS_CACHE_BYTES)));
-  const [live, fresh] = await db.batch([
-    "SELECT id, docs, tokens_words, tokens_trigrams, tokens_bigrams FROM search_segments WHERE state = 'live'",
-    {
-      sql: `SELECT id, docs, rowids, lengths FROM search_segments WHERE state = 'live' AND id NOT IN (SELECT value FROM json_each(?))`,
-      args: [JSON.stringify([...cache.keys()])],
-    },
-  ]);
-  const liveIds = live!.rows.map((r) => Number(r.id));
+  const live = await jsonRows<[number, number, number, number, number]>(
+    db,
+    "SELECT json_group_array(json_array(id, docs, tokens_words, tokens_trigrams, tokens_bigrams)) FROM search_segments WHERE state = 'live'",
+    [],
+  );
+  const liveIds = live.map(([id]) => id);
+  // Documents of segments written since the last search (a segment never changes once written).
+  const unknown = liveIds.filter((id) => !cache.has(id));
+  if (unknown.length > 0) {
+    const fresh = await db.execute({ sql: "SELECT id, docs, rowids, lengths FROM search_segments WHERE id IN (SELECT value FROM json_each(?))", args: [JSON.stringify(unknown)] });
+    for (const r of fresh.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
+  }
   const postings = await readPostings(db, postingsCache, terms, liveIds);
-  for (const r of fresh!.rows) cache.set(Number(r.id), decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)));
   const isLive = new Set(liveIds);
   const gone = new Set([...cache.keys()].filter((id) => !isLive.has(id)));
   for (const id of gone) cache.delete(id);
@@ -169,10 +171,10 @@ async function readIndex(client: Db, db: Client | Transaction, terms: readonly s
   const segments = liveIds.map((id) => ({ id, docs: cache.get(id)! }));
   const tokens = { words: 0, trigrams: 0, bigrams: 0 };
   const docs = { words: 0, trigrams: 0, bigrams: 0 };
-  for (const r of live!.rows) {
-    tokens.words += Number(r.tokens_words);
-    tokens.trigrams += Number(r.tokens_trigrams);
-    tokens.bigrams += Number(r.tokens_bigrams);
+  for (const [, , words, trigrams, bigrams] of live) {
+    tokens.words += words;
+    tokens.trigrams += trigrams;
+    tokens.bigrams += bigrams;
   }
   for (const segment of segments) for (const channel of INDEX_CHANNELS) docs[channel] += segment.docs.present[channel];
   const avgLength = {} as Record<IndexChannel, number>;
@@ -321,14 +323,15 @@ async function filtered(client: Db, rankings: readonly Scored[], slots: Slots, f
     if (batches.every((b) => b.length === 0)) return out;
     const unknown = [...new Set(batches.flat().map(slots.rowid))].filter((rowid) => !admitted.has(rowid));
     if (unknown.length > 0) {
-      const rows = await client.execute({
+      const rows = await jsonRows<[number, string]>(
+        client,
         // Driven by the candidates (CROSS JOIN keeps that order): with `e.layer = 'L2'` in the
         // filter SQLite chose to walk every cold event by the layer index instead (100 ms at 100k).
-        sql: `SELECT e.rowid AS r, e.id AS id FROM json_each(?) AS c CROSS JOIN events e ON e.rowid = c.value WHERE ${filter.sql}`,
-        args: [JSON.stringify(unknown), ...filter.args],
-      });
+        `SELECT json_group_array(json_array(e.rowid, e.id)) FROM json_each(?) AS c CROSS JOIN events e ON e.rowid = c.value WHERE ${filter.sql}`,
+        [JSON.stringify(unknown), ...filter.args],
+      );
       for (const rowid of unknown) admitted.set(rowid, null);
-      for (const r of rows.rows) admitted.set(Number(r.r), String(r.id));
+      for (const [rowid, id] of rows) admitted.set(rowid, id);
     }
     for (const [i, batch] of batches.entries()) {
       const ranking = rankings[i]!;

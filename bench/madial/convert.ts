@@ -26,8 +26,15 @@ const jsonl = (path: string) =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as unknown);
 
+export type Dialogue = z.infer<typeof DialogueSchema>;
+
+/** The dev dialogues, validated: their utterance lines are `<Name>:"…"` between `<BOD>` and `<EOD>`. */
+export function readDialogues(dir: string): Dialogue[] {
+  return jsonl(`${dir}/dialogue-dev.jsonl`).map((d) => DialogueSchema.parse(d));
+}
+
 export function convertMadial(dir: string): { lines: ImportLine[]; queries: Query[] } {
-  const dialogues = jsonl(`${dir}/dialogue-dev.jsonl`).map((d) => DialogueSchema.parse(d));
+  const dialogues = readDialogues(dir);
   // The user's name is the speaker tag of their utterances: `<Bart>:"…"`.
   const names = new Map<number, string>();
   for (const d of dialogues) {

@@ -15,7 +15,10 @@
  * time counts too), for the query over all memory, scoped to the target's conversation, and
  * with one typo.
  *
- * `bun bench/openvocab/run.ts [--size 10000,100000] [--queries 200] [--keep DIR]`; temporary folders
+ * `--corpus real` takes LoCoMo and MADial dev texts instead (`./real-corpus.ts`), mixed into generated
+ * filler above their ~3,500 messages, queries from the real ones only.
+ *
+ * `bun bench/openvocab/run.ts [--size 10000,100000] [--queries 200] [--keep DIR] [--corpus generated|real]`; temporary folders
  * are removed at the end of each size and on any exit. `--keep DIR` keeps each size's imported
  * data folder in DIR/<size> and, when one is there already, queries it without importing again
  * (the corpus is seeded, so it is the same store): for timing queries while changing the engine.
@@ -33,10 +36,14 @@ import { queryTrigrams } from "../../src/text/index.ts";
 import { tempDir } from "../evidence.ts";
 import { cjkBigramsAndWords } from "./cjk-bigrams-and-words.ts";
 import { exactLookups, openVocabCorpus, type ExactLookup, type OpenVocabCorpus, type OpenVocabLine } from "./corpus.ts";
+import { realCorpus } from "./real-corpus.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const PEAK_MEMORY = fileURLToPath(new URL("./peak-memory.ts", import.meta.url));
-const { values: flags } = parseArgs({ options: { size: { type: "string", default: "10000,100000" }, queries: { type: "string", default: "200" }, keep: { type: "string" } } });
+const { values: flags } = parseArgs({
+  options: { size: { type: "string", default: "10000,100000" }, queries: { type: "string", default: "200" }, keep: { type: "string" }, corpus: { type: "string", default: "generated" } },
+});
+if (flags.corpus !== "generated" && flags.corpus !== "real") throw new Error(`--corpus generated|real, not "${flags.corpus}"`);
 const SIZES = flags.size.split(",").filter(Boolean).map(Number);
 const QUERIES = Number(flags.queries);
 const K = 10;
@@ -176,7 +183,14 @@ async function measureSize(size: number): Promise<void> {
   dirs.add(dir);
   try {
     console.log(`\n--- ${size.toLocaleString("en")} messages (load average ${loadavg()[0]!.toFixed(1)}) ---`);
-    const corpus = openVocabCorpus(size);
+    const corpus = flags.corpus === "real" ? realCorpus(size) : openVocabCorpus(size);
+    if ("real" in corpus)
+      report(
+        size,
+        "corpus: real (LoCoMo + MADial dev)",
+        `${corpus.real} real messages, ${corpus.filler} generated filler; ${corpus.realDistinctTerms.toLocaleString("en")} distinct real terms; queries from real messages only`,
+      );
+    else report(size, "corpus: generated", `${size} messages`);
     const lookups = exactLookups(corpus, QUERIES);
     corpusFigures(size, corpus, lookups);
     const file = join(dir, "history.jsonl");
@@ -191,7 +205,7 @@ async function measureSize(size: number): Promise<void> {
           .join("\n")}\n`,
       );
 
-    const data = flags.keep === undefined ? join(dir, "data") : join(flags.keep, String(size));
+    const data = flags.keep === undefined ? join(dir, "data") : join(flags.keep, flags.corpus === "real" ? `real-${size}` : String(size));
     if (flags.keep !== undefined && existsSync(join(data, "homed.db"))) report(size, "homed import (CLI, no vectors)", `not run: the store kept in ${data} is queried`);
     else {
       const imported = await importMeasured(data, file);

@@ -20,7 +20,7 @@
  *
  * `bun bench/openvocab/run.ts [--size 10000,100000] [--queries 200] [--keep DIR] [--corpus generated|real]`; temporary folders
  * are removed at the end of each size and on any exit. `--keep DIR` keeps each size's imported
- * data folder in DIR/<size> and, when one is there already, queries it without importing again
+ * data folder in DIR/<size> (DIR/real-<size> for `--corpus real`) and, when one is there already, queries it without importing again
  * (the corpus is seeded, so it is the same store): for timing queries while changing the engine.
  */
 import { appendFileSync, existsSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -183,14 +183,13 @@ async function measureSize(size: number): Promise<void> {
   dirs.add(dir);
   try {
     console.log(`\n--- ${size.toLocaleString("en")} messages (load average ${loadavg()[0]!.toFixed(1)}) ---`);
-    const corpus = flags.corpus === "real" ? realCorpus(size) : openVocabCorpus(size);
-    if ("real" in corpus)
-      report(
-        size,
-        "corpus: real (LoCoMo + MADial dev)",
-        `${corpus.real} real messages, ${corpus.filler} generated filler; ${corpus.realDistinctTerms.toLocaleString("en")} distinct real terms; queries from real messages only`,
-      );
-    else report(size, "corpus: generated", `${size} messages`);
+    const real = flags.corpus === "real" ? realCorpus(size) : undefined;
+    const corpus = real ?? openVocabCorpus(size);
+    report(
+      size,
+      `corpus: ${real ? "real (LoCoMo + MADial dev)" : "generated"}`,
+      real ? `${real.real} real messages, ${real.filler} generated filler; ${real.realDistinctTerms.toLocaleString("en")} distinct real terms; queries from real messages only` : `${size} messages`,
+    );
     const lookups = exactLookups(corpus, QUERIES);
     corpusFigures(size, corpus, lookups);
     const file = join(dir, "history.jsonl");

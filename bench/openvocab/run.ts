@@ -2,14 +2,13 @@
  * Exact lookups on an open vocabulary (issue 26): the seeded corpus of `./corpus.ts` (tens of
  * thousands of Zipfian terms, unsegmented Chinese, invented words and names, codes, typos, mixed
  * lines), queried with 3–4 rare terms of one message, as a person recalls a thing they said.
- * Prints figures, never pass or fail, for three systems in the same run over the same texts:
- * - homed: `homed import FILE` as a user runs it (its speed and peak memory measured from a small
- *   parent process, `./peak-memory.ts`), then `coldcontextQuery` over words + grams (no embedding
- *   model) as bench/recall does, once per fusion method;
- * - MiniSearch (in memory) with a tokenizer that splits Chinese runs into overlapping bigrams and
- *   Latin runs into words — what a user would otherwise build;
- * - a plain FTS5 trigram table over each message's text, queried with the query's trigrams, through
- *   the same libSQL (bench/recall's floor).
+ * Prints figures, never pass or fail, for three systems in the same run over the same texts
+ * (`./systems.ts`): homed (`homed import FILE` as a user runs it, its speed and peak memory measured
+ * from a small parent process, `./peak-memory.ts`; then words + grams, one system per fusion
+ * method), MiniSearch with Chinese bigrams and Latin words, and a plain FTS5 trigram table. Each
+ * system runs in a child process of its own (`./system-child.ts`, one per homed fusion method), so
+ * no system's collections fall on another's queries; this process sends them the queries one at a
+ * time, in turns (`./measure-in-turns.ts`), and judges their answers.
  * For each: hit@1 and hit@10 (the target message among the first 1 / 10), latency p50 / p95 and
  * the process's CPU time per query (p50; the whole process's, so a collection's or a worker's
  * time counts too), for the query over all memory, scoped to the target's conversation, and
@@ -23,20 +22,19 @@
  * data folder in DIR/<size> (DIR/real-<size> for `--corpus real`) and, when one is there already, queries it without importing again
  * (the corpus is seeded, so it is the same store): for timing queries while changing the engine.
  */
-import { appendFileSync, existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { createClient, type Client } from "@libsql/client";
-import MiniSearch from "minisearch";
-import { coldcontextQuery, configureFusion, FUSION_METHODS, FusionConfigSchema, type FusionMethod } from "../../src/memory/index.ts";
-import { openStore, type Store } from "../../src/store/index.ts";
-import { queryTrigrams } from "../../src/text/index.ts";
+import { FUSION_METHODS, FusionConfigSchema, type FusionMethod } from "../../src/memory/index.ts";
 import { tempDir } from "../evidence.ts";
-import { cjkBigramsAndWords } from "./cjk-bigrams-and-words.ts";
-import { exactLookups, openVocabCorpus, type ExactLookup, type OpenVocabCorpus, type OpenVocabLine } from "./corpus.ts";
+import { exactLookups, openVocabCorpus, type ExactLookup, type OpenVocabCorpus } from "./corpus.ts";
+import { measureInTurns } from "./measure-in-turns.ts";
 import { realCorpus } from "./real-corpus.ts";
+import { startSystem, type SystemProcess } from "./system-process.ts";
+import type { SystemSpec } from "./system-protocol.ts";
+import { mib, rate } from "./systems.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const PEAK_MEMORY = fileURLToPath(new URL("./peak-memory.ts", import.meta.url));
@@ -46,83 +44,23 @@ const { values: flags } = parseArgs({
 if (flags.corpus !== "generated" && flags.corpus !== "real") throw new Error(`--corpus generated|real, not "${flags.corpus}"`);
 const SIZES = flags.size.split(",").filter(Boolean).map(Number);
 const QUERIES = Number(flags.queries);
-const K = 10;
 
 const dirs = new Set<string>();
 function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   dirs.delete(dir);
 }
-process.on("exit", () => [...dirs].forEach(removeDir));
+const children = new Set<SystemProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill();
+  [...dirs].forEach(removeDir);
+});
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => process.exit(130));
-
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const mib = (path: string) => `${(statSync(path).size / 2 ** 20).toFixed(0)} MiB`;
-const rate = (count: number, ms: number) => `${Math.round(count / (ms / 1000)).toLocaleString("en")} msg/s`;
 
 const summary: string[] = [];
 function report(size: number, what: string, line: string): void {
   console.log(`${what.padEnd(64)} ${line}`);
   summary.push(`${size}\t${what}\t${line}`);
-}
-
-/** The query variants: exact over all memory, exact within the target's conversation, one typo over all memory. */
-const VARIANTS = [
-  { name: "exact, all memory", text: (q: ExactLookup) => q.query, scoped: false },
-  { name: "exact, own conversation", text: (q: ExactLookup) => q.query, scoped: true },
-  { name: "one typo, all memory", text: (q: ExactLookup) => q.typo, scoped: false },
-] as const;
-
-/** A system answers a query with message ids, best first; `undefined` when it cannot ask it at all. */
-type Search = (text: string, conversation: string | undefined) => Promise<string[] | undefined> | string[] | undefined;
-/** `prepare` runs before each of its queries, untimed (homed's fusion method is set per process). */
-type System = { name: string; search: Search; prepare?: () => void };
-
-/**
- * Every lookup of each variant through every system: hit@1, hit@10, latency (of the queries a
- * system could ask). The systems take turns query by query, so a busy moment of this shared
- * machine falls on all of them alike; each answers one query untimed first (homed loads jieba then).
- */
-async function measureSystems(size: number, systems: readonly System[], lookups: readonly ExactLookup[]): Promise<void> {
-  for (const system of systems) {
-    system.prepare?.();
-    await system.search(lookups[0]!.query, undefined);
-  }
-  const lines = new Map<string, string[]>(systems.map((s) => [s.name, []]));
-  for (const variant of VARIANTS) {
-    const tallies = systems.map(() => ({ at1: 0, at10: 0, ms: [] as number[], cpu: [] as number[] }));
-    for (const q of lookups) {
-      for (const [i, system] of systems.entries()) {
-        system.prepare?.();
-        const cpu = process.cpuUsage();
-        const started = performance.now();
-        const ids = await system.search(variant.text(q), variant.scoped ? q.conversation : undefined);
-        if (ids === undefined) continue;
-        const tally = tallies[i]!;
-        tally.ms.push(performance.now() - started);
-        const used = process.cpuUsage(cpu);
-        tally.cpu.push((used.user + used.system) / 1000);
-        const rank = ids.indexOf(q.target);
-        if (rank === 0) tally.at1++;
-        if (rank >= 0 && rank < K) tally.at10++;
-      }
-    }
-    for (const [i, system] of systems.entries()) {
-      const { at1, at10, ms, cpu } = tallies[i]!;
-      ms.sort((x, y) => x - y);
-      cpu.sort((x, y) => x - y);
-      const asked = ms.length === lookups.length ? "" : ` (${lookups.length - ms.length} unaskable, counted as misses)`;
-      // CPU time besides wall time: on a shared machine a query's wall time is mostly waiting for a core.
-      const latency = ms.length === 0 ? "—" : `p50 ${percentile(ms, 50).toFixed(2)} ms  p95 ${percentile(ms, 95).toFixed(1)} ms  cpu p50 ${percentile(cpu, 50).toFixed(2)} ms`;
-      lines.get(system.name)!.push(`${variant.name}\t${`hit@1 ${(at1 / lookups.length).toFixed(3)}  hit@10 ${(at10 / lookups.length).toFixed(3)}  ${latency}${asked}`}`);
-    }
-  }
-  for (const [name, results] of lines) {
-    for (const result of results) {
-      const [variant, line] = result.split("\t");
-      report(size, `${name}, ${variant}`, line!);
-    }
-  }
 }
 
 /** `homed import FILE` in a child of `./peak-memory.ts`: wall time (process start included) and the child's VmHWM. */
@@ -133,39 +71,20 @@ async function importMeasured(data: string, file: string): Promise<{ seconds: nu
   return { seconds: out.seconds, peakMiB: out.peakKiB / 1024 };
 }
 
-/** homed's engine over the imported store, once per fusion method, the default first (what a user gets). */
-function homedSystems(store: Store): System[] {
+/** homed's fusion methods, the default first (what a user gets), each a system of its own. */
+function homedMethods(): { name: string; method: FusionMethod }[] {
   const defaultMethod = FusionConfigSchema.parse({}).method;
   return [...FUSION_METHODS]
     .sort((a: FusionMethod, b: FusionMethod) => Number(b === defaultMethod) - Number(a === defaultMethod))
-    .map((method) => ({
-      name: `homed words+grams, ${method}${method === defaultMethod ? " (default)" : ""}`,
-      prepare: () => configureFusion(FusionConfigSchema.parse({ method })),
-      search: async (text, conversation) => (await coldcontextQuery(store.client, text, { k: K, channels: ["words", "grams"], conversation })).map((c) => c.sources[0] ?? ""),
-    }));
+    .map((method) => ({ name: `homed words+grams, ${method}${method === defaultMethod ? " (default)" : ""}`, method }));
 }
 
-function miniSearchSystem(size: number, lines: readonly OpenVocabLine[]): MiniSearch<OpenVocabLine> {
-  const started = performance.now();
-  const mini = new MiniSearch<OpenVocabLine>({ fields: ["text"], storeFields: ["conversation"], idField: "id", tokenize: cjkBigramsAndWords, processTerm: (t) => t.toLowerCase() });
-  mini.addAll(lines);
-  report(size, "MiniSearch build (CJK bigrams + words, memory only)", `${rate(lines.length, performance.now() - started)} (nothing persisted)`);
-  return mini;
-}
-
-/** bench/recall's floor: one FTS5 trigram table over each message's own text, the conversation a token of its own column. */
-async function fts5TrigramSystem(size: number, lines: readonly OpenVocabLine[], db: string): Promise<Client> {
-  const client = createClient({ url: `file:${db}` });
-  const started = performance.now();
-  await client.execute("CREATE VIRTUAL TABLE floor USING fts5(conversation, text, tokenize = 'trigram')");
-  for (let i = 0; i < lines.length; i += 10_000) {
-    await client.batch(
-      lines.slice(i, i + 10_000).map((l, j) => ({ sql: "INSERT INTO floor (rowid, conversation, text) VALUES (?, ?, ?)", args: [i + j + 1, `conv_${l.conversation}z`, l.text] })),
-      "write",
-    );
-  }
-  report(size, "plain FTS5 trigram build (libSQL, one batch per 10k)", `${rate(lines.length, performance.now() - started)} (db ${mib(db)})`);
-  return client;
+/** Starts a system's child, one at a time (a build's rate is its own), and reports its build's figure if it has one. */
+async function started(size: number, name: string, spec: SystemSpec, buildLabel?: string): Promise<SystemProcess> {
+  const system = await startSystem(name, spec);
+  children.add(system);
+  if (buildLabel !== undefined) report(size, buildLabel, system.build ?? "—");
+  return system;
 }
 
 function corpusFigures(size: number, corpus: OpenVocabCorpus, lookups: readonly ExactLookup[]): void {
@@ -216,51 +135,24 @@ async function measureSize(size: number): Promise<void> {
           `db ${mib(join(data, "homed.db"))}; WAL left ${existsSync(wal) ? mib(wal) : "none"})`,
       );
     }
-    const mini = miniSearchSystem(size, corpus.lines);
-    const fts5 = await fts5TrigramSystem(size, corpus.lines, join(dir, "floor.db"));
-
-    const store = await openStore({ url: `file:${join(data, "homed.db")}` });
     try {
-      await measureSystems(
-        size,
-        [
-          ...homedSystems(store),
-          {
-            name: "MiniSearch BM25, CJK bigrams + words",
-            search: (text, conversation) =>
-              mini
-                .search(text, conversation === undefined ? {} : { filter: (r) => r.conversation === conversation })
-                .slice(0, K)
-                .map((r) => r.id as string),
-          },
-          {
-            name: "plain FTS5 trigram over text",
-            search: async (text, conversation) => {
-              const terms = queryTrigrams(text)
-                .map((t) => `"${t.replaceAll('"', '""')}"`)
-                .join(" OR ");
-              // Words of one or two characters give no trigram: a query of them alone cannot be asked.
-              if (terms === "") return undefined;
-              const rows = await fts5.execute({
-                sql: "SELECT rowid FROM floor WHERE floor MATCH ? ORDER BY rank LIMIT ?",
-                args: [conversation === undefined ? `text : (${terms})` : `conversation : "conv_${conversation}z" AND text : (${terms})`, K],
-              });
-              return rows.rows.map((r) => corpus.lines[Number(r.rowid) - 1]!.id);
-            },
-          },
-        ],
-        lookups,
-      );
+      const mini = await started(size, "MiniSearch BM25, CJK bigrams + words", { kind: "minisearch", history: file }, "MiniSearch build (CJK bigrams + words, memory only)");
+      const fts5 = await started(size, "plain FTS5 trigram over text", { kind: "fts5", history: file, db: join(dir, "floor.db") }, "plain FTS5 trigram build (libSQL, one batch per 10k)");
+      const homed: SystemProcess[] = [];
+      for (const { name, method } of homedMethods()) homed.push(await started(size, name, { kind: "homed", data, method }));
+      for (const result of await measureInTurns([...homed, mini, fts5], lookups)) report(size, `${result.system}, ${result.variant}`, result.line);
     } finally {
-      configureFusion(FusionConfigSchema.parse({}));
-      store.close();
-      fts5.close();
+      for (const child of [...children]) {
+        await child.close();
+        children.delete(child);
+      }
     }
   } finally {
     removeDir(dir);
   }
 }
 
+console.log("Each system runs in a child process of its own (bench/openvocab/system-child.ts), answering in turns query by query and timing its own search.");
 for (const size of SIZES) await measureSize(size);
 console.log("\nSummary (size, what, result):");
 for (const line of summary) console.log(line);

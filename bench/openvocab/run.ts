@@ -8,10 +8,11 @@
  * method), MiniSearch with Chinese bigrams and Latin words, and a plain FTS5 trigram table. Each
  * system runs in a child process of its own (`./system-child.ts`, one per homed fusion method), so
  * no system's collections fall on another's queries; this process sends them the queries one at a
- * time, in turns (`./measure-in-turns.ts`), and judges their answers.
+ * time, in turns (`./measure-in-turns.ts`), and judges their answers. (Taking turns among five
+ * processes has a cost of its own: docs/benchmarks.md, "Each system in a process of its own".)
  * For each: hit@1 and hit@10 (the target message among the first 1 / 10), latency p50 / p95 and
- * the process's CPU time per query (p50; the whole process's, so a collection's or a worker's
- * time counts too), for the query over all memory, scoped to the target's conversation, and
+ * the CPU time per query of the system's child (p50; the whole child's, so a collection's or a
+ * worker's time counts too), for the query over all memory, scoped to the target's conversation, and
  * with one typo.
  *
  * `--corpus real` takes LoCoMo and MADial dev texts instead (`./real-corpus.ts`), mixed into generated

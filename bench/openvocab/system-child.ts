@@ -7,12 +7,15 @@
  * search alone (`./system-protocol.ts`). Exits when stdin closes.
  */
 import { createInterface } from "node:readline";
+import { collectGarbage } from "../../src/runtime/index.ts";
 import { openSystem } from "./systems.ts";
 import { type ChildMessage, QuestionSchema, SystemSpecSchema } from "./system-protocol.ts";
 
 const send = (message: ChildMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 const system = await openSystem(SystemSpecSchema.parse(JSON.parse(process.argv[2] ?? "null")));
+// The build's garbage collected now, before any query: not later, on another system's turn.
+collectGarbage(true);
 send({ type: "ready", ...(system.build === undefined ? {} : { build: system.build }) });
 // One question at a time: the loop awaits each search before it reads the next line.
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {

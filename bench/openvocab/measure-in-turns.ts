@@ -25,11 +25,14 @@ export type TurnResult = { system: string; variant: string; line: string };
 export const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /**
- * Each system answers the first lookup once untimed (homed loads jieba then), then all lookups in
- * turns. Results come grouped by system, in the systems' order, then by variant.
+ * Each system first answers `warmUp` untimed, in turns (other lookups than the measured ones:
+ * homed loads jieba, and each child's code is compiled by the JIT — with one warm-up query, the
+ * first of homed's children paid that on the measured ones and showed 1.5–2.5× the others'
+ * p50), then all lookups in turns. Results come grouped by system, in the systems' order, then by
+ * variant.
  */
-export async function measureInTurns(systems: readonly Asked[], lookups: readonly ExactLookup[]): Promise<TurnResult[]> {
-  for (const system of systems) await system.ask({ text: lookups[0]!.query });
+export async function measureInTurns(systems: readonly Asked[], lookups: readonly ExactLookup[], warmUp: readonly ExactLookup[] = lookups.slice(0, 1)): Promise<TurnResult[]> {
+  for (const q of warmUp) for (const system of systems) await system.ask({ text: q.query });
   const results = new Map<string, TurnResult[]>(systems.map((s) => [s.name, []]));
   for (const variant of VARIANTS) {
     const tallies = systems.map(() => ({ at1: 0, at10: 0, ms: [] as number[], cpu: [] as number[] }));

@@ -33,12 +33,14 @@ describe("bench/openvocab systems in their own processes", () => {
     const first = system("A", (_, target) => [target, "x"], 0.25, 0.125);
     const fifth = system("B", (_, target) => ["a", "b", "c", "d", "e", target], 1, 1);
     const unaskable = system("C", (q) => (q.text.endsWith("1") ? null : ["z"]), 2, 2);
-    const results = await measureInTurns([first, fifth, unaskable], [lookup(1), lookup(2)]);
+    const results = await measureInTurns([first, fifth, unaskable], [lookup(1), lookup(2)], [lookup(7), lookup(8)]);
 
-    assert.deepEqual(log.slice(0, 9), ["A query 1", "B query 1", "C query 1", "A query 1", "B query 1", "C query 1", "A query 2", "B query 2", "C query 2"]);
-    assert.deepEqual(log.slice(9, 12), ["A query 1 in c1", "B query 1 in c1", "C query 1 in c1"]);
+    // The warm-up lookups first, in turns, and never judged (their answers would be misses).
+    assert.deepEqual(log.slice(0, 6), ["A query 7", "B query 7", "C query 7", "A query 8", "B query 8", "C query 8"]);
+    assert.deepEqual(log.slice(6, 12), ["A query 1", "B query 1", "C query 1", "A query 2", "B query 2", "C query 2"]);
+    assert.deepEqual(log.slice(12, 15), ["A query 1 in c1", "B query 1 in c1", "C query 1 in c1"]);
     assert.deepEqual(log.slice(-3), ["A qeury 2", "B qeury 2", "C qeury 2"]);
-    assert.equal(log.length, 3 + 3 * 2 * 3);
+    assert.equal(log.length, 6 + 3 * 2 * 3);
 
     assert.deepEqual(
       results.map((r) => `${r.system}, ${r.variant}`),

@@ -7,7 +7,7 @@
  * analyses here: a worker first loads its own jieba and tokenizer (~0.4 s), more than the whole
  * analysis of a few thousand messages.
  */
-import { BULK_SEGMENT_BYTES, BULK_SEGMENT_DOCS, MAX_MERGE_LEVEL, SegmentBuilder, type SealedSegment, type SearchText } from "../search/index.ts";
+import { BULK_SEGMENT_BYTES, BULK_SEGMENT_DOCS, SegmentBuilder, type SealedSegment, type SearchText } from "../search/index.ts";
 import { startWorker } from "../runtime/index.ts";
 
 /** Messages from which an import analyses in a worker thread (see above). */
@@ -55,9 +55,8 @@ export class AnalysisHere implements ImportAnalysis {
       for (const input of inputs) {
         await this.#segment.addText(input.rowid, input.search);
         // Bounded by bytes too: on an open vocabulary a few thousand messages hold 100k+ terms.
-        // Such a segment is not merged again, like one of BULK_SEGMENT_DOCS: merging eight would
-        // hold eight times the bound.
-        if (this.#segment.bytes >= this.limits.bytes) full.push({ ...this.#sealNow()!, level: MAX_MERGE_LEVEL });
+        // Such segments are merged by their documents' level like any (a merge is a stream).
+        if (this.#segment.bytes >= this.limits.bytes) full.push(this.#sealNow()!);
       }
       if (this.#segment.docs >= this.limits.docs) full.push(this.#sealNow()!);
       return full;

@@ -10,7 +10,8 @@ import type { Client } from "@libsql/client";
 import { documentTrigrams } from "../text/index.ts";
 import type { IndexChannel } from "./postings-codec.ts";
 import { countTerms, TERM_PREFIX, trigramLength, type AnalysedDoc } from "./analysis.ts";
-import { BULK_SEGMENT_DOCS, mergeInBackground, SegmentBuilder } from "./segments.ts";
+import { BULK_SEGMENT_DOCS, SegmentBuilder } from "./segments.ts";
+import { mergeInBackground } from "./background-merge.ts";
 
 const OLD_TABLES = ["memory_words", "memory_grams", "memory_bigrams"] as const;
 

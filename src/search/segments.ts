@@ -6,12 +6,13 @@
  *   batch) and never changed: its documents (event rowids, in ascending order, numbered by
  *   ordinal) and, per term, one postings record in `search_postings`;
  * - segments of one size class (level: ⌊log₈ documents⌋) are merged into one once MERGE_FACTOR
- *   of them exist, so a term is found in a few dozen records at most, whatever the store's size;
+ *   of them exist (background-merge.ts, segment-merge.ts), so a term is found in a few dozen
+ *   records at most, whatever the store's size;
  * - a deleted event's postings stay until its segment is next merged; searches never see them,
  *   as they look each result up in `events`.
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
-import { INDEX_CHANNELS, forEachPosting, decodeSegmentDocs, encodeSegmentDocs, type IndexChannel, type SegmentDocs } from "./postings-codec.ts";
+import { INDEX_CHANNELS, encodeSegmentDocs, type IndexChannel } from "./postings-codec.ts";
 import { LineMemo, yieldIfLong } from "../text/index.ts";
 import { PostingsPool } from "./postings-pool.ts";
 import { analyseDocument, documentLines, lineTerms, type AnalysedDoc, type SearchText } from "./analysis.ts";
@@ -22,17 +23,15 @@ type Executor = Pick<Client | Transaction, "execute" | "batch">;
 export const MERGE_FACTOR = 8;
 
 /**
- * Segments of this level and above (8⁴ = 4,096 documents or more: an import's, or eight merged
- * from 512 and up) are not merged again: merging eight of them would hold the write turn and
- * tens of MB of postings for seconds. A store of a million imported messages has some sixty
- * segments, and a query reads a term's records from each (measured in bench/recall).
+ * Segments of this level and above (8⁵ = 32,768 documents or more: eight merged from an import's)
+ * are not merged again. A merge is a stream (segment-merge.ts), so its memory does not grow with
+ * its sources; its time and a query's do: see docs/benchmarks.md for the measurement behind it.
  */
-export const MAX_MERGE_LEVEL = 4;
+export const MAX_MERGE_LEVEL = 5;
 
 /**
  * Messages a segment written by an import (or the upgrade from FTS5) holds. Its postings are held
  * in memory until it is written; 8,192 vs 16,384 a segment: 460 vs 480 MiB peak for a 100k import.
- * At this size segments are not merged again (MAX_MERGE_LEVEL).
  */
 export const BULK_SEGMENT_DOCS = 8_192;
 
@@ -54,6 +53,9 @@ const TERM_OVERHEAD_BYTES = 100;
 
 /** Postings rows a statement inserts (three values each): a few ms of SQLite a statement. */
 const ROWS_PER_INSERT = 200;
+
+/** Postings rows a statement deletes (each found by its key): ~10 ms of SQLite a statement. */
+export const DELETE_ROWS = 2_000;
 
 export const levelOf = (docs: number) => Math.floor(Math.log(Math.max(1, docs)) / Math.log(MERGE_FACTOR) + 1e-9);
 
@@ -217,8 +219,6 @@ export class SegmentBuilder {
  */
 export type SealedSegment = {
   docs: number;
-  /** Its merge level when not the one its documents give (levelOf): see sealFull in import-analysis.ts. */
-  level?: number;
   tokens: Record<IndexChannel, number>;
   rowids: Uint8Array;
   lengths: Uint8Array;
@@ -227,34 +227,52 @@ export type SealedSegment = {
   ends: Uint32Array;
 };
 
+/** One term's postings record in one segment. */
+export type PostingsRecord = { term: string; postings: Uint8Array };
+
+/** A segment's row, as `search_segments` holds it (its postings go in separately: `postingsInserts`). */
+export type SegmentRow = {
+  state: string;
+  importRun: number | null;
+  level: number;
+  docs: number;
+  tokens: Record<IndexChannel, number>;
+  rowids: Uint8Array;
+  lengths: Uint8Array;
+  termsJson: string;
+};
+
+export const segmentRowInsert = (row: SegmentRow): InStatement => ({
+  sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  args: [row.state, row.importRun, row.level, row.docs, row.tokens.words, row.tokens.trigrams, row.tokens.bigrams, row.rowids, row.lengths, row.termsJson],
+});
+
+/** Statements inserting a segment's records, ROWS_PER_INSERT a statement. */
+export function postingsInserts(segment: number, records: readonly PostingsRecord[]): InStatement[] {
+  const statements: InStatement[] = [];
+  for (let i = 0; i < records.length; i += ROWS_PER_INSERT) {
+    const slice = records.slice(i, i + ROWS_PER_INSERT);
+    statements.push({
+      sql: `INSERT INTO search_postings (term, segment, postings) VALUES ${slice.map(() => "(?, ?, ?)").join(", ")}`,
+      args: slice.flatMap((r) => [r.term, segment, r.postings]),
+    });
+  }
+  return statements;
+}
+
 /** Writes a sealed segment through `db` (inside the caller's write transaction); its id. */
 export async function writeSealedSegment(db: Executor, sealed: SealedSegment, state: SegmentState, importRun: number | null = null): Promise<number> {
-  const inserted = await db.execute({
-    sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    args: [
-      state,
-      importRun,
-      sealed.level ?? levelOf(sealed.docs),
-      sealed.docs,
-      sealed.tokens.words,
-      sealed.tokens.trigrams,
-      sealed.tokens.bigrams,
-      sealed.rowids,
-      sealed.lengths,
-      JSON.stringify(sealed.terms),
-    ],
-  });
+  const inserted = await db.execute(
+    segmentRowInsert({ state, importRun, level: levelOf(sealed.docs), docs: sealed.docs, tokens: sealed.tokens, rowids: sealed.rowids, lengths: sealed.lengths, termsJson: JSON.stringify(sealed.terms) }),
+  );
   const id = Number(inserted.lastInsertRowid);
   // Views, not copies: the driver copies a blob's bytes as it binds them, and a copy each of 100k+
   // records was as many small arrays more on the heap while the segment was written.
   const record = (i: number) => sealed.postings.subarray(i === 0 ? 0 : sealed.ends[i - 1], sealed.ends[i]);
   for (let i = 0; i < sealed.terms.length; i += ROWS_PER_INSERT) {
-    const slice = sealed.terms.slice(i, i + ROWS_PER_INSERT);
-    await db.execute({
-      sql: `INSERT INTO search_postings (term, segment, postings) VALUES ${slice.map(() => "(?, ?, ?)").join(", ")}`,
-      args: slice.flatMap((term, j) => [term, id, record(i + j)]),
-    });
+    const records = sealed.terms.slice(i, i + ROWS_PER_INSERT).map((term, j) => ({ term, postings: record(i + j) }));
+    for (const statement of postingsInserts(id, records)) await db.execute(statement);
     // Between statements the event loop runs (a health check, another request): awaiting a
     // statement alone does not let it, and a pasted page's segment took 76 ms in one stretch.
     await yieldIfLong();
@@ -262,15 +280,25 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
   return id;
 }
 
+/**
+ * Deletes one range of a segment's records (`limit` of its terms from position `offset`): found by
+ * key, from the term list SQLite reads itself rather than one bound term by term.
+ */
+export const postingsDelete = (segment: number, limit: number, offset: number): InStatement => ({
+  sql: `DELETE FROM search_postings WHERE segment = ?1 AND term IN
+          (SELECT value FROM json_each((SELECT terms FROM search_segments WHERE id = ?1)) LIMIT ?2 OFFSET ?3)`,
+  args: [segment, limit, offset],
+});
+
 /** Deletes segments and their postings (inside the caller's write transaction). */
 export async function deleteSegments(db: Executor, ids: readonly number[]): Promise<void> {
   for (const id of ids) {
-    const row = await db.execute({ sql: "SELECT terms FROM search_segments WHERE id = ?", args: [id] });
+    const row = await db.execute({ sql: "SELECT json_array_length(terms) AS n FROM search_segments WHERE id = ?", args: [id] });
     if (!row.rows[0]) continue;
-    const terms = JSON.parse(String(row.rows[0].terms)) as string[];
-    for (let i = 0; i < terms.length; i += ROWS_PER_INSERT) {
-      const slice = terms.slice(i, i + ROWS_PER_INSERT);
-      await db.execute({ sql: `DELETE FROM search_postings WHERE segment = ? AND term IN (${slice.map(() => "?").join(", ")})`, args: [id, ...slice] });
+    const terms = Number(row.rows[0].n);
+    for (let i = 0; i < terms; i += DELETE_ROWS) {
+      await db.execute(postingsDelete(id, DELETE_ROWS, i));
+      await yieldIfLong();
     }
     await db.execute({ sql: "DELETE FROM search_segments WHERE id = ?", args: [id] });
   }
@@ -291,132 +319,9 @@ export async function dropStagedSegments(db: Executor, importRun: number): Promi
   );
 }
 
-/** The lowest level below MAX_MERGE_LEVEL holding MERGE_FACTOR live segments or more. */
-async function fullLevel(db: Executor): Promise<number | undefined> {
-  const levels = await db.execute({
-    sql: "SELECT level FROM search_segments WHERE state = 'live' AND level < ? GROUP BY level HAVING count(*) >= ? ORDER BY level LIMIT 1",
-    args: [MAX_MERGE_LEVEL, MERGE_FACTOR],
-  });
-  return levels.rows[0] === undefined ? undefined : Number(levels.rows[0].level);
-}
-
-type SourceSegment = { id: number; docs: SegmentDocs; terms: string[] };
-
-/**
- * Merges the live segments of the lowest full level (MERGE_FACTOR or more of them, below
- * MAX_MERGE_LEVEL) into one, in one write transaction, leaving out documents whose event is
- * gone. Returns whether it merged (call again until it does not).
- */
-export async function mergeOnce(client: Client): Promise<boolean> {
-  // Looked up first by a plain read: after most turns no level is full, and a write transaction
-  // would only wait for the write turn to find that out.
-  if ((await fullLevel(client)) === undefined) return false;
-  const tx = await client.transaction("write");
-  try {
-    // Again inside the write turn: another process may have merged meanwhile.
-    const level = await fullLevel(tx);
-    if (level === undefined) return false;
-    // The oldest MERGE_FACTOR of the level, not all of them: a merge's size stays bounded (a
-    // level can hold more when segments are written faster than merged).
-    const rows = await tx.execute({
-      sql: "SELECT id, docs, rowids, lengths, terms FROM search_segments WHERE state = 'live' AND level = ? ORDER BY id LIMIT ?",
-      args: [level, MERGE_FACTOR],
-    });
-    const sources: SourceSegment[] = rows.rows.map((r) => ({
-      id: Number(r.id),
-      docs: decodeSegmentDocs(Number(r.docs), new Uint8Array(r.rowids as ArrayBuffer), new Uint8Array(r.lengths as ArrayBuffer)),
-      terms: JSON.parse(String(r.terms)) as string[],
-    }));
-    const merged = await mergedSegment(tx, sources);
-    await deleteSegments(
-      tx,
-      sources.map((s) => s.id),
-    );
-    await merged.write(tx, "live");
-    await tx.commit();
-    return true;
-  } finally {
-    tx.close();
-  }
-}
-
-/** The documents of `sources` that still have an event, re-numbered in rowid order, with all their postings. */
-async function mergedSegment(tx: Executor, sources: readonly SourceSegment[]): Promise<SegmentBuilder> {
-  const all = sources.flatMap((s, si) => Array.from(s.docs.rowids, (rowid, ordinal) => ({ rowid, si, ordinal })));
-  const alive = await existingRowids(
-    tx,
-    all.map((d) => d.rowid),
-  );
-  const kept = all.filter((d) => alive.has(d.rowid)).sort((a, b) => a.rowid - b.rowid);
-  const builder = new SegmentBuilder();
-  // Old (segment, ordinal) → new ordinal; -1: the event is gone.
-  const renumber = sources.map((s) => new Int32Array(s.docs.rowids.length).fill(-1));
-  for (const d of kept) {
-    const lengths = {} as Record<IndexChannel, number>;
-    for (const channel of INDEX_CHANNELS) lengths[channel] = sources[d.si]!.docs.lengths[channel][d.ordinal]!;
-    renumber[d.si]![d.ordinal] = builder.addDocument(d.rowid, lengths);
-  }
-  const segmentIndex = new Map(sources.map((s, si) => [s.id, si]));
-  const terms = [...new Set(sources.flatMap((s) => s.terms))].sort();
-  for (let i = 0; i < terms.length; i += ROWS_PER_INSERT) {
-    const slice = terms.slice(i, i + ROWS_PER_INSERT);
-    const found = await tx.execute({
-      sql: `SELECT term, segment, postings FROM search_postings WHERE term IN (${slice.map(() => "?").join(", ")}) AND segment IN (${sources.map(() => "?").join(", ")})`,
-      args: [...slice, ...sources.map((s) => s.id)],
-    });
-    const byTerm = new Map<string, [number, number][]>();
-    for (const r of found.rows) {
-      const map = renumber[segmentIndex.get(Number(r.segment))!]!;
-      const term = String(r.term);
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      forEachPosting(new Uint8Array(r.postings as ArrayBuffer), (ordinal, tf2) => {
-        if (map[ordinal]! >= 0) list.push([map[ordinal]!, tf2]);
-      });
-    }
-    for (const [term, list] of byTerm) for (const [ordinal, tf2] of list.sort((a, b) => a[0] - b[0])) builder.addPosting(term, ordinal, tf2);
-    await yieldIfLong();
-  }
-  return builder;
-}
-
-async function existingRowids(db: Executor, rowids: readonly number[]): Promise<Set<number>> {
-  const alive = new Set<number>();
-  for (let i = 0; i < rowids.length; i += 30_000) {
-    const slice = rowids.slice(i, i + 30_000);
-    const rows = await db.execute({ sql: "SELECT rowid AS r FROM events WHERE rowid IN (SELECT value FROM json_each(?))", args: [JSON.stringify(slice)] });
-    for (const r of rows.rows) alive.add(Number(r.r));
-  }
-  return alive;
-}
-
 /** Indexes one new event (inside the write transaction that inserted it) as a segment of its own. */
 export async function indexEvent(tx: Executor, rowid: number, text: SearchText): Promise<void> {
   const builder = new SegmentBuilder();
   await builder.add(rowid, await analyseDocument(text));
   await builder.write(tx, "live");
-}
-
-const merging = new WeakMap<Client, Promise<void>>();
-
-/**
- * Merges full levels after a write, in the background: the writer does not wait, and a merge
- * waits for its write turn like any writer. One chain per client; a call while one runs returns
- * that one — it merges until no level is full, the new segment included. A merge that fails
- * changes nothing (one transaction) and is tried again after the next write.
- */
-export function mergeInBackground(client: Client): Promise<void> {
-  const running = merging.get(client);
-  if (running) return running;
-  const run = (async () => {
-    try {
-      while (await mergeOnce(client));
-    } catch {
-      // See above: the index stays correct, only less merged, until the next write.
-    } finally {
-      merging.delete(client);
-    }
-  })();
-  merging.set(client, run);
-  return run;
 }

@@ -6,7 +6,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AnalysisHere, AnalysisInWorker, startImportAnalysis, WORKER_FROM, type AnalysisInput, type ImportAnalysis } from "../../src/memory/index.ts";
-import { MAX_MERGE_LEVEL } from "../../src/search/index.ts";
 
 const TEXTS = ["我把车停在地下二层 B2-117", "the parking ticket is in the glovebox", "Remind me: 周五 dinner with 韩梅梅 at 7", "ok 👍", "", "key-42 lives in the drawer\nsecond line 第二行"];
 
@@ -52,11 +51,9 @@ describe("an import's analysis", () => {
         assert.ok(filled.length >= 2, `300 messages of new terms fill ${filled.length} segments of 40,000 bytes`);
         for (const segment of filled) {
           assert.ok(segment.docs < 300 && segment.docs > 1, `${segment.docs} documents`);
-          assert.equal(segment.level, MAX_MERGE_LEVEL, "not merged again");
         }
         const rest = await analysis.seal();
         assert.equal(filled.reduce((n, s) => n + s.docs, 0) + (rest?.docs ?? 0), 300, "every message in exactly one segment");
-        assert.equal(rest?.level, undefined);
       } finally {
         analysis.close();
       }
@@ -72,7 +69,6 @@ describe("an import's analysis", () => {
     assert.deepEqual(await analysis.add(inputs(0, 300)), []);
     const [full] = await analysis.add(inputs(300, 200));
     assert.equal(full?.docs, 500, "the whole chunk, as the import always sealed");
-    assert.equal(full?.level, undefined);
     assert.equal(await analysis.seal(), undefined);
   });
 

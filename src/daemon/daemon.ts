@@ -14,6 +14,7 @@ import { ChannelPlugins } from "../channels/index.ts";
 import { ConnectionLimitsSchema, corsConfig, CorsConfigSchema, createApp, ensureAdminToken, parseAllowedHosts, resolveConnectionLimits, serveGuarded, tokenHint } from "../server/index.ts";
 import { maskKnownSecret } from "../text/index.ts";
 import { cleanAbandonedImports, configureFusion, CoolingConfigSchema, FusionConfigSchema, InjectionConfigSchema, startCoolingJob } from "../memory/index.ts";
+import { startMergeJob } from "../search/index.ts";
 import { isEmbeddedUrl, leaseHolderId, openSecretBox, openStore, redactDbUrl, sealStoredSecrets } from "../store/index.ts";
 import { VERSION } from "../version.ts";
 
@@ -168,6 +169,8 @@ export async function runDaemon(settings: Settings): Promise<number> {
       const importsCleaned = cleanAbandonedImports(store.client)
         .then((n) => n > 0 && log.info(`removed what ${n} interrupted import(s) had staged`))
         .catch((error) => log.warn(`cleaning interrupted imports failed: ${(error as Error).message}`));
+      // The index's large merges (an import's segments) run here, in the background.
+      const merges = startMergeJob(store.client);
       const cooling = startCoolingJob({ ...memory.cooling, client: store.client, ask: kernel.ask, embedder: kernel.recallEmbedder, log: (line) => log.info(line), lease: { holder: leaseHolder } });
       const stopped = waitForStopSignal(log);
       if (channels.a2a.enabled) log.info(`a2a: agent card at http://${settings.listen.hostname}:${server.port}/.well-known/agent-card.json, JSON-RPC at /a2a (app keys with the a2a scope)`);
@@ -178,6 +181,7 @@ export async function runDaemon(settings: Settings): Promise<number> {
       await stopped;
       // In parallel: the whole stop must fit in 5 s.
       stopBackfill.abort();
+      merges.stop();
       // Turns in progress end now as "cancelled" (what was said is kept), rather than holding the stop.
       channelPlugins.stop();
       stopStreams.abort();

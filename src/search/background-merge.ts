@@ -19,7 +19,7 @@
  * whose process is gone (their term list is written at publishing, so their records are found by
  * a scan of the postings table, a rare and read-only pass).
  */
-import type { Client, Transaction } from "@libsql/client";
+import type { Client, InStatement, Transaction } from "@libsql/client";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { deleteSegments, MAX_MERGE_LEVEL, MERGE_FACTOR, postingsDelete } from "./segments.ts";
@@ -36,11 +36,18 @@ type Reader = Pick<Client | Transaction, "execute">;
 /** Records a purge deletes per transaction: ~0.1 s of SQLite on a loaded machine. */
 const PURGE_ROWS = 16_000;
 
-/** The lowest level below MAX_MERGE_LEVEL holding MERGE_FACTOR live segments or more. */
-async function fullLevel(db: Reader): Promise<number | undefined> {
+/**
+ * Which merges a run does: `staged: false`, only those done in one write transaction (chat
+ * turns'). `signal`: stops a run between pages (a daemon stopping); what it staged is left to
+ * the next run's cleanup.
+ */
+export type MergeRunOptions = MergeOptions & { staged?: boolean; signal?: AbortSignal };
+
+/** The lowest level below `below` holding MERGE_FACTOR live segments or more. */
+async function fullLevel(db: Reader, below: number): Promise<number | undefined> {
   const levels = await db.execute({
     sql: "SELECT level FROM search_segments WHERE state = 'live' AND level < ? GROUP BY level HAVING count(*) >= ? ORDER BY level LIMIT 1",
-    args: [MAX_MERGE_LEVEL, MERGE_FACTOR],
+    args: [below, MERGE_FACTOR],
   });
   return levels.rows[0] === undefined ? undefined : Number(levels.rows[0].level);
 }
@@ -58,10 +65,10 @@ async function oldestOfLevel(db: Reader, level: number): Promise<number[]> {
  * Merges MERGE_FACTOR segments of the lowest full level into one, leaving out documents whose
  * event is gone. Returns whether there was a level to merge (call again until there is not).
  */
-export async function mergeOnce(client: Client, options: MergeOptions = {}): Promise<boolean> {
+export async function mergeOnce(client: Client, options: MergeRunOptions = {}): Promise<boolean> {
   // Looked up first by a plain read: after most turns no level is full, and a write transaction
   // would only wait for the write turn to find that out.
-  const level = await fullLevel(client);
+  const level = await fullLevel(client, options.staged === false ? STAGED_FROM_LEVEL : MAX_MERGE_LEVEL);
   if (level === undefined) return false;
   if (level >= STAGED_FROM_LEVEL) await mergeStaged(client, await oldestOfLevel(client, level), options);
   else await mergeInTransaction(client, options);
@@ -72,8 +79,8 @@ async function mergeInTransaction(client: Client, options: MergeOptions): Promis
   const tx = await client.transaction("write");
   try {
     // Again inside the write turn: another process may have merged meanwhile.
-    const level = await fullLevel(tx);
-    if (level === undefined || level >= STAGED_FROM_LEVEL) return;
+    const level = await fullLevel(tx, STAGED_FROM_LEVEL);
+    if (level === undefined) return;
     const ids = await oldestOfLevel(tx, level);
     const merged = await writeMergedSegment(tx, ids, (statements) => tx.batch(statements), "live", options);
     if (merged?.id !== undefined) await tx.execute({ sql: "UPDATE search_segments SET terms = ? WHERE id = ?", args: [merged.termsJson, merged.id] });
@@ -91,17 +98,21 @@ const mergingState = () => `merging:${hostname()}:${process.pid}:${randomUUID().
  * Merges segments `ids` in the three steps of the header; returns whether it published. A merge
  * that fails midway drops what it wrote (and, if it cannot, the next run after this process ends does).
  */
-export async function mergeStaged(client: Client, ids: readonly number[], options: MergeOptions = {}): Promise<boolean> {
+export async function mergeStaged(client: Client, ids: readonly number[], options: MergeRunOptions = {}): Promise<boolean> {
   const state = mergingState();
+  const write = (statements: InStatement[]) => {
+    options.signal?.throwIfAborted();
+    return client.batch(statements, "write");
+  };
   try {
-    const merged = await writeMergedSegment(client, ids, (statements) => client.batch(statements, "write"), state, options);
+    const merged = await writeMergedSegment(client, ids, write, state, options);
     // A source went before it was read: another merge took it.
     if (!merged) return false;
     const published = await publish(client, ids, state, merged.id, merged.termsJson);
     await purgeRetired(client);
     return published;
   } catch (error) {
-    await dropUnfinished(client, state).catch(() => {});
+    if (!options.signal?.aborted) await dropUnfinished(client, state).catch(() => {});
     throw error;
   }
 }
@@ -213,13 +224,13 @@ const merging = new WeakMap<Client, Promise<void>>();
  * level is full, new segments included. A merge that fails leaves the index correct, only less
  * merged, until the next run; a run first removes what killed merges left.
  */
-export function mergeInBackground(client: Client, options: MergeOptions = {}): Promise<void> {
+export function mergeInBackground(client: Client, options: MergeRunOptions = {}): Promise<void> {
   const running = merging.get(client);
   if (running) return running;
   const run = (async () => {
     try {
       await cleanAbandonedMerges(client);
-      while (await mergeOnce(client, options));
+      while (!options.signal?.aborted && (await mergeOnce(client, options)));
     } catch {
       // See above.
     } finally {
@@ -228,4 +239,22 @@ export function mergeInBackground(client: Client, options: MergeOptions = {}): P
   })();
   merging.set(client, run);
   return run;
+}
+
+/** How often a daemon looks for full levels besides after its own writes: an import by `homed import` is another process's write. */
+export const MERGE_CHECK_MS = 60_000;
+
+/** Merges now and every MERGE_CHECK_MS (a daemon's job); `stop` ends it between two pages of a merge. */
+export function startMergeJob(client: Client, everyMs = MERGE_CHECK_MS): { stop(): void } {
+  const stopping = new AbortController();
+  const run = () => void mergeInBackground(client, { signal: stopping.signal });
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref?.();
+  return {
+    stop() {
+      clearInterval(timer);
+      stopping.abort();
+    },
+  };
 }

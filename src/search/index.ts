@@ -33,7 +33,7 @@ export {
   BULK_SEGMENT_BYTES,
   MAX_MERGE_LEVEL,
 } from "./segments.ts";
-export { mergeInBackground, mergeOnce, mergeStaged, cleanAbandonedMerges, STAGED_FROM_LEVEL } from "./background-merge.ts";
+export { mergeInBackground, mergeOnce, mergeStaged, cleanAbandonedMerges, startMergeJob, STAGED_FROM_LEVEL, type MergeRunOptions } from "./background-merge.ts";
 export { writeMergedSegment, MERGE_PAGE_RECORDS, type MergeOptions } from "./segment-merge.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents, type EventFilter } from "./bm25.ts";
 export { backfillSearchIndex } from "./backfill.ts";

@@ -264,7 +264,16 @@ export function postingsInserts(segment: number, records: readonly PostingsRecor
 /** Writes a sealed segment through `db` (inside the caller's write transaction); its id. */
 export async function writeSealedSegment(db: Executor, sealed: SealedSegment, state: SegmentState, importRun: number | null = null): Promise<number> {
   const inserted = await db.execute(
-    segmentRowInsert({ state, importRun, level: levelOf(sealed.docs), docs: sealed.docs, tokens: sealed.tokens, rowids: sealed.rowids, lengths: sealed.lengths, termsJson: JSON.stringify(sealed.terms) }),
+    segmentRowInsert({
+      state,
+      importRun,
+      level: levelOf(sealed.docs),
+      docs: sealed.docs,
+      tokens: sealed.tokens,
+      rowids: sealed.rowids,
+      lengths: sealed.lengths,
+      termsJson: JSON.stringify(sealed.terms),
+    }),
   );
   const id = Number(inserted.lastInsertRowid);
   // Views, not copies: the driver copies a blob's bytes as it binds them, and a copy each of 100k+

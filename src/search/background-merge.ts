@@ -22,7 +22,7 @@
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import { deleteSegments, MAX_MERGE_LEVEL, MERGE_FACTOR, postingsDelete } from "./segments.ts";
+import { deleteSegments, MAX_MERGE_LEVEL, MERGE_FACTOR } from "./segments.ts";
 import { writeMergedSegment, type MergeOptions } from "./segment-merge.ts";
 
 /**

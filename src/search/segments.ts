@@ -55,7 +55,7 @@ const TERM_OVERHEAD_BYTES = 100;
 const ROWS_PER_INSERT = 200;
 
 /** Postings rows a statement deletes (each found by its key): ~10 ms of SQLite a statement. */
-export const DELETE_ROWS = 2_000;
+const DELETE_ROWS = 2_000;
 
 export const levelOf = (docs: number) => Math.floor(Math.log(Math.max(1, docs)) / Math.log(MERGE_FACTOR) + 1e-9);
 
@@ -293,7 +293,7 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
  * Deletes one range of a segment's records (`limit` of its terms from position `offset`): found by
  * key, from the term list SQLite reads itself rather than one bound term by term.
  */
-export const postingsDelete = (segment: number, limit: number, offset: number): InStatement => ({
+const postingsDelete = (segment: number, limit: number, offset: number): InStatement => ({
   sql: `DELETE FROM search_postings WHERE segment = ?1 AND term IN
           (SELECT value FROM json_each((SELECT terms FROM search_segments WHERE id = ?1)) LIMIT ?2 OFFSET ?3)`,
   args: [segment, limit, offset],

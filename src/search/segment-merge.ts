@@ -156,10 +156,11 @@ class SourceCursor {
 }
 
 /**
- * Writes the merge of segments `ids` through `write` as a new segment in `state` (its terms
- * column last, by `finish`), reading the sources through `read`. Returns the new segment's id and
- * its term list's JSON — id undefined when no document is left — or undefined when a source is
- * gone (nothing written). `finish(id, termsJson)`: the statements that complete the row.
+ * Writes the merge of segments `ids` through `write` as a new segment in `state`, reading the
+ * sources through `read`: its row first (with an empty term list), then its records a page at a
+ * time. Returns the new segment's id and its term list's JSON, for the caller to complete the row
+ * with (when it publishes) — id undefined when no document is left — or undefined when a source
+ * is gone (nothing written).
  */
 export async function writeMergedSegment(
   read: Reader,

@@ -4,8 +4,8 @@
  * lines), queried with 3–4 rare terms of one message, as a person recalls a thing they said.
  * Prints figures, never pass or fail, for three systems in the same run over the same texts
  * (`./systems.ts`): homed (`homed import FILE` as a user runs it, its speed and peak memory measured
- * from a small parent process, `./peak-memory.ts`; then words + grams, one system per fusion
- * method), MiniSearch with Chinese bigrams and Latin words, and a plain FTS5 trigram table. Each
+ * from a small parent process, `./peak-memory.ts`; then the merge of its segments a daemon runs
+ * after an import, `./merge-kept.ts`; then words + grams, one system per fusion method), MiniSearch with Chinese bigrams and Latin words, and a plain FTS5 trigram table. Each
  * system runs in a child process of its own (`./system-child.ts`, one per homed fusion method), so
  * no system's collections fall on another's queries; this process sends them the queries one at a
  * time, in turns (`./measure-in-turns.ts`), and judges their answers. (Taking turns among five
@@ -39,6 +39,7 @@ import { mib, rate } from "./systems.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const PEAK_MEMORY = fileURLToPath(new URL("./peak-memory.ts", import.meta.url));
+const MERGE_KEPT = fileURLToPath(new URL("./merge-kept.ts", import.meta.url));
 const { values: flags } = parseArgs({
   options: { size: { type: "string", default: "10000,100000" }, queries: { type: "string", default: "200" }, keep: { type: "string" }, corpus: { type: "string", default: "generated" } },
 });
@@ -72,6 +73,18 @@ async function importMeasured(data: string, file: string): Promise<{ seconds: nu
   const out = JSON.parse(await new Response(run.stdout).text()) as { code: number; seconds: number; peakKiB: number; stderr: string };
   if (out.code !== 0) throw new Error(`homed import failed (${out.code}): ${out.stderr}`);
   return { seconds: out.seconds, peakMiB: out.peakKiB / 1024 };
+}
+
+/**
+ * The merge a daemon runs after an import (`homed import` leaves its segments to it), in a process
+ * of its own (`./merge-kept.ts`): the store is queried as a user's daemon would have it a minute
+ * later. Its lines (segments before and after, time, peak RSS) as one.
+ */
+async function mergedAsADaemonWould(data: string): Promise<string> {
+  const run = Bun.spawn([process.execPath, MERGE_KEPT, join(data, "homed.db")], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(run.stdout).text();
+  if ((await run.exited) !== 0) throw new Error(`merging the imported store failed: ${out}`);
+  return out.trim().split("\n").join("; ");
 }
 
 /** homed's fusion methods, the default first (what a user gets), each a system of its own. */
@@ -141,6 +154,7 @@ async function measureSize(size: number): Promise<void> {
           `db ${mib(join(data, "homed.db"))}; WAL left ${existsSync(wal) ? mib(wal) : "none"})`,
       );
     }
+    report(size, "homed merge after the import (what a daemon does)", await mergedAsADaemonWould(data));
     try {
       const mini = await started(size, "MiniSearch BM25, CJK bigrams + words", { kind: "minisearch", history: file }, "MiniSearch build (CJK bigrams + words, memory only)");
       const fts5 = await started(size, "plain FTS5 trigram over text", { kind: "fts5", history: file, db: join(dir, "floor.db") }, "plain FTS5 trigram build (libSQL, one batch per 10k)");

@@ -27,6 +27,7 @@ import {
 } from "../../src/search/index.ts";
 import { decodeSegmentDocs, forEachPosting, INDEX_CHANNELS, type IndexChannel } from "../../src/search/postings-codec.ts";
 import { openTempStore } from "../memory/fixture.ts";
+import { scriptCommand } from "../support/process.ts";
 
 type Doc = { rowid: number; terms: Map<string, number>; lengths: Record<IndexChannel, number> };
 
@@ -209,7 +210,9 @@ describe("streaming segment merge", () => {
        const store = await openStore({ url: ${JSON.stringify(`file:${join(store.dir, "homed.db")}`)} });
        await mergeStaged(store.client, ${JSON.stringify(ids)}, { pageRecords: 10, onPageWritten: (page) => { if (page === 5) process.kill(process.pid, "SIGKILL"); } });`,
     );
-    const run = spawnSync(process.execPath, [child], { encoding: "utf8" });
+    // Under the runtime running the tests, as it runs homed (Deno needs its config for npm imports).
+    const [command, ...args] = scriptCommand(child);
+    const run = spawnSync(command!, args, { encoding: "utf8" });
     assert.equal(run.signal, "SIGKILL", run.stderr);
     const states = await stateCounts(store.client);
     assert.equal(states.length, 2, `a merging segment is left: ${states}`);

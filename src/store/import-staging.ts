@@ -71,7 +71,7 @@ export async function makeVisible(client: Client, run: ImportRun, lastRowid: num
       // staged image blocks: an event's blocks keep their order.
       { sql: `INSERT INTO blocks (${BLOCK_COLUMNS}) SELECT id || '.0', id, 'text', 'L2', text, created_at FROM import_events WHERE event_rowid BETWEEN ? AND ?`, args: range },
       { sql: `INSERT INTO blocks (${BLOCK_COLUMNS}) SELECT ${BLOCK_COLUMNS} FROM import_blocks WHERE event_rowid BETWEEN ? AND ?`, args: range },
-      publishStagedSegments(run.id),
+      ...(await publishStagedSegments(client, run.id)),
       { sql: "UPDATE import_runs SET state = 'visible' WHERE id = ?", args: [run.id] },
     ],
     "write",

@@ -217,7 +217,7 @@ describe("event search index", () => {
       const hidden = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL });
       assert.deepEqual(hidden.words, [], "staged: not searched");
       if (publish) {
-        await store.client.execute(publishStagedSegments(42));
+        await store.client.batch(await publishStagedSegments(store.client, 42), "write");
         const shown = await searchEvents(store.client, { words: ["zorbel"], trigrams: [], bigrams: [] }, { limit: 5, filter: ALL });
         assert.deepEqual(
           shown.words.map((r) => r.id),

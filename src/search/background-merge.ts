@@ -145,7 +145,7 @@ async function publish(client: Client, ids: readonly number[], state: string, id
  * terms a transaction (~PURGE_ROWS records): segment by segment, each page of the table was
  * written again once per segment — 16 s for eight import-sized segments, against 3 s.
  */
-export async function purgeRetired(client: Client): Promise<void> {
+async function purgeRetired(client: Client): Promise<void> {
   const rows = await client.execute("SELECT id, json_array_length(terms) AS n FROM search_segments WHERE state = 'retired' ORDER BY n DESC");
   if (rows.rows.length === 0) return;
   const ids = JSON.stringify(rows.rows.map((r) => Number(r.id)));

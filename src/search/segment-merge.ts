@@ -63,7 +63,7 @@ async function readSources(db: Reader, ids: readonly number[]): Promise<Source[]
  * segments near the top of their level (an import's 3,600 messages, level 3) make one of the
  * same level by documents (28,800), which would be merged with the next seven again and again.
  */
-export const mergedLevel = (docs: number, sources: readonly { level: number }[]) => Math.max(levelOf(docs), 1 + Math.max(...sources.map((s) => s.level)));
+const mergedLevel = (docs: number, sources: readonly { level: number }[]) => Math.max(levelOf(docs), 1 + Math.max(...sources.map((s) => s.level)));
 
 /** Rowids looked up in `events` per statement. */
 const LOOKUP_ROWIDS = 30_000;

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@libsql/client";
 import { createContextEngine, type ContextEngine } from "../context/index.ts";
 import { createFallbackEmbedder, type Embedder } from "../embed/index.ts";
-import { httpChatModel, knownContextWindow, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
+import { ContextWindows, httpChatModel, ProviderError, type ChatModelFactory, type ProviderMessage, type SequenceGuardMode, type ToolSpec } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, partnerAccess, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
@@ -51,6 +51,8 @@ export type KernelOptions = {
    * .620 → .535 when fused in), so they only count the same evidence twice.
    */
   vectorRecall?: boolean;
+  /** Where a turn's context window comes from (tests: a list without HTTP); the provider's `/models` by default. */
+  contextWindows?: ContextWindows;
 };
 
 /** The kernel's settings in `<data>/homed.json` ("kernel"), checked at start. */
@@ -123,6 +125,8 @@ export class Kernel {
   private readonly storeWrites = new KeyedQueue();
   /** The context engine as turns use it: its writes to a session go through `storeWrites`. */
   private readonly turnEngine: ContextEngine;
+  /** Each turn's model context window: configured, reported by the provider, or well known. */
+  private readonly contextWindows: ContextWindows;
 
   constructor(private readonly options: KernelOptions) {
     const embedder = options.embedder ?? createFallbackEmbedder();
@@ -131,6 +135,7 @@ export class Kernel {
     this.sessions = new Sessions(options.client);
     this.pausedTurns = new PausedTurns(options.client);
     this.providers = new ProviderStore(options.client, options.secrets, options.env);
+    this.contextWindows = options.contextWindows ?? new ContextWindows({ onReported: (line) => options.log.info(line) });
     this.engine = createContextEngine({ client: options.client, embedder, logger: options.log });
     const engine = this.engine;
     // The engine itself underneath (not a copy of its methods taken now), so what reads or wraps
@@ -326,7 +331,7 @@ export class Kernel {
         resume,
         history,
         instructions,
-        contextWindow: provider.contextWindow ?? knownContextWindow(provider.model),
+        contextWindow: await this.contextWindows.of(provider),
       },
     );
     if (result.paused) await this.pausedTurns.put(session.id, result.paused);

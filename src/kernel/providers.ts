@@ -10,7 +10,7 @@ import type { Client } from "@libsql/client";
 import { z } from "zod";
 import { deleteSecret, deleteSetting, hasSecret, putSecret, readSetting, sealedSecret, writeSetting, type SecretBox } from "../store/index.ts";
 import { HomedError } from "../errors/index.ts";
-import type { AudioTarget } from "../llm/index.ts";
+import { CONTEXT_WINDOW_MAX, CONTEXT_WINDOW_MIN, type AudioTarget } from "../llm/index.ts";
 
 /**
  * Control characters (a line break, a tab, NUL) cannot be sent in an HTTP header: a key or URL
@@ -37,10 +37,11 @@ export const ProviderInputSchema = z.object({
   /** false: the model reads text only, and images (a user's, a tool's) reach it as `[image]`. */
   vision: z.boolean().optional(),
   /**
-   * The model's context window in tokens, when the table of well-known models (llm/context-windows.ts)
-   * does not know it or knows it wrong: recall's injection grows with it (memory/injection-window.ts).
+   * The model's context window in tokens, when neither the provider's own model list
+   * (llm/reported-window.ts) nor the table of well-known models (llm/context-windows.ts) knows it,
+   * or they know it wrong: recall's injection grows with it (memory/injection-window.ts).
    */
-  contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
+  contextWindow: z.number().int().min(CONTEXT_WINDOW_MIN).max(CONTEXT_WINDOW_MAX).optional(),
   /** The model its `/audio/transcriptions` endpoint hears voice messages with (e.g. whisper-1); none: voice messages stay untranscribed. */
   transcriptionModel: z.string().min(1).max(200).optional(),
   /** The model its `/audio/speech` endpoint speaks answers with (e.g. tts-1); none: the console speaks with the browser's voice. */

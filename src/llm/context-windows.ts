@@ -6,6 +6,10 @@
  * recall a little.
  */
 
+/** The range of a window in tokens homed accepts, configured or reported. */
+export const CONTEXT_WINDOW_MIN = 1024;
+export const CONTEXT_WINDOW_MAX = 10_000_000;
+
 /** Name patterns (matched anywhere in the model id, case-insensitive) → window in tokens; first match wins. */
 const KNOWN: readonly (readonly [RegExp, number])[] = [
   [/gpt-4\.1/, 1_047_576],

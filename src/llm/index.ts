@@ -3,8 +3,9 @@ export { httpChatModel, type ChatModel, type ChatModelFactory } from "./chat-mod
 export { ScriptedChat, type ChatScript, type ScriptedStep, type ScriptedChatOptions, type ScriptedRequest } from "./scripted-chat.ts";
 export { ProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "./errors.ts";
 export { PROVIDER_PRESETS, presetById, type ProviderPreset } from "./presets.ts";
-export { knownContextWindow } from "./context-windows.ts";
-export { listModels } from "./list-models.ts";
+export { knownContextWindow, CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX } from "./context-windows.ts";
+export { listModels, fetchModelEntries, type ModelEntry } from "./list-models.ts";
+export { ContextWindows, reportedContextWindow, type ContextWindowsOptions } from "./reported-window.ts";
 export { quirksFor, applyQuirks, type ModelQuirks, type ReasoningPolicy } from "./quirks.ts";
 export { DEFAULT_RETRY, backoffDelay, type RetryPolicy } from "./retry.ts";
 export { guardSequence, repairSequence, SequenceViolationError, INTERRUPTED_RESULT, type SequenceGuardMode } from "./sequence-guard.ts";

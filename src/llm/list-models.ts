@@ -1,14 +1,19 @@
 /**
- * The models an OpenAI-compatible provider offers (`GET <baseUrl>/models`), for the console's
- * provider form: a person picks a model from the list instead of typing a name from the docs.
+ * The models an OpenAI-compatible provider offers (`GET <baseUrl>/models`): their ids for the
+ * console's provider form (a person picks a model from the list instead of typing a name from the
+ * docs), and each model's entry as the provider wrote it — some say how long a context it serves
+ * (reported-window.ts).
  */
 import { z } from "zod";
 import { errorFromResponse, ProviderError } from "./errors.ts";
 
+/** One model as the provider lists it: its id, and whatever else the provider adds. */
+export type ModelEntry = { id: string } & Record<string, unknown>;
+
 const ModelsWire = z.object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) });
 
-/** Model ids in name order; a provider error (HTTP, network, timeout, not a list) as ProviderError. */
-export async function listModels(baseUrl: string, apiKey: string | undefined, timeoutMs = 15_000): Promise<string[]> {
+/** The provider's model entries as listed; a provider error (HTTP, network, timeout, not a list) as ProviderError. */
+export async function fetchModelEntries(baseUrl: string, apiKey: string | undefined, timeoutMs = 15_000): Promise<ModelEntry[]> {
   const url = `${baseUrl.replace(/\/+$/, "")}/models`;
   let response: Response;
   try {
@@ -26,5 +31,10 @@ export async function listModels(baseUrl: string, apiKey: string | undefined, ti
     throw new ProviderError("bad_response", `The provider's model list is not JSON: ${text.slice(0, 200)}`, undefined, text, { cause: error });
   }
   if (!parsed.success) throw new ProviderError("bad_response", `The provider's answer is not a model list: ${parsed.error.issues[0]?.message}`, undefined, text);
-  return [...new Set(parsed.data.data.map((m) => m.id))].sort();
+  return parsed.data.data;
+}
+
+/** Model ids in name order; errors as `fetchModelEntries`. */
+export async function listModels(baseUrl: string, apiKey: string | undefined, timeoutMs = 15_000): Promise<string[]> {
+  return [...new Set((await fetchModelEntries(baseUrl, apiKey, timeoutMs)).map((m) => m.id))].sort();
 }

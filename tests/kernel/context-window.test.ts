@@ -1,6 +1,7 @@
 /**
  * The model's context window, which recall's injection grows with: a provider's setting, else
- * the table of well-known models, else unknown (today's bands). HOMED_CONTEXT_WINDOW is checked
+ * what the provider reports in its model list, else the table of well-known models, else unknown
+ * (today's bands). HOMED_CONTEXT_WINDOW is checked
  * when the daemon starts, with its name.
  */
 import { describe, test } from "node:test";
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { ProviderStore } from "../../src/kernel/providers.ts";
 import { knownContextWindow } from "../../src/llm/index.ts";
 import { openStore, SecretBox } from "../../src/store/index.ts";
+import { startScriptedProvider } from "../support/scripted-provider.ts";
 import { testDir } from "../support/temp-dir.ts";
 import { kernelHarness } from "./support.ts";
 
@@ -56,5 +58,26 @@ describe("the window reaches recall", () => {
     assert.deepEqual(await windowsSeen({ HOMED_MODEL: "scripted-model", HOMED_CONTEXT_WINDOW: "200000" }), [200_000]);
     assert.deepEqual(await windowsSeen({ HOMED_MODEL: "deepseek-chat" }), [128_000]);
     assert.deepEqual(await windowsSeen({ HOMED_MODEL: "scripted-model" }), [undefined]);
+  });
+
+  test("a window the provider reports in its /models list reaches pre_action, above the table and below a configured one", async () => {
+    const provider = await startScriptedProvider(
+      [],
+      {},
+      {
+        models: [
+          { id: "scripted-model", object: "model", max_model_len: 65_536 },
+          { id: "deepseek-chat", object: "model", context_window: 8192 },
+        ],
+      },
+    );
+    try {
+      const env = { HOMED_BASE_URL: provider.url };
+      assert.deepEqual(await windowsSeen({ ...env, HOMED_MODEL: "scripted-model" }), [65_536]);
+      assert.deepEqual(await windowsSeen({ ...env, HOMED_MODEL: "deepseek-chat" }), [8192]);
+      assert.deepEqual(await windowsSeen({ ...env, HOMED_MODEL: "scripted-model", HOMED_CONTEXT_WINDOW: "200000" }), [200_000]);
+    } finally {
+      await provider.close();
+    }
   });
 });

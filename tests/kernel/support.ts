@@ -17,7 +17,7 @@ export type ScriptedModel = { requests: { body: any }[]; sequenceErrors: string[
 
 export type Harness = { kernel: Kernel; store: Store; provider: ScriptedModel; logs: string[]; close(): Promise<void> };
 
-/** No server listens here: an in-process harness's provider URL is never fetched. */
+/** No server listens here: an in-process harness's chat never leaves the process, and its model list (the context window, src/llm/reported-window.ts) is refused at once. */
 const UNUSED_URL = "http://127.0.0.1:9/v1";
 
 export async function kernelHarness(script: Script, options: Partial<KernelOptions> = {}, how: { overHttp?: boolean } = {}): Promise<Harness> {

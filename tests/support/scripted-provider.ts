@@ -78,6 +78,8 @@ export type ScriptedProvider = {
   speeches: { model: string; input: string; voice: string }[];
   /** Requests refused because of a dangling tool call. */
   sequenceErrors: string[];
+  /** How many times `GET /v1/models` was asked. */
+  modelListings: { count: number };
   close(): Promise<void>;
 };
 
@@ -138,11 +140,13 @@ async function readBytes(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startScriptedProvider(script: Script, audio: ScriptedAudio = {}): Promise<ScriptedProvider> {
+/** `models`: the entries its `GET /v1/models` lists (default: one, `scripted-model`, with no window). */
+export async function startScriptedProvider(script: Script, audio: ScriptedAudio = {}, options: { models?: object[] } = {}): Promise<ScriptedProvider> {
   const requests: ReceivedRequest[] = [];
   const sequenceErrors: string[] = [];
   const transcriptions: ReceivedTranscription[] = [];
   const speeches: ScriptedProvider["speeches"] = [];
+  const modelListings = { count: 0 };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === "/v1/audio/transcriptions" && req.method === "POST" && audio.transcribe) {
       // Parsed as OpenAI parses it: a multipart form with `file` and `model`.
@@ -167,7 +171,8 @@ export async function startScriptedProvider(script: Script, audio: ScriptedAudio
       return;
     }
     if (req.url === "/v1/models") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "scripted-model", object: "model" }] }));
+      modelListings.count++;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: options.models ?? [{ id: "scripted-model", object: "model" }] }));
       return;
     }
     if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
@@ -225,6 +230,7 @@ export async function startScriptedProvider(script: Script, audio: ScriptedAudio
     transcriptions,
     speeches,
     sequenceErrors,
+    modelListings,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

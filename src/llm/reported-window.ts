@@ -1,0 +1,109 @@
+/**
+ * The context window a provider says it serves a model with, read from its own `GET /models`
+ * list. A provider's word is better than the table of well-known models (context-windows.ts): a
+ * vLLM server started with `--max-model-len 8192` serves Qwen2.5 with 8k tokens, not the 128k the
+ * model was trained for, and only the server knows. The fields, by who writes them:
+ * - `max_model_len`: vLLM (and servers copying its model card);
+ * - `context_window`: Groq;
+ * - `context_length`: OpenRouter, Together, Fireworks; OpenRouter also `top_provider.context_length`,
+ *   the window of the provider it routes to, which can be smaller;
+ * - `max_context_length`: Mistral, LM Studio's own API.
+ * The smallest given wins: a window guessed too large overflows the model, one too small only
+ * costs recall a little. Left out on purpose: llama.cpp's `meta.n_ctx_train`, the window the model
+ * was trained with and not the one the server runs (`-c`, 4096 by default). Ollama and OpenAI
+ * report none.
+ */
+import { z } from "zod";
+import { CONTEXT_WINDOW_MAX, CONTEXT_WINDOW_MIN, knownContextWindow } from "./context-windows.ts";
+import { fetchModelEntries, type ModelEntry } from "./list-models.ts";
+
+const Tokens = z.number().int().min(CONTEXT_WINDOW_MIN).max(CONTEXT_WINDOW_MAX);
+
+/** Each field is read on its own: one a provider fills oddly (a string, 0) drops out, not the rest. */
+const REPORTED_FIELDS: readonly ((entry: ModelEntry) => unknown)[] = [
+  (e) => e.max_model_len,
+  (e) => e.context_window,
+  (e) => e.context_length,
+  (e) => (e.top_provider as { context_length?: unknown } | null | undefined)?.context_length,
+  (e) => e.max_context_length,
+];
+
+/** The window a model's entry reports, in tokens (the smallest of those it gives), or undefined. */
+export function reportedContextWindow(entry: ModelEntry): number | undefined {
+  const windows = REPORTED_FIELDS.map((field) => Tokens.safeParse(field(entry))).flatMap((r) => (r.success ? [r.data] : []));
+  return windows.length === 0 ? undefined : Math.min(...windows);
+}
+
+/** How long a provider's list is trusted: models come and go, a server restarts with another `--max-model-len`. */
+export const REPORTED_TTL_MS = 60 * 60_000;
+/** A provider with no list (404, unreachable, not JSON) is asked again after this long, not every turn. */
+export const UNREPORTED_TTL_MS = 10 * 60_000;
+/** The list is asked for on a turn's way to the model: never let it hold the turn long. */
+export const LIST_TIMEOUT_MS = 3_000;
+
+type Listing = { windows: Map<string, number> | undefined; until: number };
+
+export type ContextWindowsOptions = {
+  /** How the list is read (tests: a counting wrapper); `GET <baseUrl>/models` by default. */
+  list?: (baseUrl: string, apiKey: string | undefined, timeoutMs: number) => Promise<ModelEntry[]>;
+  now?: () => number;
+  /** Told once for each window a provider reports for a model (the daemon's log). */
+  onReported?: (line: string) => void;
+};
+
+/**
+ * The context window a turn is sized to: the provider's configured `contextWindow`, else the one
+ * the provider reports for the model, else a well-known model's, else none (today's bands). One
+ * list request per provider endpoint an hour, shared by every model and turn of it.
+ */
+export class ContextWindows {
+  readonly #listings = new Map<string, Listing | Promise<Listing>>();
+  readonly #told = new Set<string>();
+
+  constructor(private readonly options: ContextWindowsOptions = {}) {}
+
+  async of(target: { baseUrl: string; apiKey?: string; model: string; contextWindow?: number }): Promise<number | undefined> {
+    if (target.contextWindow !== undefined) return target.contextWindow;
+    const reported = (await this.#listing(target.baseUrl, target.apiKey)).windows?.get(target.model);
+    if (reported !== undefined) {
+      const told = `${target.baseUrl}\n${target.model}\n${reported}`;
+      if (!this.#told.has(told)) {
+        this.#told.add(told);
+        this.options.onReported?.(`the provider at ${target.baseUrl} serves ${target.model} with a context window of ${reported} tokens (its /models list): recall's injection is sized to it`);
+      }
+      return reported;
+    }
+    return knownContextWindow(target.model);
+  }
+
+  async #listing(baseUrl: string, apiKey: string | undefined): Promise<Listing> {
+    const now = this.options.now ?? Date.now;
+    // The key is never written anywhere: different keys of one endpoint may see different models.
+    const key = `${baseUrl}\n${apiKey ?? ""}`;
+    const known = this.#listings.get(key);
+    if (known && (known instanceof Promise || known.until > now())) return known;
+    const pending = this.#read(baseUrl, apiKey).then((windows) => {
+      const listing = { windows, until: now() + (windows ? REPORTED_TTL_MS : UNREPORTED_TTL_MS) };
+      this.#listings.set(key, listing);
+      return listing;
+    });
+    this.#listings.set(key, pending);
+    return pending;
+  }
+
+  /** Model id → reported window; undefined when the provider gives no list. */
+  async #read(baseUrl: string, apiKey: string | undefined): Promise<Map<string, number> | undefined> {
+    try {
+      const entries = await (this.options.list ?? fetchModelEntries)(baseUrl, apiKey, LIST_TIMEOUT_MS);
+      const windows = new Map<string, number>();
+      for (const entry of entries) {
+        const window = reportedContextWindow(entry);
+        if (window !== undefined) windows.set(entry.id, window);
+      }
+      return windows;
+    } catch {
+      // No list (many providers have none, or refuse it to this key): the table decides.
+      return undefined;
+    }
+  }
+}

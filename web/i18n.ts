@@ -137,6 +137,11 @@ export const STRINGS = {
     apiKey: ["API key", "API 密钥"],
     keyReplace: ["set — type to replace", "已设置——输入新值以替换"],
     keyNotSet: ["not set", "未设置"],
+    contextWindow: ["Context window in tokens (optional)", "上下文窗口，token 数（可选）"],
+    contextWindowHelp: [
+      "Empty: homed takes what the provider's model list says, else its table of well-known models. A larger window gets more remembered context.",
+      "留空：homed 采用模型服务的模型列表给出的值，没有就查常见模型表。窗口越大，放进去的记忆越多。",
+    ],
     save: ["Save", "保存"],
     addButton: ["Add provider", "添加"],
     test: ["Test connection", "测试连接"],

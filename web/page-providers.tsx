@@ -10,7 +10,10 @@ import { t } from "./i18n.ts";
 type Provider = ProvidersAnswer["providers"][number];
 type Preset = ProvidersAnswer["presets"][number];
 /** The form's fields as typed (an untouched key field is left out: the stored key stays). */
-type Typed = { preset?: string; name: string; baseUrl: string; model: string; apiKey?: string; transcriptionModel?: string; speechModel?: string; speechVoice?: string };
+type Typed = { preset?: string; name: string; baseUrl: string; model: string; apiKey?: string; contextWindow?: number; transcriptionModel?: string; speechModel?: string; speechVoice?: string };
+
+/** Fields left out when empty: the stored key stays; no window, no voice model means none. */
+const OPTIONAL_FIELDS: readonly string[] = ["apiKey", "contextWindow", ...VOICE_FIELDS];
 
 function TestResult({ result }: { result: TestAnswer }) {
   if (result.ok) return <Notice kind="ok">{t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") })}</Notice>;
@@ -38,8 +41,9 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
   const [modelsSaid, setModelsSaid] = useState<Said>(null);
   const title = existing ? t("providers.editTitle", { name: existing.name }) : t("providers.add");
   const field = (name: "name" | "baseUrl" | "model") => form.current!.elements.namedItem(name) as HTMLInputElement;
-  // An empty key keeps the stored one; an empty voice field means none.
-  const values = (): Typed => Object.fromEntries([...new FormData(form.current!)].filter(([k, v]) => !(k === "apiKey" || VOICE_FIELDS.includes(k)) || v !== "")) as Typed;
+  // An empty key keeps the stored one; an empty window or voice field means none. The window is a number on the wire.
+  const values = (): Typed =>
+    Object.fromEntries([...new FormData(form.current!)].filter(([k, v]) => !OPTIONAL_FIELDS.includes(k) || v !== "").map(([k, v]) => [k, k === "contextWindow" ? Number(v) : v])) as Typed;
 
   function choosePreset(id: string) {
     const p = presets.find((x) => x.id === id);
@@ -123,6 +127,22 @@ function ProviderForm({ presets, existing, done }: { presets: readonly Preset[];
       </div>
       <label for="p-apiKey">{t("providers.apiKey")}</label>
       <input id="p-apiKey" name="apiKey" type="password" autocomplete="off" placeholder={existing?.hasKey ? t("providers.keyReplace") : t("providers.keyNotSet")} />
+      <label for="p-contextWindow">{t("providers.contextWindow")}</label>
+      <input
+        id="p-contextWindow"
+        name="contextWindow"
+        type="number"
+        inputMode="numeric"
+        min={1024}
+        max={10_000_000}
+        step={1}
+        defaultValue={existing?.contextWindow === undefined ? "" : String(existing.contextWindow)}
+        placeholder="131072"
+        aria-describedby="p-contextWindow-help"
+      />
+      <p id="p-contextWindow-help" class="small muted full">
+        {t("providers.contextWindowHelp")}
+      </p>
       <VoiceModelFields existing={existing} />
       <div class="actions">
         <button type="submit">{existing ? t("providers.save") : t("providers.addButton")}</button>

@@ -102,13 +102,17 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByLabel("Model").fill("scripted-model");
     await page.getByRole("button", { name: "Test connection" }).click();
     await page.getByText(/Connected in \d+ ms — scripted-model replied: "ok"/).waitFor();
+    await page.getByLabel("Context window in tokens (optional)").fill("65536");
     await page.getByRole("button", { name: "Add provider" }).click();
     const row = page.locator("tr[data-provider=Scripted]");
     await row.getByText("active").waitFor();
     assert.match(await row.innerText(), /set/);
     assert.ok(!(await page.content()).includes(SECRET_KEY), "the key never comes back to the page");
+    const stored = (await (await fetch(`${c.daemon.url}/api/providers`, { headers: { authorization: `Bearer ${c.token}` } })).json()) as { providers: { name: string; contextWindow?: number }[] };
+    assert.equal(stored.providers.find((p) => p.name === "Scripted")?.contextWindow, 65_536, "the window is stored as a number");
     await row.getByRole("button", { name: "Edit" }).click();
     assert.equal(await page.getByLabel("API key").inputValue(), "");
+    assert.equal(await page.getByLabel("Context window in tokens (optional)").inputValue(), "65536");
     await page.getByRole("button", { name: "Test connection" }).click();
     await page.getByText(/Connected in \d+ ms/).waitFor();
     assert.equal(c.provider.requests.at(-1)!.headers.authorization, `Bearer ${SECRET_KEY}`, "a saved provider is tested with its stored key");

@@ -30,13 +30,29 @@ import { analysedPart } from "./limits.ts";
  */
 export const FUNCTION_WORD_TAGS: ReadonlySet<string> = new Set(["r", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "e", "o", "d"]);
 
+type Tagged = { word: string; tag: string };
+
+const isFunctionWord = ({ word, tag: t }: Tagged) => FUNCTION_WORD_TAGS.has(t) || isEnglishFunctionWord(word.toLowerCase());
+
+/** One Han character (a lone character of a word jieba does not know is cut out as one). */
+const LONE_HAN = /^\p{Script=Han}$/u;
+const isLoneHan = (t: Tagged | undefined) => t !== undefined && LONE_HAN.test(t.word) && !isFunctionWord(t);
+
+/**
+ * A one-character function word between two lone characters that are not: the three are almost
+ * always one word jieba does not know, cut apart — a name (林和远, 李也青, 孙于飞: 和, 也, 于 are
+ * common in names and are a conjunction, an adverb, a preposition too). Cutting the middle one out
+ * left two single characters that match nothing of the name ("我昨天见到了林和远" found no memory
+ * of 林和远), so it stays. Two words of their own around it (他和我, 学校和医院) do not qualify.
+ */
+function inUnknownWord(tagged: readonly Tagged[], i: number): boolean {
+  return LONE_HAN.test(tagged[i]!.word) && isLoneHan(tagged[i - 1]) && isLoneHan(tagged[i + 1]);
+}
+
 export async function contentText(text: string): Promise<string> {
   await loadJieba();
-  const tagged = await mapPieces(text, (piece) => tag(piece, true));
-  return tagged
-    .flat()
-    .map(({ word, tag: t }) => (FUNCTION_WORD_TAGS.has(t) || isEnglishFunctionWord(word.toLowerCase()) ? "\n" : word))
-    .join("");
+  const tagged: Tagged[] = (await mapPieces(text, (piece) => tag(piece, true))).flat();
+  return tagged.map((t, i) => (isFunctionWord(t) && !inUnknownWord(tagged, i) ? "\n" : t.word)).join("");
 }
 
 /**

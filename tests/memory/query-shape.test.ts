@@ -31,6 +31,25 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     assert.deepEqual(ids(await coldcontextQuery(store.client, "你觉得我们的画呢？", { k: 5 })), ["drawing"]);
   });
 
+  test("a name jieba does not know keeps its function-word character: 林和远 is asked whole, 他和我 is not", async () => {
+    // jieba: 林/ng 和/c 远/a — 和 is a conjunction, but between two lone characters it is the middle of a name.
+    const name = await shapeQuery("我昨天见到了林和远");
+    assert.ok(name.bigrams.includes("林和") && name.bigrams.includes("和远"), `the name's bigrams are asked: ${name.bigrams}`);
+    assert.ok(name.trigrams.includes("林和远"));
+    assert.ok((await shapeQuery("我跟李也青吃饭")).trigrams.includes("李也青"));
+    // Between words of their own (a pronoun, two-character nouns) it stays a function word.
+    for (const query of ["他和我去了", "学校和医院都关门了"]) assert.ok(!(await shapeQuery(query)).bigrams.some((b) => b.includes("和")), query);
+    await using store = await openTempStore();
+    await seed(store, [
+      message("林和远说他下周去杭州出差", { sourceId: "name" }),
+      message("林子里有很多鸟", { sourceId: "forest" }),
+      message("远方的朋友来信了", { sourceId: "far" }),
+      message("林远说明天下雨", { sourceId: "look-alike" }),
+      ...filler,
+    ]);
+    assert.equal(ids(await coldcontextQuery(store.client, "我昨天见到了林和远", { k: 5 }))[0], "name");
+  });
+
   test("English function words are not asked as trigrams: a memory sharing only them is not found", async () => {
     await using store = await openTempStore();
     await seed(store, [message("what about the other one", { sourceId: "function-words" }), message("budget review done", { sourceId: "budget" }), ...filler]);

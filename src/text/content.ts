@@ -34,19 +34,30 @@ type Tagged = { word: string; tag: string };
 
 const isFunctionWord = ({ word, tag: t }: Tagged) => FUNCTION_WORD_TAGS.has(t) || isEnglishFunctionWord(word.toLowerCase());
 
-/** One Han character (a lone character of a word jieba does not know is cut out as one). */
 const LONE_HAN = /^\p{Script=Han}$/u;
-const isLoneHan = (t: Tagged | undefined) => t !== undefined && LONE_HAN.test(t.word) && !isFunctionWord(t);
+/**
+ * Function-word tags whose characters are also given names' (和 c, 于 p, 也 d, 之 u, 其 r); never
+ * the particles (了 ul, 的 uj, 着, 过, 地, 得, 吗/呢 y), which no name holds.
+ */
+const IN_NAMES_TAGS: ReadonlySet<string> = new Set(["p", "c", "d", "r", "u"]);
+const HAN = /^\p{Script=Han}+$/u;
 
 /**
- * A one-character function word between two lone characters that are not: the three are almost
- * always one word jieba does not know, cut apart — a name (林和远, 李也青, 孙于飞: 和, 也, 于 are
- * common in names and are a conjunction, an adverb, a preposition too). Cutting the middle one out
- * left two single characters that match nothing of the name ("我昨天见到了林和远" found no memory
- * of 林和远), so it stays. Two words of their own around it (他和我, 学校和医院) do not qualify.
+ * A piece of a word jieba does not know: a lone Han character that is no function word, or Han
+ * characters its HMM joined into a word of no dictionary (tagged `x`, e.g. 田约 of 周在田约).
+ */
+const isUnknownPiece = (t: Tagged | undefined) => t !== undefined && HAN.test(t.word) && !isFunctionWord(t) && (t.word.length === 1 || t.tag === "x");
+
+/**
+ * A one-character function word between two such pieces: the three are almost always one word
+ * jieba does not know, cut apart — a name (林和远, 李也青, 周在田: 和, 也, 在 are common in names and
+ * are a conjunction, an adverb, a preposition too). Cutting the middle one out left pieces that
+ * match nothing of the name ("我昨天见到了林和远" found no memory of 林和远), so it stays. Words
+ * of their own around it (他和我, 学校和医院) do not qualify.
  */
 function inUnknownWord(tagged: readonly Tagged[], i: number): boolean {
-  return LONE_HAN.test(tagged[i]!.word) && isLoneHan(tagged[i - 1]) && isLoneHan(tagged[i + 1]);
+  const t = tagged[i]!;
+  return LONE_HAN.test(t.word) && IN_NAMES_TAGS.has(t.tag) && isUnknownPiece(tagged[i - 1]) && isUnknownPiece(tagged[i + 1]);
 }
 
 export async function contentText(text: string): Promise<string> {

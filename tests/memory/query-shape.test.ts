@@ -37,6 +37,10 @@ describe("query shaping: a stretch of dialogue as a recall query", () => {
     assert.ok(name.bigrams.includes("林和") && name.bigrams.includes("和远"), `the name's bigrams are asked: ${name.bigrams}`);
     assert.ok(name.trigrams.includes("林和远"));
     assert.ok((await shapeQuery("我跟李也青吃饭")).trigrams.includes("李也青"));
+    // jieba: 周/nr 在/p 田约/x 了/ul — a piece its HMM joined counts as a piece of the name; 了, a particle no name holds, is still cut.
+    const joined = await shapeQuery("我和周在田约了饭");
+    assert.ok(joined.trigrams.includes("周在田"), `${joined.trigrams}`);
+    assert.ok(!joined.words.includes("了") && !joined.trigrams.some((t) => t.includes("了")), `${joined.words}`);
     // Between words of their own (a pronoun, two-character nouns) it stays a function word.
     for (const query of ["他和我去了", "学校和医院都关门了"]) assert.ok(!(await shapeQuery(query)).bigrams.some((b) => b.includes("和")), query);
     await using store = await openTempStore();

@@ -154,6 +154,13 @@ export const STRINGS = {
     cancel: ["Cancel", "取消"],
     testing: ["Testing…", "正在测试…"],
     connected: ["Connected in {ms} ms — {model} replied: {reply}", "连接成功，用时 {ms} 毫秒——{model} 回复：{reply}"],
+    window_configured: ["Context window: {n} tokens, as set here.", "上下文窗口：{n} 个 token，按这里的设置。"],
+    window_provider: ["Context window: {n} tokens, as the provider's model list says.", "上下文窗口：{n} 个 token，来自模型服务的模型列表。"],
+    window_known: ["Context window: {n} tokens, from homed's table of well-known models.", "上下文窗口：{n} 个 token，来自 homed 的常见模型表。"],
+    window_unknown: [
+      "Context window: unknown — recall injects its standard amount. Set it above if the model has a large one.",
+      "上下文窗口：未知——回忆按标准数量注入。如果模型的窗口很大，可以在上面设置。",
+    ],
     failed: ["Failed after {ms} ms: {details}", "{ms} 毫秒后失败：{details}"],
   },
   memory: {

@@ -16,7 +16,14 @@ type Typed = { preset?: string; name: string; baseUrl: string; model: string; ap
 const OPTIONAL_FIELDS: readonly string[] = ["apiKey", "contextWindow", ...VOICE_FIELDS];
 
 function TestResult({ result }: { result: TestAnswer }) {
-  if (result.ok) return <Notice kind="ok">{t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") })}</Notice>;
+  if (result.ok) {
+    const window = result.contextWindow;
+    return (
+      <Notice kind="ok">
+        {t("providers.connected", { ms: result.latencyMs, model: result.model, reply: JSON.stringify(result.reply ?? "") })} {t(`providers.window_${window.source}`, { n: window.tokens ?? 0 })}
+      </Notice>
+    );
+  }
   const details = [result.status ? `HTTP ${result.status}` : null, result.error, result.message].filter(Boolean).join(" · ");
   return (
     <div class="notice error" role="alert">

@@ -126,7 +126,7 @@ export class Kernel {
   /** The context engine as turns use it: its writes to a session go through `storeWrites`. */
   private readonly turnEngine: ContextEngine;
   /** Each turn's model context window: configured, reported by the provider, or well known. */
-  private readonly contextWindows: ContextWindows;
+  readonly contextWindows: ContextWindows;
 
   constructor(private readonly options: KernelOptions) {
     const embedder = options.embedder ?? createFallbackEmbedder();

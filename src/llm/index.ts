@@ -5,7 +5,7 @@ export { ProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from "./e
 export { PROVIDER_PRESETS, presetById, type ProviderPreset } from "./presets.ts";
 export { knownContextWindow, CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX } from "./context-windows.ts";
 export { listModels, fetchModelEntries, type ModelEntry } from "./list-models.ts";
-export { ContextWindows, reportedContextWindow, type ContextWindowsOptions } from "./reported-window.ts";
+export { ContextWindows, reportedContextWindow, type ContextWindowsOptions, type ResolvedWindow } from "./reported-window.ts";
 export { quirksFor, applyQuirks, type ModelQuirks, type ReasoningPolicy } from "./quirks.ts";
 export { DEFAULT_RETRY, backoffDelay, type RetryPolicy } from "./retry.ts";
 export { guardSequence, repairSequence, SequenceViolationError, INTERRUPTED_RESULT, type SequenceGuardMode } from "./sequence-guard.ts";

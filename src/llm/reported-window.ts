@@ -43,6 +43,11 @@ export const LIST_TIMEOUT_MS = 3_000;
 
 type Listing = { windows: Map<string, number> | undefined; until: number };
 
+export type WindowTarget = { baseUrl: string; apiKey?: string; model: string; contextWindow?: number };
+
+/** Where a window came from: the provider's settings, its model list, the table of well-known models, or nowhere. */
+export type ResolvedWindow = { tokens: number; source: "configured" | "provider" | "known" } | { tokens?: undefined; source: "unknown" };
+
 export type ContextWindowsOptions = {
   /** How the list is read (tests: a counting wrapper); `GET <baseUrl>/models` by default. */
   list?: (baseUrl: string, apiKey: string | undefined, timeoutMs: number) => Promise<ModelEntry[]>;
@@ -62,8 +67,13 @@ export class ContextWindows {
 
   constructor(private readonly options: ContextWindowsOptions = {}) {}
 
-  async of(target: { baseUrl: string; apiKey?: string; model: string; contextWindow?: number }): Promise<number | undefined> {
-    if (target.contextWindow !== undefined) return target.contextWindow;
+  async of(target: WindowTarget): Promise<number | undefined> {
+    return (await this.resolve(target)).tokens;
+  }
+
+  /** The window and where it came from (the console's "Test connection" says both). */
+  async resolve(target: WindowTarget): Promise<ResolvedWindow> {
+    if (target.contextWindow !== undefined) return { tokens: target.contextWindow, source: "configured" };
     const reported = (await this.#listing(target.baseUrl, target.apiKey)).windows?.get(target.model);
     if (reported !== undefined) {
       const told = `${target.baseUrl}\n${target.model}\n${reported}`;
@@ -71,9 +81,10 @@ export class ContextWindows {
         this.#told.add(told);
         this.options.onReported?.(`the provider at ${target.baseUrl} serves ${target.model} with a context window of ${reported} tokens (its /models list): recall's injection is sized to it`);
       }
-      return reported;
+      return { tokens: reported, source: "provider" };
     }
-    return knownContextWindow(target.model);
+    const known = knownContextWindow(target.model);
+    return known === undefined ? { source: "unknown" } : { tokens: known, source: "known" };
   }
 
   async #listing(baseUrl: string, apiKey: string | undefined): Promise<Listing> {

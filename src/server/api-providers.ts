@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiKeySchema, BaseUrlSchema, ProviderInputSchema, type Kernel, type ProviderInput, type ProviderTarget, type ProviderView } from "../kernel/index.ts";
-import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError, type ProviderPreset } from "../llm/index.ts";
+import { ChatClient, listModels, PROVIDER_PRESETS, ProviderError, type ProviderPreset, type ResolvedWindow } from "../llm/index.ts";
 import type { Logger } from "../log/index.ts";
 import { HomedError } from "../errors/index.ts";
 import { parseBody } from "./validate.ts";
@@ -21,18 +21,22 @@ const ModelsSchema = z.union([z.object({ id: z.string().min(1) }), z.object({ ba
 export type ProvidersAnswer = { providers: ProviderView[]; presets: readonly ProviderPreset[] };
 /** `POST /api/providers/models`: the provider's model ids, or its error verbatim. */
 export type ModelsAnswer = { ok: true; models: string[] } | { ok: false; error: string; status?: number; message: string };
-/** `POST /api/providers/test`: one tiny real call, with its latency and the provider's words. */
+/**
+ * `POST /api/providers/test`: one tiny real call, with its latency and the provider's words; on
+ * success also the context window turns will be sized to, and where it comes from.
+ */
 export type TestAnswer =
-  | { ok: true; latencyMs: number; model: string; reply: unknown }
+  | { ok: true; latencyMs: number; model: string; reply: unknown; contextWindow: ResolvedWindow }
   | { ok: false; latencyMs: number; model: string; error: string; status?: number; message: string; body?: unknown };
 export type ProviderInputBody = ProviderInput;
 
-async function testConnection(target: ProviderTarget): Promise<TestAnswer> {
+async function testConnection(target: ProviderTarget, windowOf: (target: ProviderTarget) => Promise<ResolvedWindow>): Promise<TestAnswer> {
   const client = new ChatClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: 20_000, retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
   const started = performance.now();
   try {
     const result = await client.complete({ model: target.model, messages: [{ role: "user", content: "Reply with the word: ok" }], max_tokens: 5 });
-    return { ok: true, latencyMs: Math.round(performance.now() - started), model: target.model, reply: result.message.content };
+    const latencyMs = Math.round(performance.now() - started);
+    return { ok: true, latencyMs, model: target.model, reply: result.message.content, contextWindow: await windowOf(target) };
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     return { ok: false, latencyMs: Math.round(performance.now() - started), model: target.model, error: error.code, status: error.status, message: error.message, body: error.body };
@@ -89,7 +93,7 @@ export function providerRoutes(kernel: Kernel, log?: Pick<Logger, "audit">): Hon
     const body = await parseBody(c, TestSchema);
     const target = "id" in body ? await kernel.providers.target(body.id) : { id: "unsaved", ...body };
     if (!target) throw new HomedError("provider_not_found", `No provider with id ${(body as { id: string }).id}`);
-    return c.json(await testConnection(target));
+    return c.json(await testConnection(target, (t) => kernel.contextWindows.resolve(t)));
   });
   return app;
 }

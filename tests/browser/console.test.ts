@@ -102,6 +102,8 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     await page.getByLabel("Model").fill("scripted-model");
     await page.getByRole("button", { name: "Test connection" }).click();
     await page.getByText(/Connected in \d+ ms — scripted-model replied: "ok"/).waitFor();
+    // The scripted provider's model list gives no window, and the table does not know the model.
+    await page.getByText(/Context window: unknown — recall injects its standard amount/).waitFor();
     await page.getByLabel("Context window in tokens (optional)").fill("65536");
     await page.getByRole("button", { name: "Add provider" }).click();
     const row = page.locator("tr[data-provider=Scripted]");
@@ -115,6 +117,7 @@ describe("web console in Chromium", { skip: chromiumMissing ? "no /usr/bin/chrom
     assert.equal(await page.getByLabel("Context window in tokens (optional)").inputValue(), "65536");
     await page.getByRole("button", { name: "Test connection" }).click();
     await page.getByText(/Connected in \d+ ms/).waitFor();
+    await page.getByText("Context window: 65,536 tokens, as set here.").waitFor();
     assert.equal(c.provider.requests.at(-1)!.headers.authorization, `Bearer ${SECRET_KEY}`, "a saved provider is tested with its stored key");
     await screenshot(page, "providers");
   });

@@ -252,4 +252,18 @@ describe("/api/providers", () => {
     assert.equal(bad.status, 401);
     assert.equal(bad.body, '{"error":{"message":"Authentication Fails (no such user)"}}');
   });
+
+  test("a passing test connection says the context window turns will get, and where it comes from", async () => {
+    h = await kernelHarness([{ content: "ok" }, { content: "ok" }, { content: "ok" }, { content: "ok" }], {}, { overHttp: true });
+    extra = await startScriptedProvider([{ content: "ok" }], {}, { models: [{ id: "served", object: "model", max_model_len: 32_768 }] });
+    const app = appFor(h);
+    const windowOf = async (body: object) => ((await (await app.request("/api/providers/test", { method: "POST", headers: auth, body: JSON.stringify(body) })).json()) as any).contextWindow;
+    assert.deepEqual(await windowOf({ baseUrl: extra.url, model: "served" }), { tokens: 32_768, source: "provider" });
+    assert.deepEqual(await windowOf({ baseUrl: h.provider.url, model: "deepseek-chat" }), { tokens: 128_000, source: "known" });
+    assert.deepEqual(await windowOf({ baseUrl: h.provider.url, model: "my-finetune" }), { source: "unknown" });
+    const saved = await (
+      await app.request("/api/providers", { method: "POST", headers: auth, body: JSON.stringify({ name: "Set", baseUrl: h.provider.url, model: "my-finetune", contextWindow: 65_536 }) })
+    ).json();
+    assert.deepEqual(await windowOf({ id: (saved as { id: string }).id }), { tokens: 65_536, source: "configured" });
+  });
 });

@@ -23,12 +23,15 @@ import {
   searchEvents,
   SegmentBuilder,
   STAGED_FROM_LEVEL,
+  startMergeJob,
   type AnalysedDoc,
   type SearchTerms,
 } from "../../src/search/index.ts";
 import { decodeSegmentDocs, forEachPosting, INDEX_CHANNELS, type IndexChannel } from "../../src/search/postings-codec.ts";
 import { TERMS_PER_CHUNK } from "../../src/search/segment-terms.ts";
 import { openTempStore } from "../memory/fixture.ts";
+import { writeL1Event } from "../../src/context/index.ts";
+import { createFallbackEmbedder } from "../../src/embed/index.ts";
 import { indexOrphans, termLists } from "./index-orphans.ts";
 import { scriptCommand } from "../support/process.ts";
 
@@ -312,5 +315,24 @@ describe("streaming segment merge", () => {
       ],
       "one above its sources (160 documents are level 2 by their count): never merged with the ninth",
     );
+  });
+
+  test("what killed merges left is removed by the daemon's merge job, at its start — not by the merge after each turn's write", async () => {
+    await using store = await openTempStore();
+    // A segment a killed purge left retired (a process killed between publishing and purging).
+    const [left] = await writeSegments(store.client, searchable(1, 5));
+    await store.client.execute({ sql: "UPDATE search_segments SET state = 'retired' WHERE id = ?", args: [left!] });
+    await writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder: createFallbackEmbedder(), event: { id: "turn-1", time: new Date(0).toISOString(), messages: [{ role: "user", content: "the harbour boat" }] } });
+    // The write's merge (this joins it while it runs, or runs as it would).
+    await mergeInBackground(store.client);
+    assert.deepEqual(await stateCounts(store.client), ["live:1", "retired:1"], "a turn's write leaves it");
+    const job = startMergeJob(store.client);
+    try {
+      await mergeInBackground(store.client); // the job's first run, started at once
+      assert.deepEqual(await stateCounts(store.client), ["live:1"], "the job's start removes it");
+      assert.deepEqual(await indexOrphans(store.client), { postings: 0, termChunks: 0 });
+    } finally {
+      job.stop();
+    }
   });
 });

@@ -164,13 +164,7 @@ class SourceCursor {
  * term list each page completes, the last chunk last. Returns the new segment's id (undefined
  * when no document is left), or undefined when a source is gone (nothing written).
  */
-export async function writeMergedSegment(
-  read: Reader,
-  ids: readonly number[],
-  write: WriteStatements,
-  state: string,
-  options: MergeOptions = {},
-): Promise<{ id: number | undefined } | undefined> {
+export async function writeMergedSegment(read: Reader, ids: readonly number[], write: WriteStatements, state: string, options: MergeOptions = {}): Promise<{ id: number | undefined } | undefined> {
   const pageRecords = options.pageRecords ?? MERGE_PAGE_RECORDS;
   const sources = await readSources(read, ids);
   if (!sources) return undefined;

@@ -55,7 +55,6 @@ const TERM_OVERHEAD_BYTES = 100;
 /** Postings rows a statement inserts (three values each): a few ms of SQLite a statement. */
 const ROWS_PER_INSERT = 200;
 
-
 export const levelOf = (docs: number) => Math.floor(Math.log(Math.max(1, docs)) / Math.log(MERGE_FACTOR) + 1e-9);
 
 export type SegmentState = "live" | "staged";
@@ -312,11 +311,12 @@ export async function deleteSegments(db: Executor, ids: readonly number[]): Prom
 
 /**
  * The statements that make an import's staged segments live, for the transaction that makes its
- * events visible: one UPDATE a segment, by id. As one UPDATE by state, SQLite held every updated
- * row whole until the commit — a segment's row carries its term list (~0.8 MB at 65k terms), and
- * at 1M messages (280 segments) that was ~190 MiB at the end of `homed import` (a 280-row probe:
- * VmHWM +218 MiB by state, +1 MiB by id). The ids are read first: only the import writes its own
- * staged segments.
+ * events visible: one UPDATE a segment, by id. As one UPDATE by state, SQLite holds every updated
+ * row whole until the commit. A row carried its term list until migration 0023 (~0.8 MB at 65k
+ * terms: +218 MiB of VmHWM for 280 segments by state, +1 MiB by id); it still carries its
+ * documents' rowids and lengths (~30–60 KB at 8,192 messages): 280 rows of 60 KB held 16.8 MiB
+ * by state, 1.5 MiB by id (bench/openvocab/segment-update-heap.ts). The ids are read first: only
+ * the import writes its own staged segments.
  */
 export async function publishStagedSegments(db: Executor, importRun: number): Promise<InStatement[]> {
   const staged = await db.execute({ sql: "SELECT id FROM search_segments WHERE state = 'staged' AND import_run = ?", args: [importRun] });

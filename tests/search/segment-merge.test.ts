@@ -186,7 +186,10 @@ describe("streaming segment merge", () => {
       await using store = await openTempStore();
       const ids = await writeSegments(store.client, groups);
       const sources = await termLists(store.client);
-      assert.ok([...sources.values()].every((terms) => terms.length > TERMS_PER_CHUNK), "each source's list is in more than one chunk");
+      assert.ok(
+        [...sources.values()].every((terms) => terms.length > TERMS_PER_CHUNK),
+        "each source's list is in more than one chunk",
+      );
       await store.client.execute({ sql: "DELETE FROM events WHERE rowid IN (SELECT value FROM json_each(?))", args: [JSON.stringify([...deleted])] });
       if (merge === "staged") assert.equal(await mergeStaged(store.client, ids, { pageRecords: 1_000 }), true);
       else assert.equal(await mergeOnce(store.client), true);
@@ -322,7 +325,12 @@ describe("streaming segment merge", () => {
     // A segment a killed purge left retired (a process killed between publishing and purging).
     const [left] = await writeSegments(store.client, searchable(1, 5));
     await store.client.execute({ sql: "UPDATE search_segments SET state = 'retired' WHERE id = ?", args: [left!] });
-    await writeL1Event(store.client, { sessionId: "s", conversation: "c", embedder: createFallbackEmbedder(), event: { id: "turn-1", time: new Date(0).toISOString(), messages: [{ role: "user", content: "the harbour boat" }] } });
+    await writeL1Event(store.client, {
+      sessionId: "s",
+      conversation: "c",
+      embedder: createFallbackEmbedder(),
+      event: { id: "turn-1", time: new Date(0).toISOString(), messages: [{ role: "user", content: "the harbour boat" }] },
+    });
     // The write's merge (this joins it while it runs, or runs as it would).
     await mergeInBackground(store.client);
     assert.deepEqual(await stateCounts(store.client), ["live:1", "retired:1"], "a turn's write leaves it");

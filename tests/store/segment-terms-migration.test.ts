@@ -86,7 +86,10 @@ describe("migration 0023: segments' term lists out of their rows", () => {
       await tx.commit();
       const left = await store.client.execute("SELECT (SELECT count(*) FROM search_postings) + (SELECT count(*) FROM search_segment_terms) + (SELECT count(*) FROM search_segments) AS n");
       assert.equal(Number(left.rows[0]!.n), 0);
-      assert.deepEqual(await recalled(store.client), PROBES.map(() => []));
+      assert.deepEqual(
+        await recalled(store.client),
+        PROBES.map(() => []),
+      );
     } finally {
       store.close();
     }

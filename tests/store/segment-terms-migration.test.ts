@@ -18,7 +18,7 @@ import { tempDir } from "../support/temp-dir.ts";
 
 const MESSAGES = 4_096;
 const PROBES = [0, 511, 512, 2_047, 4_095];
-const text = (i: number) => `order zq${i * 7919}x ships from 仓库${i}号 with parcel ${(i * 104_729).toString(36)}`;
+const text = (i: number) => `order zq${i * 7919}x ships from 仓库${i}号 with parcel ${(i * 104_729).toString(36)}, "fast" \\ 😀 \u{E000}${i % 13}`;
 
 /** What recall finds for each probe's own word: the source ids, in order. */
 async function recalled(client: Client): Promise<string[][]> {

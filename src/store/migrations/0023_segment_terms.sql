@@ -12,11 +12,16 @@ CREATE TABLE `search_segment_terms` (
 );
 --> statement-breakpoint
 -- Every segment's list, in its own order (json_each yields an array in order; a merge's list is
--- in SQLite's order, a builder's in JavaScript's). A merge not yet published ('merging:…') has an
--- empty list: its records are found by a scan of the postings, as before.
+-- in SQLite's order, a builder's in JavaScript's), a segment at a time: its chunks grouped within
+-- it, then split into rows. One GROUP BY over every segment's terms sorted them all at once, in
+-- memory (libSQL keeps temporary storage in memory): on 280 segments of 65k terms (a 1M-message
+-- import's) the upgrade peaked at 1,175 MiB of RSS that way, at 76 MiB this way (11 s). A merge
+-- not yet published ('merging:…') has an empty list: its records are found by a scan of the
+-- postings, as before.
 INSERT INTO `search_segment_terms` (`segment`, `chunk`, `terms`)
-	SELECT s.`id`, j.`key` / 2048, json_group_array(j.`value` ORDER BY j.`key`)
-	FROM `search_segments` AS s, json_each(s.`terms`) AS j
-	GROUP BY s.`id`, j.`key` / 2048;
+	SELECT s.`id`, c.`key`, c.`value` FROM `search_segments` AS s, json_each((
+		SELECT json_group_array(json(g.`terms`) ORDER BY g.`chunk`) FROM (
+			SELECT j.`key` / 2048 AS `chunk`, json_group_array(j.`value` ORDER BY j.`key`) AS `terms`
+			FROM json_each(s.`terms`) AS j GROUP BY j.`key` / 2048) AS g)) AS c;
 --> statement-breakpoint
 ALTER TABLE `search_segments` DROP COLUMN `terms`;

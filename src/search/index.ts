@@ -37,3 +37,4 @@ export { mergeInBackground, mergeOnce, mergeStaged, cleanAbandonedMerges, startM
 export { writeMergedSegment, MERGE_PAGE_RECORDS, type MergeOptions } from "./segment-merge.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents, type EventFilter } from "./bm25.ts";
 export { backfillSearchIndex } from "./backfill.ts";
+export { moveTermListsOutOfRows } from "./term-lists-upgrade.ts";

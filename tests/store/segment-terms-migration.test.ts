@@ -1,14 +1,15 @@
 /**
  * Migration 0023 on a store written before it: search segments whose term lists are in their rows
- * (as homed up to 0022 wrote them) upgrade in place — the lists move to search_segment_terms,
- * whole, and recall, a merge and a delete work on them as on a new store's.
+ * (as homed up to 0022 wrote them) upgrade in place at the first open — the lists move to
+ * search_segment_terms, whole and in their order (src/search/term-lists-upgrade.ts), the column
+ * goes, and recall, a merge and a delete work on them as on a new store's.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { coldcontextQuery, importHistory } from "../../src/memory/index.ts";
-import { mergeStaged } from "../../src/search/index.ts";
+import { mergeStaged, moveTermListsOutOfRows } from "../../src/search/index.ts";
 import { deleteSegments } from "../../src/search/segments.ts";
 import { TERMS_PER_CHUNK } from "../../src/search/segment-terms.ts";
 import { MIGRATIONS, migrate, openStore } from "../../src/store/index.ts";
@@ -68,8 +69,11 @@ describe("migration 0023: segments' term lists out of their rows", () => {
     await old.execute("DETACH DATABASE current");
     old.close();
 
-    const store = await openStore({ url });
+    const notices: string[] = [];
+    const store = await openStore({ url, notice: (line) => notices.push(line) });
     try {
+      assert.match(notices.join("\n"), new RegExp(`${lists.size} segments' term lists moved`));
+      assert.equal(await moveTermListsOutOfRows(store.client), 0, "done once");
       assert.ok(!(await columnsOf(store.client, "search_segments")).includes("terms"), "the column is dropped");
       assert.deepEqual(await termLists(store.client), lists, "every list whole, in full chunks");
       assert.deepEqual(await recalled(store.client), expected);

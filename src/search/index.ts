@@ -1,7 +1,8 @@
 /**
  * homed's search engine: how text becomes terms (analysis.ts), how events' terms are kept in
- * segments of postings (segments.ts, postings-codec.ts) and scored with BM25 (bm25.ts), how an
- * older database's index is rebuilt (backfill.ts), and the FTS5 channels of L3 facts
+ * segments of postings (segments.ts, segment-terms.ts, postings-codec.ts) and scored with BM25
+ * (bm25.ts), how an older database's index is rebuilt (backfill.ts) or its segments' term lists
+ * moved out of their rows (term-lists-upgrade.ts), and the FTS5 channels of L3 facts
  * (fact-index.ts). The store (src/store/) writes events and calls in here to index them; recall
  * (src/memory/) asks it for ranked events. It owns the search tables' SQL; everything else is
  * tables of the store.
@@ -37,3 +38,4 @@ export { mergeInBackground, mergeOnce, mergeStaged, cleanAbandonedMerges, startM
 export { writeMergedSegment, MERGE_PAGE_RECORDS, type MergeOptions } from "./segment-merge.ts";
 export { searchEvents, type SearchTerms, type EventFilter as SearchFilter, type RankedEvents, type EventFilter } from "./bm25.ts";
 export { backfillSearchIndex } from "./backfill.ts";
+export { moveTermListsOutOfRows } from "./term-lists-upgrade.ts";

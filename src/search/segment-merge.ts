@@ -1,12 +1,13 @@
 /**
  * Merging segments as a stream (the segments' format: segments.ts). Their terms are walked in
- * order, a page of postings records from each source at a time — each segment's `terms` is its
- * sorted term list, and the postings table's key is (term, segment), so a page is a range of
- * that list joined to its records by key — and the merged records are written a page at a time
- * as they are made. What a merge holds is its documents' arrays (rowids, lengths, the old → new
- * ordinals), a page of records per source and one being written, and the merged term list as
- * JSON text (about seven bytes a term): never the sources' vocabularies as objects nor their
- * postings. Merging whole in memory, eight import-sized segments held ~100 MiB.
+ * order, a page of postings records from each source at a time — each segment's sorted term list
+ * is in chunks (segment-terms.ts), and the postings table's key is (term, segment), so a page is
+ * a range of that list joined to its records by key — and the merged records are written a page
+ * at a time as they are made, with the chunks of the merged term list they complete. What a
+ * merge holds is its documents' arrays (rowids, lengths, the old → new ordinals), a page of
+ * records per source and one being written, and less than a chunk of the merged term list: never
+ * the sources' vocabularies as objects nor their postings. Merging whole in memory, eight
+ * import-sized segments held ~100 MiB.
  *
  * Documents keep rowid order; those whose event is gone are left out, as are terms left with no
  * posting. The records are exactly what a SegmentBuilder fed the same documents would write
@@ -17,6 +18,7 @@ import { decodeSegmentDocs, encodeSegmentDocs, forEachPosting, INDEX_CHANNELS, P
 import { yieldIfLong } from "../text/index.ts";
 import { collectGarbage } from "../runtime/index.ts";
 import { levelOf, postingsInserts, segmentRowInsert, type PostingsRecord } from "./segments.ts";
+import { TermChunkWriter, termCountSql, termRangeSql } from "./segment-terms.ts";
 
 type Reader = Pick<Client | Transaction, "execute">;
 
@@ -25,7 +27,8 @@ export type WriteStatements = (statements: InStatement[]) => Promise<ResultSet[]
 
 /**
  * Records read from a source at a time, and merged records written at a time. 4,096 records of
- * an open vocabulary are ~150 KB of postings; a source of 65,000 terms is read in 16 pages.
+ * an open vocabulary are ~150 KB of postings; a source of 65,000 terms is read in 16 pages, each
+ * two whole chunks of its term list (TERMS_PER_CHUNK).
  */
 export const MERGE_PAGE_RECORDS = 4_096;
 
@@ -45,7 +48,7 @@ type Source = { id: number; level: number; docs: SegmentDocs; terms: number };
 /** The sources' rows (all of them, or undefined when one is gone), in the order of `ids`. */
 async function readSources(db: Reader, ids: readonly number[]): Promise<Source[] | undefined> {
   const rows = await db.execute({
-    sql: "SELECT id, level, docs, rowids, lengths, json_array_length(terms) AS terms FROM search_segments WHERE id IN (SELECT value FROM json_each(?))",
+    sql: `SELECT id, level, docs, rowids, lengths, ${termCountSql("search_segments.id")} AS terms FROM search_segments WHERE id IN (SELECT value FROM json_each(?))`,
     args: [JSON.stringify(ids)],
   });
   const byId = new Map(
@@ -108,8 +111,8 @@ async function keptDocuments(db: Reader, sources: readonly Source[]) {
 }
 
 /**
- * One source's records in term order, a page at a time: a range of its term list (by position:
- * json_each yields it in order) joined to its records by the postings table's key.
+ * One source's records in term order, a page at a time: a range of its term list (by position)
+ * joined to its records by the postings table's key.
  */
 class SourceCursor {
   #page: PostingsRecord[] = [];
@@ -144,9 +147,9 @@ class SourceCursor {
     // lists more than its records) is skipped, not taken for the end.
     while (this.#at >= this.#page.length && this.#next < this.source.terms) {
       const rows = await this.db.execute({
-        sql: `SELECT j.value AS term, p.postings FROM (SELECT key, value FROM json_each((SELECT terms FROM search_segments WHERE id = ?1)) LIMIT ?2 OFFSET ?3) AS j
-              CROSS JOIN search_postings AS p ON p.term = j.value AND p.segment = ?1 ORDER BY j.key`,
-        args: [this.source.id, this.pageRecords, this.#next],
+        sql: `SELECT r.term, p.postings FROM (${termRangeSql("?1", "?2", "?3")}) AS r
+              CROSS JOIN search_postings AS p ON p.term = r.term AND p.segment = ?1 ORDER BY r.position`,
+        args: [this.source.id, this.#next, this.pageRecords],
       });
       this.#next += this.pageRecords;
       this.#page = rows.rows.map((r) => ({ term: String(r.term), postings: new Uint8Array(r.postings as ArrayBuffer) }));
@@ -157,36 +160,28 @@ class SourceCursor {
 
 /**
  * Writes the merge of segments `ids` through `write` as a new segment in `state`, reading the
- * sources through `read`: its row first (with an empty term list), then its records a page at a
- * time. Returns the new segment's id and its term list's JSON, for the caller to complete the row
- * with (when it publishes) — id undefined when no document is left — or undefined when a source
- * is gone (nothing written).
+ * sources through `read`: its row first, then its records a page at a time with the chunks of its
+ * term list each page completes, the last chunk last. Returns the new segment's id (undefined
+ * when no document is left), or undefined when a source is gone (nothing written).
  */
-export async function writeMergedSegment(
-  read: Reader,
-  ids: readonly number[],
-  write: WriteStatements,
-  state: string,
-  options: MergeOptions = {},
-): Promise<{ id: number | undefined; termsJson: string } | undefined> {
+export async function writeMergedSegment(read: Reader, ids: readonly number[], write: WriteStatements, state: string, options: MergeOptions = {}): Promise<{ id: number | undefined } | undefined> {
   const pageRecords = options.pageRecords ?? MERGE_PAGE_RECORDS;
   const sources = await readSources(read, ids);
   if (!sources) return undefined;
   const { kept, lengths, tokens, renumber } = await keptDocuments(read, sources);
-  if (kept.length === 0) return { id: undefined, termsJson: "[]" };
+  if (kept.length === 0) return { id: undefined };
   const encoded = encodeSegmentDocs(kept, lengths);
-  const [inserted] = await write([segmentRowInsert({ state, importRun: null, level: mergedLevel(kept.length, sources), docs: kept.length, tokens, ...encoded, termsJson: "[]" })]);
+  const [inserted] = await write([segmentRowInsert({ state, importRun: null, level: mergedLevel(kept.length, sources), docs: kept.length, tokens, ...encoded })]);
   const id = Number(inserted!.lastInsertRowid);
 
   const cursors = sources.map((s) => new SourceCursor(read, s, pageRecords));
-  const termsJson: string[] = [];
+  const termList = new TermChunkWriter(id);
   let out: PostingsRecord[] = [];
   let pages = 0;
   const held = () => out.length + cursors.reduce((n, c) => n + c.held, 0);
   const flush = async () => {
     options.onHeld?.(held());
-    termsJson.push(JSON.stringify(out.map((r) => r.term)).slice(1, -1));
-    await write(postingsInserts(id, out));
+    await write([...postingsInserts(id, out), ...termList.add(out.map((r) => r.term))]);
     out = [];
     // Each page leaves its rows' strings and blobs behind; a daemon's collector let a 100k
     // import's merges pile them up to 900 MiB of RSS. A full collection now and then, as an import does.
@@ -230,5 +225,7 @@ export async function writeMergedSegment(
     await yieldIfLong();
   }
   if (out.length > 0) await flush();
-  return { id, termsJson: `[${termsJson.filter((t) => t.length > 0).join(",")}]` };
+  const last = termList.end();
+  if (last.length > 0) await write(last);
+  return { id };
 }

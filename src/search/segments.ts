@@ -16,6 +16,7 @@ import { INDEX_CHANNELS, encodeSegmentDocs, type IndexChannel } from "./postings
 import { LineMemo, yieldIfLong } from "../text/index.ts";
 import { PostingsPool } from "./postings-pool.ts";
 import { analyseDocument, documentLines, lineTerms, type AnalysedDoc, type SearchText } from "./analysis.ts";
+import { termChunkInserts } from "./segment-terms.ts";
 
 type Executor = Pick<Client | Transaction, "execute" | "batch">;
 
@@ -53,9 +54,6 @@ const TERM_OVERHEAD_BYTES = 100;
 
 /** Postings rows a statement inserts (three values each): a few ms of SQLite a statement. */
 const ROWS_PER_INSERT = 200;
-
-/** Postings rows a statement deletes (each found by its key): ~10 ms of SQLite a statement. */
-const DELETE_ROWS = 2_000;
 
 export const levelOf = (docs: number) => Math.floor(Math.log(Math.max(1, docs)) / Math.log(MERGE_FACTOR) + 1e-9);
 
@@ -230,7 +228,7 @@ export type SealedSegment = {
 /** One term's postings record in one segment. */
 export type PostingsRecord = { term: string; postings: Uint8Array };
 
-/** A segment's row, as `search_segments` holds it (its postings go in separately: `postingsInserts`). */
+/** A segment's row, as `search_segments` holds it (its terms and postings go in separately: `termChunkInserts`, `postingsInserts`). */
 export type SegmentRow = {
   state: string;
   importRun: number | null;
@@ -239,13 +237,12 @@ export type SegmentRow = {
   tokens: Record<IndexChannel, number>;
   rowids: Uint8Array;
   lengths: Uint8Array;
-  termsJson: string;
 };
 
 export const segmentRowInsert = (row: SegmentRow): InStatement => ({
-  sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  args: [row.state, row.importRun, row.level, row.docs, row.tokens.words, row.tokens.trigrams, row.tokens.bigrams, row.rowids, row.lengths, row.termsJson],
+  sql: `INSERT INTO search_segments (state, import_run, level, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  args: [row.state, row.importRun, row.level, row.docs, row.tokens.words, row.tokens.trigrams, row.tokens.bigrams, row.rowids, row.lengths],
 });
 
 /** Statements inserting a segment's records, ROWS_PER_INSERT a statement. */
@@ -272,10 +269,10 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
       tokens: sealed.tokens,
       rowids: sealed.rowids,
       lengths: sealed.lengths,
-      termsJson: JSON.stringify(sealed.terms),
     }),
   );
   const id = Number(inserted.lastInsertRowid);
+  for (const statement of termChunkInserts(id, sealed.terms)) await db.execute(statement);
   // Views, not copies: the driver copies a blob's bytes as it binds them, and a copy each of 100k+
   // records was as many small arrays more on the heap while the segment was written.
   const record = (i: number) => sealed.postings.subarray(i === 0 ? 0 : sealed.ends[i - 1], sealed.ends[i]);
@@ -290,36 +287,36 @@ export async function writeSealedSegment(db: Executor, sealed: SealedSegment, st
 }
 
 /**
- * Deletes one range of a segment's records (`limit` of its terms from position `offset`): found by
- * key, from the term list SQLite reads itself rather than one bound term by term.
+ * Deletes the records of one chunk of a segment's term list (TERMS_PER_CHUNK of them, ~10 ms of
+ * SQLite): found by key, from the chunk SQLite reads itself rather than one bound term by term.
  */
-const postingsDelete = (segment: number, limit: number, offset: number): InStatement => ({
+const postingsDelete = (segment: number, chunk: number): InStatement => ({
   sql: `DELETE FROM search_postings WHERE segment = ?1 AND term IN
-          (SELECT value FROM json_each((SELECT terms FROM search_segments WHERE id = ?1)) LIMIT ?2 OFFSET ?3)`,
-  args: [segment, limit, offset],
+          (SELECT value FROM json_each((SELECT terms FROM search_segment_terms WHERE segment = ?1 AND chunk = ?2)))`,
+  args: [segment, chunk],
 });
 
-/** Deletes segments and their postings (inside the caller's write transaction). */
+/** Deletes segments, their term lists and their postings (inside the caller's write transaction). */
 export async function deleteSegments(db: Executor, ids: readonly number[]): Promise<void> {
   for (const id of ids) {
-    const row = await db.execute({ sql: "SELECT json_array_length(terms) AS n FROM search_segments WHERE id = ?", args: [id] });
-    if (!row.rows[0]) continue;
-    const terms = Number(row.rows[0].n);
-    for (let i = 0; i < terms; i += DELETE_ROWS) {
-      await db.execute(postingsDelete(id, DELETE_ROWS, i));
+    const chunks = await db.execute({ sql: "SELECT chunk FROM search_segment_terms WHERE segment = ? ORDER BY chunk", args: [id] });
+    for (const r of chunks.rows) {
+      await db.execute(postingsDelete(id, Number(r.chunk)));
       await yieldIfLong();
     }
+    await db.execute({ sql: "DELETE FROM search_segment_terms WHERE segment = ?", args: [id] });
     await db.execute({ sql: "DELETE FROM search_segments WHERE id = ?", args: [id] });
   }
 }
 
 /**
  * The statements that make an import's staged segments live, for the transaction that makes its
- * events visible: one UPDATE a segment, by id. As one UPDATE by state, SQLite held every updated
- * row whole until the commit — a segment's row carries its term list (~0.8 MB at 65k terms), and
- * at 1M messages (280 segments) that was ~190 MiB at the end of `homed import` (a 280-row probe:
- * VmHWM +218 MiB by state, +1 MiB by id). The ids are read first: only the import writes its own
- * staged segments.
+ * events visible: one UPDATE a segment, by id. As one UPDATE by state, SQLite holds every updated
+ * row whole until the commit. A row carried its term list until migration 0023 (~0.8 MB at 65k
+ * terms: +218 MiB of VmHWM for 280 segments by state, +1 MiB by id); it still carries its
+ * documents' rowids and lengths (~30–60 KB at 8,192 messages): 280 rows of 60 KB held 16.8 MiB
+ * by state, 1.5 MiB by id (bench/openvocab/segment-update-heap.ts). The ids are read first: only
+ * the import writes its own staged segments.
  */
 export async function publishStagedSegments(db: Executor, importRun: number): Promise<InStatement[]> {
   const staged = await db.execute({ sql: "SELECT id FROM search_segments WHERE state = 'staged' AND import_run = ?", args: [importRun] });

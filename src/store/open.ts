@@ -9,7 +9,7 @@ import { migrate } from "./migrate.ts";
 import { BUSY_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, serialWrites, type WriteWaitOptions } from "./serial-writes.ts";
 import { databasePath, openWriteLock, type WriteLock } from "./write-lock.ts";
 import { explainServerError } from "./server-errors.ts";
-import { backfillSearchIndex } from "../search/index.ts";
+import { backfillSearchIndex, moveTermListsOutOfRows } from "../search/index.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
 
@@ -92,6 +92,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await client.execute("PRAGMA foreign_keys = ON");
     if (options.migrate !== false) {
       await migrate(client);
+      // Before the backfill: it writes segments as they are now, their term lists on their own.
+      await moveTermListsOutOfRows(client, options.notice);
       await backfillSearchIndex(client, options.notice);
     }
   } catch (error) {

@@ -371,10 +371,10 @@ export const vectorSpaces = sqliteTable("vector_spaces", {
  * Segments of the BM25 search index of events (search-segments.ts): each holds some documents'
  * postings, written once and never changed; small ones are merged into larger ones. `state`:
  * 'live' (searched) or 'staged' (an import's, made live with its events). Per segment: its
- * documents' event rowids and lengths per channel (postings-codec.ts), token totals per channel
- * (BM25's average length) and its terms (to read or delete its postings by primary key).
- * The postings themselves are in `search_postings` (term, segment) → bytes, a WITHOUT ROWID
- * table written in the migration (drizzle cannot declare one).
+ * documents' event rowids and lengths per channel (postings-codec.ts) and token totals per
+ * channel (BM25's average length); its sorted terms are in `search_segment_terms`. The postings
+ * themselves are in `search_postings` (term, segment) → bytes, a WITHOUT ROWID table written in
+ * the migration (drizzle cannot declare one).
  */
 export const searchSegments = sqliteTable("search_segments", {
   // AUTOINCREMENT: an id is never used twice, so a segment's documents can be cached by id.
@@ -388,5 +388,22 @@ export const searchSegments = sqliteTable("search_segments", {
   tokensBigrams: integer("tokens_bigrams").notNull(),
   rowids: blob("rowids", { mode: "buffer" }).notNull(),
   lengths: blob("lengths", { mode: "buffer" }).notNull(),
-  terms: text("terms").notNull(),
 });
+
+/**
+ * A segment's sorted term list (to read or delete its postings by primary key), in chunks of
+ * TERMS_PER_CHUNK consecutive terms as a JSON array each (src/search/segment-terms.ts): chunk c
+ * holds terms c·TERMS_PER_CHUNK onwards. Kept out of the segment's row since migration 0023: an
+ * UPDATE of many segment rows (publishing an import, retiring a merge's sources) held every
+ * updated row whole until the commit, term list (~0.8 MB at 65k terms) included. A rowid table:
+ * its rows (~20 KB) are far above the size WITHOUT ROWID suits, where interior pages carry keys.
+ */
+export const searchSegmentTerms = sqliteTable(
+  "search_segment_terms",
+  {
+    segment: integer("segment").notNull(),
+    chunk: integer("chunk").notNull(),
+    terms: text("terms").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.segment, t.chunk] })],
+);

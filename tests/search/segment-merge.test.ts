@@ -18,15 +18,21 @@ import {
   MAX_MERGE_LEVEL,
   MERGE_FACTOR,
   mergeInBackground,
+  mergeOnce,
   mergeStaged,
   searchEvents,
   SegmentBuilder,
   STAGED_FROM_LEVEL,
+  startMergeJob,
   type AnalysedDoc,
   type SearchTerms,
 } from "../../src/search/index.ts";
 import { decodeSegmentDocs, forEachPosting, INDEX_CHANNELS, type IndexChannel } from "../../src/search/postings-codec.ts";
+import { TERMS_PER_CHUNK } from "../../src/search/segment-terms.ts";
 import { openTempStore } from "../memory/fixture.ts";
+import { writeL1Event } from "../../src/context/index.ts";
+import { createFallbackEmbedder } from "../../src/embed/index.ts";
+import { indexOrphans, termLists } from "./index-orphans.ts";
 import { scriptCommand } from "../support/process.ts";
 
 type Doc = { rowid: number; terms: Map<string, number>; lengths: Record<IndexChannel, number> };
@@ -68,7 +74,9 @@ function wholeInMemoryMerge(groups: readonly Doc[][], deleted: ReadonlySet<numbe
 
 /** The live segments' rows and every postings record, as plain values. */
 async function indexContents(client: Client) {
-  const segments = await client.execute("SELECT id, state, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths, terms FROM search_segments ORDER BY id");
+  const segments = await client.execute(`SELECT id, state, docs, tokens_words, tokens_trigrams, tokens_bigrams, rowids, lengths,
+                                                (SELECT json_group_array(j.value ORDER BY c.chunk, j.key) FROM search_segment_terms AS c, json_each(c.terms) AS j WHERE c.segment = s.id) AS terms
+                                         FROM search_segments AS s ORDER BY id`);
   const postings = await client.execute("SELECT term, segment, postings FROM search_postings ORDER BY segment, term");
   return {
     segments: segments.rows.map((r) => ({
@@ -160,11 +168,45 @@ describe("streaming segment merge", () => {
     );
   });
 
+  test("term lists of several chunks: read across chunk boundaries, the merged one written in full chunks; the sources' chunks go with them", async () => {
+    // Eight segments of 10 documents (level 1) with ~2,500 terms each (two chunks), some shared.
+    const groups: Doc[][] = Array.from({ length: MERGE_FACTOR }, (_, s) =>
+      Array.from({ length: 10 }, (_, i) => {
+        const n = 1 + s * 10 + i;
+        const terms = new Map<string, number>(Array.from({ length: 250 }, (_, t) => [`w${n}-${t}`, 2]));
+        for (let t = 0; t < 40; t++) terms.set(`wshared${(n + t) % 60}`, 1 + (t % 3));
+        return { rowid: n, terms, lengths: { words: 290, trigrams: 0, bigrams: 0 } };
+      }),
+    );
+    const deleted = new Set([3, 17, 44]);
+    const expected = wholeInMemoryMerge(groups, deleted)!;
+    assert.ok(expected.terms.length > 8 * TERMS_PER_CHUNK, `${expected.terms.length} terms`);
+    // In one transaction (chat turns' levels) and staged, with a page that is not a whole number of chunks.
+    for (const merge of ["in transaction", "staged"] as const) {
+      await using store = await openTempStore();
+      const ids = await writeSegments(store.client, groups);
+      const sources = await termLists(store.client);
+      assert.ok(
+        [...sources.values()].every((terms) => terms.length > TERMS_PER_CHUNK),
+        "each source's list is in more than one chunk",
+      );
+      await store.client.execute({ sql: "DELETE FROM events WHERE rowid IN (SELECT value FROM json_each(?))", args: [JSON.stringify([...deleted])] });
+      if (merge === "staged") assert.equal(await mergeStaged(store.client, ids, { pageRecords: 1_000 }), true);
+      else assert.equal(await mergeOnce(store.client), true);
+      const { segments, postings } = await indexContents(store.client);
+      assert.equal(segments.length, 1, merge);
+      assert.deepEqual(JSON.parse(segments[0]!.terms), expected.terms, merge);
+      assert.deepEqual([...(await termLists(store.client)).keys()], [segments[0]!.id], `${merge}: whole chunks, none of the sources left`);
+      assert.equal(postings.length, expected.terms.length, merge);
+      assert.deepEqual(await indexOrphans(store.client), { postings: 0, termChunks: 0 }, merge);
+    }
+  });
+
   test("holds at most a page of records per source and one being written, however many terms the sources have", async () => {
     await using store = await openTempStore();
     // Three segments of 400 documents, each with terms of its own: 800+ terms a segment.
     const ids = await writeSegments(store.client, searchable(3, 400));
-    const terms = Number((await store.client.execute("SELECT sum(json_array_length(terms)) AS n FROM search_segments")).rows[0]!.n);
+    const terms = Number((await store.client.execute("SELECT sum(json_array_length(terms)) AS n FROM search_segment_terms")).rows[0]!.n);
     let held = 0;
     let pages = 0;
     const pageRecords = 16;
@@ -220,6 +262,7 @@ describe("streaming segment merge", () => {
     assert.deepEqual(await searchEvents(store.client, QUERY, { limit: 500, filter: ALL }), before, "searches do not see it");
     assert.equal(await cleanAbandonedMerges(store.client), 1);
     assert.deepEqual(await indexContents(store.client), contents, "the index is exactly as before the merge");
+    assert.deepEqual(await indexOrphans(store.client), { postings: 0, termChunks: 0 }, "nothing of the killed merge's segment is left");
     await mergeInBackground(store.client);
     assert.deepEqual(await stateCounts(store.client), ["live:3"], "three segments of one level are not a full level: left as they are");
     assert.equal(await mergeStaged(store.client, ids), true);
@@ -275,5 +318,29 @@ describe("streaming segment merge", () => {
       ],
       "one above its sources (160 documents are level 2 by their count): never merged with the ninth",
     );
+  });
+
+  test("what killed merges left is removed by the daemon's merge job, at its start — not by the merge after each turn's write", async () => {
+    await using store = await openTempStore();
+    // A segment a killed purge left retired (a process killed between publishing and purging).
+    const [left] = await writeSegments(store.client, searchable(1, 5));
+    await store.client.execute({ sql: "UPDATE search_segments SET state = 'retired' WHERE id = ?", args: [left!] });
+    await writeL1Event(store.client, {
+      sessionId: "s",
+      conversation: "c",
+      embedder: createFallbackEmbedder(),
+      event: { id: "turn-1", time: new Date(0).toISOString(), messages: [{ role: "user", content: "the harbour boat" }] },
+    });
+    // The write's merge (this joins it while it runs, or runs as it would).
+    await mergeInBackground(store.client);
+    assert.deepEqual(await stateCounts(store.client), ["live:1", "retired:1"], "a turn's write leaves it");
+    const job = startMergeJob(store.client);
+    try {
+      await mergeInBackground(store.client); // the job's first run, started at once
+      assert.deepEqual(await stateCounts(store.client), ["live:1"], "the job's start removes it");
+      assert.deepEqual(await indexOrphans(store.client), { postings: 0, termChunks: 0 });
+    } finally {
+      job.stop();
+    }
   });
 });

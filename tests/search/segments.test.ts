@@ -22,6 +22,7 @@ import {
 } from "../../src/search/index.ts";
 import { decodeSegmentDocs, encodeSegmentDocs, forEachPosting, PostingsWriter } from "../../src/search/postings-codec.ts";
 import { openTempStore } from "../memory/fixture.ts";
+import { indexOrphans } from "./index-orphans.ts";
 
 const TEXTS = [
   "the harbour boat leaves at nine",
@@ -229,6 +230,7 @@ describe("event search index", () => {
         await drop.commit();
         const left = await store.client.execute("SELECT count(*) AS n FROM search_postings WHERE term = 'wzorbel'");
         assert.equal(Number(left.rows[0]!.n), 0, "its postings are gone");
+        assert.deepEqual(await indexOrphans(store.client), { postings: 0, termChunks: 0 }, "and its term list");
       }
     }
   });

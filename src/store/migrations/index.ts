@@ -22,6 +22,7 @@ import m19 from "./0019_standing_cold_index.sql" with { type: "text" };
 import m20 from "./0020_session_threads.sql" with { type: "text" };
 import m21 from "./0021_event_stopped.sql" with { type: "text" };
 import m22 from "./0022_session_context_key.sql" with { type: "text" };
+import m23 from "./0023_segment_terms.sql" with { type: "text" };
 
 export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = [
   { idx: 0, tag: "0000_init", sql: m0 },
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly { idx: number; tag: string; sql: string }[] = 
   { idx: 20, tag: "0020_session_threads", sql: m20 },
   { idx: 21, tag: "0021_event_stopped", sql: m21 },
   { idx: 22, tag: "0022_session_context_key", sql: m22 },
+  { idx: 23, tag: "0023_segment_terms", sql: m23 },
 ];

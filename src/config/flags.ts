@@ -62,7 +62,10 @@ export const EXTRA_ENV: readonly { name: string; help: string }[] = [
   { name: "HOMED_BASE_URL", help: "a first model provider (OpenAI-compatible base URL, e.g. https://api.deepseek.com/v1), used until one is set in the console" },
   { name: "HOMED_MODEL", help: "the model of that provider, e.g. deepseek-chat" },
   { name: "HOMED_API_KEY", help: "the API key of that provider" },
-  { name: "HOMED_CONTEXT_WINDOW", help: "that provider's context window in tokens, when neither the provider's /models list nor homed's table of well-known models gives it, or gives it wrong (recall injects more memory into a larger window)" },
+  {
+    name: "HOMED_CONTEXT_WINDOW",
+    help: "that provider's context window in tokens, when neither the provider's /models list nor homed's table of well-known models gives it, or gives it wrong (recall injects more memory into a larger window)",
+  },
   { name: "HOMED_TRANSCRIPTION_MODEL", help: "that provider's model for /audio/transcriptions (e.g. whisper-1): voice messages are heard as their transcript" },
   { name: "HOMED_SPEECH_MODEL", help: "that provider's model for /audio/speech (e.g. tts-1): the console speaks answers with it" },
   { name: "HOMED_ALLOWED_HOSTS", help: "other Host names homed answers, comma-separated (a reverse proxy's name); on loopback only localhost and 127.0.0.1 are answered" },

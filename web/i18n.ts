@@ -155,7 +155,7 @@ export const STRINGS = {
     testing: ["Testing…", "正在测试…"],
     connected: ["Connected in {ms} ms — {model} replied: {reply}", "连接成功，用时 {ms} 毫秒——{model} 回复：{reply}"],
     window_configured: ["Context window: {n} tokens, as set here.", "上下文窗口：{n} 个 token，按这里的设置。"],
-    window_provider: ["Context window: {n} tokens, as the provider's model list says.", "上下文窗口：{n} 个 token，来自模型服务的模型列表。"],
+    window_provider: ["Context window: {n} tokens, as the provider reports it.", "上下文窗口：{n} 个 token，由模型服务报告。"],
     window_known: ["Context window: {n} tokens, from homed's table of well-known models.", "上下文窗口：{n} 个 token，来自 homed 的常见模型表。"],
     window_unknown: [
       "Context window: unknown — recall injects its standard amount. Set it above if the model has a large one.",

@@ -10,12 +10,15 @@
  * - `max_context_length`: Mistral, LM Studio's own API.
  * The smallest given wins: a window guessed too large overflows the model, one too small only
  * costs recall a little. Left out on purpose: llama.cpp's `meta.n_ctx_train`, the window the model
- * was trained with and not the one the server runs (`-c`, 4096 by default). Ollama and OpenAI
- * report none.
+ * was trained with and not the one the server runs (`-c`, 4096 by default). OpenAI reports none.
+ * Ollama reports none either, and serves every model with its own `num_ctx` whatever the model's
+ * nominal window: there the Modelfile's `num_ctx` is the window, and without one it is unknown —
+ * never the table's (ollama-window.ts).
  */
 import { z } from "zod";
 import { CONTEXT_WINDOW_MAX, CONTEXT_WINDOW_MIN, knownContextWindow } from "./context-windows.ts";
 import { fetchModelEntries, type ModelEntry } from "./list-models.ts";
+import { isOllama, looksLikeOllama, ollamaNumCtx } from "./ollama-window.ts";
 
 const Tokens = z.number().int().min(CONTEXT_WINDOW_MIN).max(CONTEXT_WINDOW_MAX);
 
@@ -41,7 +44,10 @@ export const UNREPORTED_TTL_MS = 10 * 60_000;
 /** The list is asked for on a turn's way to the model: never let it hold the turn long. */
 export const LIST_TIMEOUT_MS = 3_000;
 
-type Listing = { windows: Map<string, number> | undefined; until: number };
+/** `ollama`: the endpoint is an Ollama server, whose models' windows are only what `windows` says. */
+type Listing = { windows: Map<string, number> | undefined; ollama: boolean; until: number };
+/** Models of an Ollama server asked for their `num_ctx`, at most: a few are what a person keeps pulled. */
+const OLLAMA_MODELS_ASKED = 50;
 
 export type WindowTarget = { baseUrl: string; apiKey?: string; model: string; contextWindow?: number };
 
@@ -74,7 +80,8 @@ export class ContextWindows {
   /** The window and where it came from (the console's "Test connection" says both). */
   async resolve(target: WindowTarget): Promise<ResolvedWindow> {
     if (target.contextWindow !== undefined) return { tokens: target.contextWindow, source: "configured" };
-    const reported = (await this.#listing(target.baseUrl, target.apiKey)).windows?.get(target.model);
+    const listing = await this.#listing(target.baseUrl, target.apiKey);
+    const reported = listing.windows?.get(target.model);
     if (reported !== undefined) {
       const told = `${target.baseUrl}\n${target.model}\n${reported}`;
       if (!this.#told.has(told)) {
@@ -84,6 +91,16 @@ export class ContextWindows {
       return { tokens: reported, source: "provider" };
     }
     const known = knownContextWindow(target.model);
+    if (listing.ollama) {
+      const told = `${target.baseUrl}\n${target.model}\nollama`;
+      if (known !== undefined && !this.#told.has(told)) {
+        this.#told.add(told);
+        this.options.onReported?.(
+          `Ollama at ${target.baseUrl} runs ${target.model} with its own num_ctx, not the model's ${known} tokens: recall injects its standard amount (a num_ctx in the model's Modelfile, or the provider's contextWindow, gives it more)`,
+        );
+      }
+      return { source: "unknown" };
+    }
     return known === undefined ? { source: "unknown" } : { tokens: known, source: "known" };
   }
 
@@ -93,8 +110,8 @@ export class ContextWindows {
     const key = `${baseUrl}\n${apiKey ?? ""}`;
     const known = this.#listings.get(key);
     if (known && (known instanceof Promise || known.until > now())) return known;
-    const pending = this.#read(baseUrl, apiKey).then((windows) => {
-      const listing = { windows, until: now() + (windows ? REPORTED_TTL_MS : UNREPORTED_TTL_MS) };
+    const pending = this.#read(baseUrl, apiKey).then(({ windows, ollama }) => {
+      const listing = { windows, ollama, until: now() + (windows ? REPORTED_TTL_MS : UNREPORTED_TTL_MS) };
       this.#listings.set(key, listing);
       return listing;
     });
@@ -102,19 +119,25 @@ export class ContextWindows {
     return pending;
   }
 
-  /** Model id → reported window; undefined when the provider gives no list. */
-  async #read(baseUrl: string, apiKey: string | undefined): Promise<Map<string, number> | undefined> {
+  /** Model id → reported window (undefined when the provider gives no list), and whether it is Ollama. */
+  async #read(baseUrl: string, apiKey: string | undefined): Promise<Pick<Listing, "windows" | "ollama">> {
+    let entries: ModelEntry[];
     try {
-      const entries = await (this.options.list ?? fetchModelEntries)(baseUrl, apiKey, LIST_TIMEOUT_MS);
-      const windows = new Map<string, number>();
-      for (const entry of entries) {
-        const window = reportedContextWindow(entry);
-        if (window !== undefined) windows.set(entry.id, window);
-      }
-      return windows;
+      entries = await (this.options.list ?? fetchModelEntries)(baseUrl, apiKey, LIST_TIMEOUT_MS);
     } catch {
       // No list (many providers have none, or refuse it to this key): the table decides.
-      return undefined;
+      return { windows: undefined, ollama: false };
     }
+    const windows = new Map<string, number>();
+    for (const entry of entries) {
+      const window = reportedContextWindow(entry);
+      if (window !== undefined) windows.set(entry.id, window);
+    }
+    if (windows.size > 0 || !looksLikeOllama(entries) || !(await isOllama(baseUrl, LIST_TIMEOUT_MS))) return { windows, ollama: false };
+    for (const { id } of entries.slice(0, OLLAMA_MODELS_ASKED)) {
+      const numCtx = Tokens.safeParse(await ollamaNumCtx(baseUrl, id, LIST_TIMEOUT_MS));
+      if (numCtx.success) windows.set(id, numCtx.data);
+    }
+    return { windows, ollama: true };
   }
 }

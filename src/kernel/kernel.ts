@@ -12,6 +12,7 @@ import type { SecretBox } from "../store/index.ts";
 import { askWithChat, DEFAULT_INJECTION, MEMORY_TOOLS, partnerAccess, restoreColdTurns, runMemoryTool, type InjectionConfig } from "../memory/index.ts";
 import { z } from "zod";
 import { memoryParticipant } from "./memory-participant.ts";
+import { answerTokensOf, budgetFor } from "./window-budget.ts";
 import { ProviderNotFound, ProviderStore, type ProviderEnv } from "./providers.ts";
 import { Sessions, type Session } from "./sessions.ts";
 import type { Participant } from "./stages.ts";
@@ -59,8 +60,9 @@ export type KernelOptions = {
 export const KernelConfigSchema = z.object({
   /**
    * Tokens of each request (system prompt, injected memory and tool definitions first, history
-   * in what they leave). Set it to the model's window minus room for the answer; too large and
-   * providers refuse requests.
+   * in what they leave). When the model's window is known (configured, reported by the provider
+   * or well known) a turn gets at most the window minus room for the answer (window-budget.ts);
+   * otherwise set it to the model's window minus that room: too large and providers refuse requests.
    */
   budget: z.number().int().min(500).max(2_000_000).default(24_000),
   /** Tool rounds per turn. Prevents: a model that keeps calling tools looping forever. */
@@ -163,9 +165,15 @@ export class Kernel {
     return this.options.injection ?? DEFAULT_INJECTION;
   }
 
-  /** Rendered-context budget in tokens, per turn. */
+  /** Rendered-context budget in tokens, per turn, as configured. */
   get budget(): number {
     return this.options.budget ?? 24_000;
+  }
+
+  /** The budget the active provider's turns get now: the configured one, or less for a known small window (window-budget.ts). */
+  async turnBudget(): Promise<number> {
+    const provider = await this.providers.active();
+    return provider ? budgetFor(this.budget, await this.contextWindows.of(provider)) : this.budget;
   }
 
   /** The database the kernel works on. */
@@ -295,6 +303,8 @@ export class Kernel {
       timeoutMs: this.options.providerTimeoutMs,
       onRepair: (repairs) => this.options.log.warn(`session ${session.id}: sequence guard repaired a request: ${repairs.join("; ")}`),
     });
+    const contextWindow = await this.contextWindows.of(provider);
+    const budget = budgetFor(this.budget, contextWindow, answerTokensOf(params));
     const result = await runTurn(
       {
         engine: this.turnEngine,
@@ -305,13 +315,13 @@ export class Kernel {
         participants: [...this.participants, this.permissions.participant],
         tools: this.tools,
         systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        budget: this.budget,
+        budget,
         maxIterations: this.options.maxIterations ?? 8,
         vision: provider.vision !== false,
         log: (line) => this.options.log.warn(`session ${session.id}: ${line}`),
         restoreCold: (sessionId, ids) =>
           this.storeWrites.run(sessionId, async () => {
-            const outcome = await restoreColdTurns(this.options.client, sessionId, ids, { maxTokens: Math.min(this.injection.restore.maxTokens, Math.floor(this.budget / 4)) });
+            const outcome = await restoreColdTurns(this.options.client, sessionId, ids, { maxTokens: Math.min(this.injection.restore.maxTokens, Math.floor(budget / 4)) });
             return { restored: outcome.restored.map((e) => e.id), skipped: outcome.skipped };
           }),
       },
@@ -331,7 +341,7 @@ export class Kernel {
         resume,
         history,
         instructions,
-        contextWindow: await this.contextWindows.of(provider),
+        contextWindow,
       },
     );
     if (result.paused) await this.pausedTurns.put(session.id, result.paused);

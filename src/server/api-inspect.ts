@@ -47,7 +47,8 @@ export type Inspection = {
   sunk: { id: string; layer: string; time: number; sunkAt: number | null; tokens: number; lastAccess: number | null; text: string }[];
 };
 
-export function inspectRoutes(client: Client, embedder: Embedder, budget: number, toolTokens: () => number): Hono {
+/** `budget`: what a turn of the active provider gets now (smaller than the configured one for a model with a small known window). */
+export function inspectRoutes(client: Client, embedder: Embedder, turnBudget: () => Promise<number>, toolTokens: () => number): Hono {
   const app = new Hono();
   app.get("/:sessionId", async (c) => {
     const sessionId = c.req.param("sessionId");
@@ -56,6 +57,7 @@ export function inspectRoutes(client: Client, embedder: Embedder, budget: number
     const timeline = await sessionTimeline(client, sessionId);
     const byId = new Map(timeline.map((r) => [r.id, r]));
     const used = events.reduce((sum, e) => sum + e.tokens, 0);
+    const budget = await turnBudget();
     const pinned = pinnedCount({ budget, avgTokensPerEvent: events.length ? used / events.length : 0 });
     const input = latestUserInput(events);
     const scored = await scores(events, input, embedder);

@@ -110,7 +110,12 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/memory", memoryRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.recallEmbedder, deps.log));
   app.route(
     "/api/inspect",
-    inspectRoutes(deps.kernel.client, deps.kernel.engine.embedder, deps.kernel.budget, () => toolSpecTokens(deps.kernel.tools.specs())),
+    inspectRoutes(
+      deps.kernel.client,
+      deps.kernel.engine.embedder,
+      () => deps.kernel.turnBudget(),
+      () => toolSpecTokens(deps.kernel.tools.specs()),
+    ),
   );
   app.route("/api/audit", auditRoutes(deps.kernel.client, deps.kernel.recallEmbedder));
   app.route("/api/scenes", sceneRoutes(deps.kernel.client));

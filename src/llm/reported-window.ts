@@ -134,10 +134,9 @@ export class ContextWindows {
       if (window !== undefined) windows.set(entry.id, window);
     }
     if (windows.size > 0 || !looksLikeOllama(entries) || !(await isOllama(baseUrl, LIST_TIMEOUT_MS))) return { windows, ollama: false };
-    for (const { id } of entries.slice(0, OLLAMA_MODELS_ASKED)) {
-      const numCtx = Tokens.safeParse(await ollamaNumCtx(baseUrl, id, LIST_TIMEOUT_MS));
-      if (numCtx.success) windows.set(id, numCtx.data);
-    }
+    // At once, each under the list's timeout: a turn never waits longer than one request's worth.
+    const asked = entries.slice(0, OLLAMA_MODELS_ASKED).map(async ({ id }) => [id, Tokens.safeParse(await ollamaNumCtx(baseUrl, id, LIST_TIMEOUT_MS))] as const);
+    for (const [id, numCtx] of await Promise.all(asked)) if (numCtx.success) windows.set(id, numCtx.data);
     return { windows, ollama: true };
   }
 }

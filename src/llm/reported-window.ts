@@ -83,25 +83,31 @@ export class ContextWindows {
     const listing = await this.#listing(target.baseUrl, target.apiKey);
     const reported = listing.windows?.get(target.model);
     if (reported !== undefined) {
-      const told = `${target.baseUrl}\n${target.model}\n${reported}`;
-      if (!this.#told.has(told)) {
-        this.#told.add(told);
-        this.options.onReported?.(`the provider at ${target.baseUrl} serves ${target.model} with a context window of ${reported} tokens (its /models list): recall's injection is sized to it`);
-      }
+      this.#tellOnce(
+        `${target.baseUrl}\n${target.model}\n${reported}`,
+        () => `the provider at ${target.baseUrl} serves ${target.model} with a context window of ${reported} tokens: recall's injection is sized to it`,
+      );
       return { tokens: reported, source: "provider" };
     }
     const known = knownContextWindow(target.model);
     if (listing.ollama) {
-      const told = `${target.baseUrl}\n${target.model}\nollama`;
-      if (known !== undefined && !this.#told.has(told)) {
-        this.#told.add(told);
-        this.options.onReported?.(
-          `Ollama at ${target.baseUrl} runs ${target.model} with its own num_ctx, not the model's ${known} tokens: recall injects its standard amount (a num_ctx in the model's Modelfile, or the provider's contextWindow, gives it more)`,
+      if (known !== undefined) {
+        this.#tellOnce(
+          `${target.baseUrl}\n${target.model}\nollama`,
+          () =>
+            `Ollama at ${target.baseUrl} runs ${target.model} with its own num_ctx, not the model's ${known} tokens: recall injects its standard amount (a num_ctx in the model's Modelfile, or the provider's contextWindow, gives it more)`,
         );
       }
       return { source: "unknown" };
     }
     return known === undefined ? { source: "unknown" } : { tokens: known, source: "known" };
+  }
+
+  /** Tells the daemon's log `line` the first time `key` is seen. */
+  #tellOnce(key: string, line: () => string): void {
+    if (this.#told.has(key)) return;
+    this.#told.add(key);
+    this.options.onReported?.(line());
   }
 
   async #listing(baseUrl: string, apiKey: string | undefined): Promise<Listing> {

@@ -47,7 +47,7 @@ export type Inspection = {
   sunk: { id: string; layer: string; time: number; sunkAt: number | null; tokens: number; lastAccess: number | null; text: string }[];
 };
 
-/** `budget`: what a turn of the active provider gets now (smaller than the configured one for a model with a small known window). */
+/** `turnBudget`: what a turn of the active provider gets now (smaller than the configured one for a model with a small known window). */
 export function inspectRoutes(client: Client, embedder: Embedder, turnBudget: () => Promise<number>, toolTokens: () => number): Hono {
   const app = new Hono();
   app.get("/:sessionId", async (c) => {
